@@ -1,0 +1,1 @@
+"""Devices behind small interfaces: frame sources, the button console, the seat LEDs."""

@@ -1,0 +1,3 @@
+from tocktable.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Turning camera frames into card observations (detect, rectify, classify, track)."""

@@ -1,0 +1,1 @@
+"""The Flask dashboard, JSON API, server-sent events and admin pages."""
