@@ -120,3 +120,12 @@ def test_order_agrees_with_treys_on_100000_hands():
     theirs = [-evaluator.evaluate([to_treys[i] for i in row[:2]], [to_treys[i] for i in row[2:]])
               for row in hands.tolist()]  # fmt: skip
     assert_same_order(evaluate_many(hands).tolist(), theirs)
+
+
+@pytest.mark.slow
+def test_all_133784560_seven_card_hands():
+    from bench.evaluator import SEVEN_CARD_COUNTS, exhaustive_counts
+
+    counts, total = exhaustive_counts()
+    assert total == comb(52, 7)
+    assert {Category(i): int(n) for i, n in enumerate(counts)} == SEVEN_CARD_COUNTS
