@@ -7,7 +7,7 @@ people use text such as ``"Ah"``, ``"10h"`` or the French ``"Dh"`` (dame = queen
 >>> Card.parse("Ah")
 Card('Ah')
 >>> str(Card.parse("10h")), Card.parse("Vs").id
-('Th', 38)
+('Th', 39)
 >>> [str(c) for c in parse_cards("Ah Kd, Tc")]
 ['Ah', 'Kd', 'Tc']
 """
