@@ -1,0 +1,227 @@
+import subprocess
+import sys
+import time
+import types
+from typing import ClassVar
+
+import cv2
+import numpy as np
+import pytest
+
+from hardware.errors import FrameSourceError
+from hardware.sources import OpenCVSource, Picamera2Source, ReplaySource
+
+
+def image(value: int, size=(48, 64)) -> np.ndarray:
+    return np.full((*size, 3), value, dtype=np.uint8)
+
+
+@pytest.fixture
+def image_folder(tmp_path):
+    for i in range(5):
+        cv2.imwrite(str(tmp_path / f"frame{i:02d}.png"), image(i * 40))
+    return tmp_path
+
+
+def test_replay_folder_frames_in_order_at_rate(image_folder):
+    with ReplaySource(image_folder, fps=40, loop=False) as source:
+        frames = list(source.frames(timeout=2))
+    assert [int(f.image[0, 0, 0]) for f in frames] == [0, 40, 80, 120, 160]
+    assert all(f.image.shape == (48, 64, 3) and f.image.dtype == np.uint8 for f in frames)
+    assert [f.index for f in frames] == [1, 2, 3, 4, 5]
+    gaps = np.diff([f.timestamp for f in frames])
+    assert gaps.min() > 0.5 / 40 and np.median(gaps) < 3 / 40
+    assert source.health().ended
+
+
+def test_replay_loops(image_folder):
+    with ReplaySource(image_folder, fps=100, loop=True) as source:
+        seen = []
+        for frame in source.frames(timeout=2):
+            seen.append(int(frame.image[0, 0, 0]))
+            if len(seen) >= 8:
+                break
+        health = source.health()
+    assert seen[:7] == [0, 40, 80, 120, 160, 0, 40]
+    assert health.ok and health.fps > 20
+
+
+def test_replay_video(tmp_path):
+    path = tmp_path / "clip.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for i in range(4):
+        writer.write(image(i * 60))
+    writer.release()
+    with ReplaySource(path, fps=50, loop=False) as source:
+        frames = list(source.frames(timeout=2))
+    assert len(frames) == 4 and frames[0].image.shape == (48, 64, 3)
+
+
+def test_replay_bad_paths(tmp_path):
+    with pytest.raises(FrameSourceError, match="does not exist"):
+        ReplaySource(tmp_path / "nope")
+    with pytest.raises(FrameSourceError, match="holds no images"):
+        ReplaySource(tmp_path)
+    with pytest.raises(FrameSourceError, match="above 0"):
+        ReplaySource(tmp_path, fps=0)
+
+
+class FlakyCamera:
+    """A fake cv2.VideoCapture whose device can be unplugged and plugged back."""
+
+    plugged = True
+    opened = 0
+
+    def __init__(self, device):
+        FlakyCamera.opened += 1
+        self.ok = FlakyCamera.plugged
+        self.value = 0
+
+    def isOpened(self):
+        return self.ok
+
+    def set(self, prop, value):
+        return True
+
+    def read(self):
+        time.sleep(0.01)
+        if not FlakyCamera.plugged:
+            return False, None
+        self.value = (self.value + 1) % 256
+        return True, image(self.value)
+
+    def release(self):
+        self.ok = False
+
+
+def wait_until(predicate, timeout=5.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def test_camera_unplugged_is_reported_and_recovers():
+    FlakyCamera.plugged, FlakyCamera.opened = True, 0
+    source = OpenCVSource(0, capture_factory=FlakyCamera, backoff=(0.05, 0.2))
+    with source:
+        first = source.read(timeout=2)
+        assert first is not None and source.health().ok
+        FlakyCamera.plugged = False
+        unplugged_at = time.monotonic()
+        assert wait_until(lambda: not source.health().ok, timeout=2)
+        assert time.monotonic() - unplugged_at < 2.0
+        health = source.health()
+        assert not health.connected and "failed" in health.last_error
+        FlakyCamera.plugged = True
+        assert wait_until(lambda: source.health().ok, timeout=3)
+        later = source.read(newer_than=first.index, timeout=2)
+        assert later is not None and later.index > first.index
+        assert source.health().reconnects >= 1 and FlakyCamera.opened >= 2
+
+
+def test_camera_absent_at_start_is_reported_not_raised():
+    FlakyCamera.plugged = False
+    with OpenCVSource(1, capture_factory=FlakyCamera, backoff=(0.05, 0.1)) as source:
+        assert source.read(timeout=0.3) is None
+        assert wait_until(lambda: source.health().last_error is not None)
+        assert "cannot open" in source.health().last_error
+    FlakyCamera.plugged = True
+
+
+class StalledCamera(FlakyCamera):
+    def read(self):
+        if self.value:
+            time.sleep(10)  # a hung driver: read never returns
+        self.value = 1
+        return True, image(1)
+
+
+def test_stalled_camera_is_reported_within_two_seconds():
+    FlakyCamera.plugged = True
+    source = OpenCVSource(0, capture_factory=StalledCamera, fault_after=0.5)
+    source.start()
+    try:
+        assert source.read(timeout=2) is not None
+        assert wait_until(lambda: source.health().last_error is not None, timeout=2)
+        assert source.health().last_error.startswith("no frame for")
+    finally:
+        source._stop.set()  # the fake never returns; don't wait for it
+
+
+def fake_picamera2_module(log: list) -> types.ModuleType:
+    class Request:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            log.append("released")
+
+        def make_array(self, stream):
+            return image(7, size=(720, 1280))
+
+    class Picamera2:
+        camera_controls: ClassVar[dict] = {"AfMode": (0, 2, 0), "ExposureTime": (1, 100000, 1000)}
+
+        def __init__(self, camera):
+            log.append(("camera", camera))
+
+        def create_video_configuration(self, **kwargs):
+            log.append(("config", kwargs))
+            return kwargs
+
+        def configure(self, config):
+            pass
+
+        def set_controls(self, controls):
+            log.append(("controls", controls))
+
+        def start(self):
+            log.append("start")
+
+        def captured_request(self, flush=None):
+            log.append(("request", flush))
+            return Request()
+
+        def stop(self):
+            log.append("stop")
+
+        def close(self):
+            log.append("close")
+
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = Picamera2  # type: ignore[attr-defined]
+    return module
+
+
+def test_picamera2_source_configures_and_captures(monkeypatch):
+    log: list = []
+    monkeypatch.setitem(sys.modules, "picamera2", fake_picamera2_module(log))
+    with Picamera2Source(size=(1280, 720), fps=20, exposure_us=8000, colour_gains=(1.8, 1.5)) as source:
+        frame = source.read(timeout=2)
+    assert frame is not None and frame.image.shape == (720, 1280, 3)
+    config = next(entry[1] for entry in log if entry[0] == "config")
+    assert config["main"] == {"size": (1280, 720), "format": "RGB888"} and config["controls"]["FrameRate"] == 20
+    controls = next(entry[1] for entry in log if entry[0] == "controls")
+    assert controls["AfMode"] == 2 and controls["AeEnable"] is False and controls["ExposureTime"] == 8000
+    assert controls["ColourGains"] == (1.8, 1.5)
+    assert ("request", True) in log and "released" in log and log[-1] == "close"
+
+
+def test_picamera2_missing_is_reported(monkeypatch):
+    monkeypatch.setitem(sys.modules, "picamera2", None)  # import fails like on a PC
+    with Picamera2Source(backoff=(0.05, 0.1)) as source:
+        assert wait_until(lambda: source.health().last_error is not None)
+        assert "python3-picamera2" in source.health().last_error
+
+
+def test_picamera2_never_imported_unless_used():
+    code = (
+        "import sys, hardware, hardware.sources, hardware.frames, hardware.console, hardware.lights\n"
+        "from hardware.sources import Picamera2Source\n"
+        "Picamera2Source()\n"
+        "assert 'picamera2' not in sys.modules and 'libcamera' not in sys.modules, 'imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
