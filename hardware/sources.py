@@ -222,3 +222,24 @@ class Picamera2Source(FrameSource):
             except Exception:  # closing a camera that vanished must not take the program down
                 pass
             self._picam = None
+
+
+def source_from_spec(spec: str, *, size: tuple[int, int] = (1280, 720), fps: float = 15.0) -> FrameSource:
+    """A source from its short name in the configuration or on the command line.
+
+    ``picamera`` (the Pi camera), a number (USB webcam index), an ``rtsp://``/``http://`` URL,
+    a folder of images or a video file (replayed, looping).
+    """
+    text = spec.strip()
+    if text in ("picamera", "pi", "picamera2"):
+        return Picamera2Source(size=size, fps=fps)
+    if text.isdigit():
+        return OpenCVSource(int(text), size=size, fps=fps)
+    if "://" in text:
+        return OpenCVSource(text, size=None)
+    if Path(text).exists():
+        return ReplaySource(text, fps=fps, loop=True)
+    raise FrameSourceError(
+        f"unknown camera {spec!r}: use 'picamera', a webcam number such as '0', a stream URL, "
+        "a folder of images or a video file"
+    )

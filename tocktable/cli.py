@@ -24,7 +24,37 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"tocktable {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.add_parser("demo", help="run a whole synthetic table with the dashboard on localhost")
+    check = commands.add_parser(
+        "check-hardware", help="light each LED, report each button press, read one camera frame"
+    )
+    check.add_argument("--seats", type=int, default=10, help="seat LEDs wired (default 10)")
+    check.add_argument("--camera", default=None, help="'picamera', a webcam number, a URL, a folder or a video")
+    check.add_argument("--mock", action="store_true", help="use gpiozero's mock pins (no Pi needed)")
+    check.add_argument("--seconds", type=float, default=30.0, help="how long to wait for button presses")
+    check.add_argument("--snapshot", default=None, help="save the camera frame with what was seen to this file")
     return parser
+
+
+def _check_hardware(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from hardware.check import check_hardware
+    from hardware.pins import PinMap
+    from hardware.sources import source_from_spec
+
+    factory = None
+    if args.mock:
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        factory = MockFactory(pin_class=MockPWMPin)
+    pins = PinMap.default(args.seats)
+    source = source_from_spec(args.camera) if args.camera else None
+    report = check_hardware(
+        pins, pin_factory=factory, source=source, out=sys.stdout, listen_seconds=args.seconds,
+        snapshot=Path(args.snapshot) if args.snapshot else None,
+    )  # fmt: skip
+    sys.stdout.write("hardware check passed\n" if report.ok else "hardware check found problems (see above)\n")
+    return 0 if report.ok else 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -34,5 +64,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "demo":
         sys.stdout.write(_DEMO_PLAN)
         return 0
+    if args.command == "check-hardware":
+        from table.errors import TocktableError
+
+        try:
+            return _check_hardware(args)
+        except TocktableError as exc:
+            sys.stderr.write(f"tocktable check-hardware: {exc}\n")
+            return 2
     parser.print_help()
     return 0
