@@ -1,0 +1,60 @@
+"""A frame source that draws its frames: a scripted table for the demo and the tests.
+
+The drawing itself belongs to whoever knows cards (``vision``'s renderer, or a test's own
+function): this source only calls ``scene(t)`` with the seconds since it started, at a steady
+rate, and can be told to fail for a while to rehearse a camera that drops out.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from hardware.errors import FrameSourceError
+from hardware.frames import FrameSource, Image
+from hardware.sources import as_bgr
+
+Scene = Callable[[float], Image]
+"""Seconds since the start → a BGR frame."""
+
+
+class SyntheticTableSource(FrameSource):
+    """Frames from ``scene(t)`` at ``fps``; ``fail_for(seconds)`` simulates an unplugged camera."""
+
+    name = "synthetic camera"
+
+    def __init__(self, scene: Scene, *, fps: float = 10.0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if fps <= 0:
+            raise FrameSourceError(f"synthetic camera rate must be above 0 frames per second, got {fps}")
+        self.scene = scene
+        self.fps = fps
+        self._started = 0.0
+        self._next_at = 0.0
+        self._fail_until = 0.0
+        self._fail_lock = threading.Lock()
+
+    def fail_for(self, seconds: float) -> None:
+        """Behave like an unplugged camera for ``seconds`` (errors, then recovery)."""
+        with self._fail_lock:
+            self._fail_until = time.monotonic() + seconds
+
+    def _open(self) -> None:
+        with self._fail_lock:
+            if time.monotonic() < self._fail_until:
+                raise OSError("synthetic camera unplugged")
+        if not self._started:
+            self._started = time.monotonic()
+        self._next_at = time.monotonic()
+
+    def _grab(self) -> Image | None:
+        delay = self._next_at - time.monotonic()
+        if delay > 0:
+            self._stop.wait(delay)
+        self._next_at = max(self._next_at + 1 / self.fps, time.monotonic() - 1 / self.fps)
+        with self._fail_lock:
+            if time.monotonic() < self._fail_until:
+                raise OSError("synthetic camera unplugged")
+        return as_bgr(self.scene(time.monotonic() - self._started), what=self.name)
