@@ -122,9 +122,7 @@ def random_benchmark(count: int, seed: int) -> None:
 
 def colex_five_of(top: int) -> np.ndarray:
     """All 5-subsets of range(top) in colex order: those inside range(m) come first."""
-    combos = np.fromiter(
-        combinations(range(top), 5), dtype=np.dtype((np.int8, 5)), count=comb(top, 5)
-    )
+    combos = np.fromiter(combinations(range(top), 5), dtype=np.dtype((np.int8, 5)), count=comb(top, 5))
     order = np.lexsort(combos.T)  # last column (the largest element) is the primary key
     return combos[order]
 

@@ -265,4 +265,3 @@ def _check_ids(arr: npt.NDArray[np.integer]) -> None:
 def category_of(ranks: npt.ArrayLike) -> npt.NDArray[np.int8]:
     """Category numbers (see :class:`Category`) for an array of ranks."""
     return (np.searchsorted(tables.category_starts(), np.asarray(ranks), side="right") - 1).astype(np.int8)
-

@@ -24,6 +24,9 @@ def _build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"tocktable {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.add_parser("demo", help="run a whole synthetic table with the dashboard on localhost")
+    config = commands.add_parser("config", help="check a configuration file, or print a commented example")
+    config.add_argument("file", nargs="?", help="the TOML file to check")
+    config.add_argument("--example", action="store_true", help="print a commented example with every default")
     check = commands.add_parser(
         "check-hardware", help="light each LED, report each button press, read one camera frame"
     )
@@ -57,6 +60,26 @@ def _check_hardware(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _config(args: argparse.Namespace) -> int:
+    from table.errors import TocktableError
+    from tocktable.config import EXAMPLE, load_config
+
+    if args.example or not args.file:
+        sys.stdout.write(EXAMPLE)
+        return 0
+    try:
+        config = load_config(args.file)
+    except TocktableError as exc:
+        sys.stderr.write(f"tocktable config: {exc}\n")
+        return 2
+    sys.stdout.write(
+        f"{args.file}: valid. {config.table.seats} seats, {config.table.variant} {config.table.betting}, "
+        f"blinds {config.blinds.levels[0].small}/{config.blinds.levels[0].big}, camera {config.camera.source}, "
+        f"data in {config.data_dir}\n"
+    )
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
     parser = _build_parser()
@@ -64,6 +87,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "demo":
         sys.stdout.write(_DEMO_PLAN)
         return 0
+    if args.command == "config":
+        return _config(args)
     if args.command == "check-hardware":
         from table.errors import TocktableError
 

@@ -1,0 +1,240 @@
+"""The crash-safe store: an append-only log of accepted commands and their events in SQLite.
+
+The service writes a command and the events it caused in one transaction *before* it
+acknowledges the command, with SQLite in WAL mode and ``synchronous=FULL``: once a press is
+acknowledged it survives a power cut. On start the service rebuilds its state by replaying
+the commands of the open session.
+
+The file is marked with an application id and a schema version, so a foreign or newer
+database is refused with a clear message instead of being damaged.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from table.errors import TocktableError
+
+APPLICATION_ID = 0x546F636B  # "Tock"
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE sessions (
+    id INTEGER PRIMARY KEY,
+    created_at REAL NOT NULL,
+    closed_at REAL,
+    meta TEXT NOT NULL
+);
+CREATE TABLE commands (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    hand_number INTEGER,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE INDEX commands_by_session ON commands(session_id, seq);
+CREATE TABLE events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    command_seq INTEGER NOT NULL REFERENCES commands(seq),
+    session_id INTEGER NOT NULL,
+    hand_number INTEGER,
+    kind TEXT NOT NULL,
+    payload TEXT NOT NULL
+);
+CREATE INDEX events_by_session ON events(session_id, id);
+"""
+
+
+class StoreError(TocktableError, OSError):
+    """The database file cannot be used (damaged, foreign, newer schema, unwritable)."""
+
+
+@dataclass(frozen=True)
+class StoredCommand:
+    seq: int
+    session_id: int
+    hand_number: int | None
+    kind: str
+    payload: dict[str, Any]
+    at: float
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    id: int
+    command_seq: int
+    hand_number: int | None
+    kind: str
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    id: int
+    created_at: float
+    closed_at: float | None
+    meta: dict[str, Any]
+    commands: int
+
+
+class Store:
+    """One SQLite file. Thread-safe: one connection guarded by a lock (the service thread
+    writes; web handlers read histories)."""
+
+    def __init__(self, path: str | Path, *, clock: Any = time.time) -> None:
+        self.path = Path(path)
+        self._clock = clock
+        self._lock = threading.Lock()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the data directory {self.path.parent}: {exc}") from None
+        self._db = self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
+        existed = self.path.exists() and self.path.stat().st_size > 0
+        try:
+            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            app_id = db.execute("PRAGMA application_id").fetchone()[0]
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if not existed or (app_id == 0 and version == 0 and not _has_tables(db)):
+                db.executescript(
+                    f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA application_id={APPLICATION_ID}; "
+                    f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
+                )
+                return db
+            db.execute("PRAGMA quick_check").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(
+                f"{self.path} is damaged or not a database ({exc}); move it aside to start a fresh one"
+            ) from None
+        if app_id != APPLICATION_ID:
+            db.close()
+            raise StoreError(f"{self.path} is a database of another program, not tocktable's: choose another --data")
+        if version > SCHEMA_VERSION:
+            db.close()
+            raise StoreError(
+                f"{self.path} was written by a newer tocktable (schema {version}, this one knows {SCHEMA_VERSION}): "
+                "upgrade tocktable"
+            )
+        return db
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- sessions ------------------------------------------------------------------------
+    def new_session(self, meta: Mapping[str, Any]) -> int:
+        """Start a session (a night of play) and return its id."""
+        with self._lock, self._transaction():
+            cursor = self._db.execute(
+                "INSERT INTO sessions(created_at, meta) VALUES (?, ?)", (self._clock(), json.dumps(dict(meta)))
+            )
+            return int(cursor.lastrowid or 0)
+
+    def close_session(self, session_id: int) -> None:
+        with self._lock, self._transaction():
+            self._db.execute("UPDATE sessions SET closed_at=? WHERE id=?", (self._clock(), session_id))
+
+    def sessions(self) -> list[SessionInfo]:
+        """Every session, newest last, with its number of commands."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT s.id, s.created_at, s.closed_at, s.meta, COUNT(c.seq) FROM sessions s "
+                "LEFT JOIN commands c ON c.session_id = s.id GROUP BY s.id ORDER BY s.id"
+            ).fetchall()
+        return [SessionInfo(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]
+
+    def open_session(self) -> SessionInfo | None:
+        """The newest session that was not closed, if any (the one to resume)."""
+        open_ones = [s for s in self.sessions() if s.closed_at is None]
+        return open_ones[-1] if open_ones else None
+
+    # -- the log -------------------------------------------------------------------------
+    def append(
+        self,
+        session_id: int,
+        kind: str,
+        payload: Mapping[str, Any],
+        events: Sequence[tuple[str, Mapping[str, Any]]] = (),
+        *,
+        hand_number: int | None = None,
+    ) -> int:
+        """Write one accepted command and its events in one durable transaction; its sequence number."""
+        now = self._clock()
+        with self._lock, self._transaction():
+            cursor = self._db.execute(
+                "INSERT INTO commands(session_id, hand_number, kind, payload, at) VALUES (?, ?, ?, ?, ?)",
+                (session_id, hand_number, kind, json.dumps(dict(payload)), now),
+            )
+            seq = int(cursor.lastrowid or 0)
+            self._db.executemany(
+                "INSERT INTO events(command_seq, session_id, hand_number, kind, payload) VALUES (?, ?, ?, ?, ?)",
+                [(seq, session_id, hand_number, k, json.dumps(dict(p))) for k, p in events],
+            )
+        return seq
+
+    def commands(self, session_id: int) -> list[StoredCommand]:
+        """Every command of a session in the order it was accepted."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, session_id, hand_number, kind, payload, at FROM commands WHERE session_id=? ORDER BY seq",
+                (session_id,),
+            ).fetchall()
+        return [StoredCommand(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]
+
+    def events(self, session_id: int) -> list[StoredEvent]:
+        """Every event of a session in order."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, command_seq, hand_number, kind, payload FROM events WHERE session_id=? ORDER BY id",
+                (session_id,),
+            ).fetchall()
+        return [StoredEvent(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db, self.path)
+
+
+class _Transaction:
+    def __init__(self, db: sqlite3.Connection, path: Path) -> None:
+        self.db, self.path = db, path
+
+    def __enter__(self) -> None:
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot write to {self.path}: {exc}") from None
+
+    def __exit__(self, kind: object, exc: object, tb: object) -> None:
+        if kind is None:
+            try:
+                self.db.execute("COMMIT")
+                return
+            except sqlite3.Error as error:
+                self.db.execute("ROLLBACK")
+                raise StoreError(f"cannot write to {self.path}: {error}") from None
+        self.db.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            raise StoreError(f"cannot write to {self.path}: {exc}") from exc
+
+
+def _has_tables(db: sqlite3.Connection) -> bool:
+    return int(db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]) > 0
