@@ -34,6 +34,7 @@ __all__ = [
     "compare",
     "evaluate",
     "evaluate_many",
+    "evaluate_seats",
     "parse_cards",
     "winners",
 ]
@@ -242,6 +243,29 @@ def evaluate_many(ids: npt.ArrayLike, *, check: bool = True) -> npt.NDArray[np.i
         mask = np.where(in_suit, np.left_shift(1, sub >> 2), 0).sum(axis=1)
         result[rows] = tables.flush_table()[mask]
     return result
+
+
+def evaluate_seats(hole: npt.NDArray[np.integer], board: npt.NDArray[np.integer]) -> npt.NDArray[np.int32]:
+    """Ranks of every seat's two hole cards with a shared five-card board, for many deals.
+
+    ``hole`` has shape (N, seats, 2) and ``board`` (N, 5), both card ids; the result has shape
+    (N, seats) and equals ``evaluate_many`` on each seat's seven cards. The board's keys are
+    summed once per deal, not once per seat. Ids are trusted (no validation): this is the
+    inner loop of equity.
+    """
+    packed = tables.CARD_PACKED
+    board_sum = packed[board[:, 0]] + packed[board[:, 1]] + packed[board[:, 2]] + packed[board[:, 3]]
+    board_sum += packed[board[:, 4]]
+    total = board_sum[:, None] + packed[hole[:, :, 0]] + packed[hole[:, :, 1]]
+    ranks: npt.NDArray[np.int32] = tables.nonflush_table(7)[total >> tables.PACK_SHIFT].astype(np.int32)
+    flush_suit = tables.flush_suit_table()[total & tables.SUIT_FIELD]
+    deal, seat = np.nonzero(flush_suit >= 0)
+    if deal.size:
+        cards = np.concatenate([board[deal], hole[deal, seat]], axis=1).astype(np.int64)
+        in_suit = (cards & 3) == flush_suit[deal, seat][:, None]
+        mask = np.where(in_suit, np.left_shift(1, cards >> 2), 0).sum(axis=1)
+        ranks[deal, seat] = tables.flush_table()[mask]
+    return ranks
 
 
 def _check_ids(arr: npt.NDArray[np.integer]) -> None:
