@@ -22,3 +22,15 @@ class InvalidCardsError(TocktableError, ValueError):
 
 class DeckEmptyError(TocktableError, LookupError):
     """More cards were asked of a deck than it still holds."""
+
+
+class IllegalActionError(TocktableError, ValueError):
+    """A betting action that the rules do not allow now (the hand is left unchanged)."""
+
+
+class IllegalDealError(TocktableError, ValueError):
+    """Cards dealt out of order, twice, or when the hand cannot take them (hand unchanged)."""
+
+
+class RulesError(TocktableError, ValueError):
+    """Game rules or table settings that cannot be played (blinds, stacks, seats)."""

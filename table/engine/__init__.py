@@ -1,0 +1,48 @@
+"""The game engine: rules, one hand at a time, pots and showdown.
+
+>>> from table.engine import Hand, Rules
+>>> hand = Hand(Rules(small_blind=5, big_blind=10), stacks=[500, 500], button=0)
+>>> hand.act(0, "call"); hand.act(1, "check")
+>>> hand.street.name
+'PREFLOP'
+"""
+
+from table.engine.events import (
+    ActionTaken,
+    BetReturned,
+    BlindPosted,
+    BoardDealt,
+    Event,
+    HandEnded,
+    HandMucked,
+    HoleDealt,
+    MarkSeen,
+    PotAwarded,
+    StreetStarted,
+)
+from table.engine.hand import Hand, LegalAction, PotResult
+from table.engine.pots import Pot, build_pots, split_pot
+from table.engine.rules import ActionKind, Rules, Street
+
+__all__ = [
+    "ActionKind",
+    "ActionTaken",
+    "BetReturned",
+    "BlindPosted",
+    "BoardDealt",
+    "Event",
+    "Hand",
+    "HandEnded",
+    "HandMucked",
+    "HoleDealt",
+    "LegalAction",
+    "MarkSeen",
+    "Pot",
+    "PotAwarded",
+    "PotResult",
+    "Rules",
+    "Street",
+    "StreetStarted",
+    "build_pots",
+    "split_pot",
+]

@@ -1,0 +1,591 @@
+"""One hand of Hold'em or Tock-Poker: blinds, betting, board, showdown, pots.
+
+Every operation is checked completely before anything changes, so an illegal one raises a
+typed error and leaves the hand exactly as it was. Every input is kept in ``inputs``; a hand
+rebuilt from its inputs (:meth:`Hand.replay`) is identical, and :meth:`Hand.undo` is a rebuild
+without the last player action.
+
+>>> from table.cards import parse_cards
+>>> hand = Hand(Rules(small_blind=1, big_blind=2), stacks=[100, 100, 100], button=0)
+>>> hand.to_act, hand.pot_total
+(0, 3)
+>>> hand.act(0, "raise", 6); hand.act(1, "fold"); hand.act(2, "call")
+>>> hand.deal_board(parse_cards("Ah 7d 2c")); hand.street.name, hand.to_act
+('FLOP', 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from table.cards import Card, ensure_distinct
+from table.engine.events import (
+    ActionTaken,
+    BetReturned,
+    BlindPosted,
+    BoardDealt,
+    Event,
+    HandEnded,
+    HandMucked,
+    HoleDealt,
+    MarkSeen,
+    PotAwarded,
+    StreetStarted,
+)
+from table.engine.pots import Pot, build_pots, split_pot
+from table.engine.rules import ActionKind, Rules, Street
+from table.errors import IllegalActionError, IllegalDealError, InvalidCardsError, RulesError
+from table.evaluate import HandValue, evaluate
+from table.tock import Mark, mark_of
+
+
+@dataclass(frozen=True)
+class LegalAction:
+    """An action the seat to act may take; ``min_to``/``max_to`` bound the street total for
+    bets and raises (equal for a call, a check, a fold, or a fixed-limit bet)."""
+
+    action: ActionKind
+    min_to: int
+    max_to: int
+
+
+@dataclass(frozen=True)
+class PotResult:
+    """How one pot was settled."""
+
+    index: int
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+    shares: dict[int, int]
+    values: dict[int, HandValue] = field(default_factory=dict)
+    """Each shown seat's hand value (empty when the pot went to the last seat standing)."""
+
+    def describe(self, seat: int) -> str:
+        value = self.values.get(seat)
+        return value.describe() if value is not None else "everyone else folded"
+
+
+Input = tuple[str, tuple[Any, ...]]
+"""A recorded operation: (method name, arguments)."""
+
+
+class Hand:
+    """The one mutable object of a hand. Seats are 0..n-1 clockwise; a stack of 0 is an
+    empty or sitting-out seat that is dealt no cards."""
+
+    def __init__(self, rules: Rules, stacks: Sequence[int], button: int) -> None:
+        if not isinstance(rules, Rules):
+            raise RulesError("rules must be a table.engine.Rules")
+        self.rules = rules
+        self.starting_stacks = tuple(stacks)
+        seated = [s for s, chips in enumerate(self.starting_stacks) if chips > 0]
+        if not 2 <= len(self.starting_stacks) <= 10:
+            raise RulesError(f"a table has 2 to 10 seats, got {len(self.starting_stacks)}")
+        if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in self.starting_stacks):
+            raise RulesError(f"stacks must be whole numbers of chips, 0 or more: {list(self.starting_stacks)}")
+        if len(seated) < 2:
+            raise RulesError("a hand needs at least two seats with chips")
+        if not 0 <= button < len(self.starting_stacks) or self.starting_stacks[button] == 0:
+            raise RulesError(f"the button must be on a seat with chips ({seated}), not {button}")
+        self.seats = len(self.starting_stacks)
+        self.button = button
+        self.stacks = list(self.starting_stacks)
+        self.bets = [0] * self.seats
+        self.committed = [0] * self.seats
+        self.folded = [chips == 0 for chips in self.starting_stacks]
+        self.in_hand = tuple(s for s in range(self.seats) if self.starting_stacks[s] > 0)
+        self.street = Street.PREFLOP
+        self.to_act: int | None = None
+        self.board: list[Card] = []
+        self.board_marks: list[Mark | None] = [None] * 5
+        self.hole: dict[int, tuple[Card, ...]] = {}
+        self.hole_marks: dict[int, list[Mark | None]] = {s: [None, None] for s in self.in_hand}
+        self.mucked: set[int] = set()
+        self.events: list[Event] = []
+        self.inputs: list[Input] = []
+        self.showdown: list[PotResult] | None = None
+        self._needs_action = [False] * self.seats
+        self._acted_at: list[int | None] = [None] * self.seats
+        self._full_raises = 0
+        self._raises = 0
+        self._current_bet = 0
+        self._last_raise = rules.big_blind
+        self._awaiting_board = False
+        self._post_blinds()
+
+    # ----------------------------------------------------------------- positions
+    def _next_seat(self, seat: int, *, acting: bool = False) -> int:
+        """The next seat clockwise still in the hand (and, if ``acting``, able to act)."""
+        for step in range(1, self.seats + 1):
+            s = (seat + step) % self.seats
+            if s in self.in_hand and not self.folded[s] and (not acting or self.stacks[s] > 0):
+                return s
+        raise AssertionError("no seat left")  # pragma: no cover - guarded by callers
+
+    @property
+    def heads_up(self) -> bool:
+        return len(self.in_hand) == 2
+
+    @property
+    def small_blind_seat(self) -> int:
+        return self.button if self.heads_up else self._next_seat(self.button)
+
+    @property
+    def big_blind_seat(self) -> int:
+        return self._next_seat(self.small_blind_seat)
+
+    # ----------------------------------------------------------------- chips
+    def _pay(self, seat: int, amount: int, *, to_bet: bool = True) -> int:
+        paid = min(amount, self.stacks[seat])
+        self.stacks[seat] -= paid
+        self.committed[seat] += paid
+        if to_bet:
+            self.bets[seat] += paid
+        return paid
+
+    def _post_blinds(self) -> None:
+        if self.rules.ante:
+            for s in self.in_hand:
+                paid = self._pay(s, self.rules.ante, to_bet=False)
+                self.events.append(BlindPosted(s, "ante", paid, self.stacks[s] == 0))
+        for seat, kind, amount in (
+            (self.small_blind_seat, "small", self.rules.small_blind),
+            (self.big_blind_seat, "big", self.rules.big_blind),
+        ):
+            paid = self._pay(seat, amount)
+            self.events.append(BlindPosted(seat, kind, paid, self.stacks[seat] == 0))
+        self._current_bet = self.rules.big_blind
+        self.events.append(StreetStarted(Street.PREFLOP))
+        self._open_round(first=self._next_seat(self.big_blind_seat, acting=False))
+
+    # ----------------------------------------------------------------- rounds
+    def _able(self) -> list[int]:
+        """Seats still in the hand that have chips to act with."""
+        return [s for s in self.in_hand if not self.folded[s] and self.stacks[s] > 0]
+
+    def _live(self) -> list[int]:
+        return [s for s in self.in_hand if not self.folded[s]]
+
+    def _open_round(self, *, first: int) -> None:
+        able = self._able()
+        for s in able:
+            self._needs_action[s] = True
+        owes = [s for s in able if self.bets[s] < self._current_bet]
+        if len(able) <= 1 and not owes:
+            self._needs_action = [False] * self.seats
+            self._close_round()
+            return
+        seat = first
+        while not (self._needs_action[seat] and seat in able):
+            seat = (seat + 1) % self.seats
+        self.to_act = seat
+
+    def _close_round(self) -> None:
+        self.to_act = None
+        self._return_uncalled()
+        self.bets = [0] * self.seats
+        self._current_bet = 0
+        self._last_raise = self.rules.big_blind
+        self._raises = 0
+        self._full_raises = 0
+        self._acted_at = [None] * self.seats
+        if len(self._live()) == 1:
+            self._award_to_last()
+        elif self.street == Street.RIVER:
+            self.street = Street.SHOWDOWN
+            self.events.append(StreetStarted(Street.SHOWDOWN))
+            self._maybe_settle()
+        else:
+            self._awaiting_board = True
+
+    def _return_uncalled(self) -> None:
+        top = max(self.bets)
+        if top == 0:
+            return
+        leaders = [s for s in range(self.seats) if self.bets[s] == top]
+        if len(leaders) > 1:
+            return
+        seat = leaders[0]
+        second = max(b for s, b in enumerate(self.bets) if s != seat)
+        excess = top - second
+        if excess > 0:
+            self.bets[seat] -= excess
+            self.committed[seat] -= excess
+            self.stacks[seat] += excess
+            self.events.append(BetReturned(seat, excess))
+
+    def _advance(self, seat: int) -> None:
+        if len(self._live()) == 1:
+            self._needs_action = [False] * self.seats
+            self._close_round()
+            return
+        able = self._able()
+        pending = [s for s in able if self._needs_action[s]]
+        if not pending:
+            self._close_round()
+            return
+        nxt = (seat + 1) % self.seats
+        while not (nxt in able and self._needs_action[nxt]):
+            nxt = (nxt + 1) % self.seats
+        self.to_act = nxt
+
+    # ----------------------------------------------------------------- legality
+    def _can_raise(self, seat: int) -> bool:
+        reopened = self._acted_at[seat] is None or self._acted_at[seat] < self._full_raises  # type: ignore[operator]
+        capped = (
+            self.rules.fixed_limit
+            and self.rules.raise_cap is not None
+            and self._current_bet > 0
+            and self._raises >= self.rules.raise_cap
+        )
+        someone_can_call = any(s != seat and self.stacks[s] + self.bets[s] > self._current_bet for s in self._live())
+        return reopened and not capped and someone_can_call and self.stacks[seat] + self.bets[seat] > self._current_bet
+
+    def legal_actions(self) -> list[LegalAction]:
+        """What the seat to act may do now (empty when nobody is to act)."""
+        seat = self.to_act
+        if seat is None:
+            return []
+        most = self.stacks[seat] + self.bets[seat]
+        to_call = self._current_bet - self.bets[seat]
+        out = [LegalAction(ActionKind.FOLD, self.bets[seat], self.bets[seat])]
+        if to_call == 0:
+            out.append(LegalAction(ActionKind.CHECK, self.bets[seat], self.bets[seat]))
+        else:
+            out.append(LegalAction(ActionKind.CALL, min(self._current_bet, most), min(self._current_bet, most)))
+        if self._can_raise(seat):
+            kind = ActionKind.BET if self._current_bet == 0 else ActionKind.RAISE
+            if self.rules.fixed_limit:
+                target = self._current_bet + self.rules.bet_size(self.street)
+                out.append(LegalAction(kind, min(target, most), min(target, most)))
+            else:
+                least = self._current_bet + self._last_raise
+                out.append(LegalAction(kind, min(least, most), most))
+        within_limit = not self.rules.fixed_limit or most <= self._current_bet + self.rules.bet_size(self.street)
+        if most > 0 and (most <= self._current_bet or (self._can_raise(seat) and within_limit)):
+            out.append(LegalAction(ActionKind.ALL_IN, most, most))
+        return out
+
+    def can_act(self, seat: int, action: ActionKind | str, amount: int | None = None) -> bool:
+        """Whether :meth:`act` would accept this, without raising."""
+        try:
+            self.verify_act(seat, action, amount)
+        except IllegalActionError:
+            return False
+        return True
+
+    def verify_act(self, seat: int, action: ActionKind | str, amount: int | None = None) -> tuple[ActionKind, int]:
+        """Check an action; return it normalised with the street total it leads to. Raises
+        :class:`IllegalActionError` saying what is wrong and what is allowed."""
+        try:
+            kind = ActionKind(action)
+        except ValueError:
+            allowed = ", ".join(a.value for a in ActionKind)
+            raise IllegalActionError(f"unknown action {action!r}: use one of {allowed}") from None
+        if self.is_complete:
+            raise IllegalActionError("the hand is over: no more actions")
+        if self.to_act is None:
+            what = "cards to be dealt" if self._awaiting_board else "the showdown"
+            raise IllegalActionError(f"nobody is to act now: the hand is waiting for {what}")
+        if seat != self.to_act:
+            raise IllegalActionError(f"it is seat {self.to_act}'s turn, not seat {seat}'s")
+        legal = {a.action: a for a in self.legal_actions()}
+        allowed = ", ".join(self._describe(a) for a in legal.values())
+        if kind not in legal:
+            reason = {
+                ActionKind.CHECK: f"there is a bet of {self._current_bet} to call",
+                ActionKind.CALL: "there is nothing to call",
+                ActionKind.BET: "there is already a bet: raise instead"
+                if self._current_bet
+                else "a bet is not possible now",
+                ActionKind.RAISE: self._why_no_raise(seat),
+                ActionKind.ALL_IN: self._why_no_raise(seat),
+            }.get(kind, "")
+            raise IllegalActionError(f"seat {seat} cannot {kind.value}: {reason}; allowed: {allowed}")
+        option = legal[kind]
+        if kind in (ActionKind.BET, ActionKind.RAISE):
+            if amount is None:
+                raise IllegalActionError(f"{kind.value} needs an amount (the street total): {self._describe(option)}")
+            if isinstance(amount, bool) or not isinstance(amount, int):
+                raise IllegalActionError(f"amounts are whole numbers of chips, got {amount!r}")
+            if not option.min_to <= amount <= option.max_to:
+                raise IllegalActionError(f"seat {seat} cannot {kind.value} to {amount}: {self._describe(option)}")
+            return kind, amount
+        if amount is not None and amount != option.min_to:
+            raise IllegalActionError(f"{kind.value} takes no amount other than {option.min_to}, got {amount}")
+        return kind, option.min_to
+
+    def _why_no_raise(self, seat: int) -> str:
+        if self.stacks[seat] + self.bets[seat] <= self._current_bet:
+            return "not enough chips to raise (all in is a call)"
+        if not any(s != seat and self.stacks[s] + self.bets[s] > self._current_bet for s in self._live()):
+            return "no other player has chips to call more than the current bet"
+        if self._acted_at[seat] is not None and self._acted_at[seat] == self._full_raises:
+            return "the betting was not reopened (only a short all-in came since this seat acted)"
+        if self.rules.fixed_limit:
+            return f"the raise cap of {self.rules.raise_cap} raises is reached, or all in exceeds the limit"
+        return "raising is not possible now"
+
+    def _describe(self, option: LegalAction) -> str:
+        if option.action in (ActionKind.BET, ActionKind.RAISE):
+            if option.min_to == option.max_to:
+                return f"{option.action.value} to {option.min_to}"
+            return f"{option.action.value} to {option.min_to}..{option.max_to}"
+        if option.action in (ActionKind.CALL, ActionKind.ALL_IN):
+            return f"{option.action.value} ({option.min_to})"
+        return str(option.action.value)
+
+    # ----------------------------------------------------------------- acting
+    def act(self, seat: int, action: ActionKind | str, amount: int | None = None) -> None:
+        """Take an action for the seat to act; ``amount`` is the seat's total for the street."""
+        kind, to = self.verify_act(seat, action, amount)
+        self.inputs.append(("act", (seat, kind.value, amount)))
+        if kind == ActionKind.FOLD:
+            self.folded[seat] = True
+            self._needs_action[seat] = False
+            self.events.append(ActionTaken(seat, kind, self.bets[seat], 0, False))
+            self._advance(seat)
+            return
+        added = self._pay(seat, to - self.bets[seat])
+        if to > self._current_bet:
+            increase = to - self._current_bet
+            full = increase >= (self.rules.bet_size(self.street) if self.rules.fixed_limit else self._last_raise)
+            if full:
+                if self._current_bet > 0:
+                    self._raises += 1
+                if not self.rules.fixed_limit:
+                    self._last_raise = increase
+                self._full_raises += 1
+            self._current_bet = to
+            for s in self._able():
+                if s != seat and (full or self.bets[s] < to):
+                    self._needs_action[s] = True
+        self._needs_action[seat] = False
+        self._acted_at[seat] = self._full_raises
+        self.events.append(ActionTaken(seat, kind, self.bets[seat], added, self.stacks[seat] == 0))
+        self._advance(seat)
+
+    # ----------------------------------------------------------------- cards
+    def _known_cards(self) -> list[Card]:
+        return [*self.board, *(c for cards in self.hole.values() for c in cards)]
+
+    def deal_board(self, cards: Iterable[Card]) -> None:
+        """Turn the next board cards face up: 3 for the flop, then 1 and 1. Several streets at
+        once only when no more betting is possible (everyone all in)."""
+        new = list(cards)
+        if self.is_complete or self.street == Street.SHOWDOWN:
+            raise IllegalDealError("the board is complete: no more board cards")
+        if not self._awaiting_board:
+            raise IllegalDealError(
+                f"cannot turn board cards while betting is open on the {self.street.name.lower()}: "
+                f"seat {self.to_act} to act"
+            )
+        next_size = Street(self.street + 1).board_size - len(self.board)
+        no_more_betting = len(self._able()) <= 1
+        allowed = {next_size} | ({5 - len(self.board)} if no_more_betting else set())
+        if len(new) not in allowed:
+            want = " or ".join(str(n) for n in sorted(allowed))
+            raise IllegalDealError(f"the {Street(self.street + 1).name.lower()} takes {want} card(s), got {len(new)}")
+        self._check_new_cards(new)
+        for offset, card in enumerate(new):
+            mark = self.board_marks[len(self.board) + offset]
+            if mark is not None and mark_of(card) != mark:
+                raise IllegalDealError(
+                    f"board card {len(self.board) + offset + 1} was marked {mark} but {card} carries {mark_of(card)}"
+                )
+        self.inputs.append(("deal_board", (tuple(new),)))
+        self.board.extend(new)
+        self._awaiting_board = False
+        while self.street.board_size < len(self.board):
+            self.street = Street(self.street + 1)
+        self.events.append(BoardDealt(tuple(new), self.street))
+        self.events.append(StreetStarted(self.street))
+        self._open_round(first=self._next_seat(self.button))
+
+    def _check_new_cards(self, new: list[Card]) -> None:
+        if not all(isinstance(c, Card) for c in new):
+            raise IllegalDealError("deal Card objects (table.cards.parse_cards('Ah Kd'))")
+        try:
+            ensure_distinct([*self._known_cards(), *new])
+        except InvalidCardsError as exc:
+            raise IllegalDealError(f"{exc} (already on the table or dealt twice)") from None
+
+    def deal_hole(self, seat: int, cards: Iterable[Card]) -> None:
+        """Record a seat's two hole cards (at showdown, when they are turned face up)."""
+        new = list(cards)
+        if seat not in self.in_hand:
+            raise IllegalDealError(f"seat {seat} is not in this hand (seats in hand: {list(self.in_hand)})")
+        if seat in self.hole:
+            raise IllegalDealError(f"seat {seat}'s hole cards are already known: {' '.join(map(str, self.hole[seat]))}")
+        if seat in self.mucked:
+            raise IllegalDealError(f"seat {seat} mucked: its cards stay unknown")
+        if len(new) != 2:
+            raise IllegalDealError(f"a seat has 2 hole cards, got {len(new)}")
+        self._check_new_cards(new)
+        for index, card in enumerate(new):
+            mark = self.hole_marks[seat][index]
+            if mark is not None and mark_of(card) != mark:
+                raise IllegalDealError(
+                    f"seat {seat}'s card {index + 1} was marked {mark} but {card} carries {mark_of(card)}"
+                )
+        if self.is_complete:
+            raise IllegalDealError("the hand is settled: its cards can no longer change")
+        self.inputs.append(("deal_hole", (seat, tuple(new))))
+        self.hole[seat] = tuple(new)
+        self.events.append(HoleDealt(seat, tuple(new)))
+        self._maybe_settle()
+
+    def mark(self, seat: int | None, index: int, mark: Mark) -> None:
+        """Record the Tock mark read on a face-down card: hole card ``index`` (0, 1) of ``seat``,
+        or board position ``index`` (0..4) when ``seat`` is None."""
+        if self.rules.variant != "tock":
+            raise IllegalDealError("marks are read only in Tock-Poker (variant 'tock')")
+        if seat is None:
+            if not 0 <= index < 5:
+                raise IllegalDealError(f"board positions are 0..4, got {index}")
+            if index < len(self.board):
+                raise IllegalDealError(f"board card {index + 1} is already face up ({self.board[index]})")
+        elif seat not in self.in_hand or index not in (0, 1):
+            raise IllegalDealError(f"no hole card {index} for seat {seat}")
+        self.inputs.append(("mark", (seat, index, str(mark))))
+        if seat is None:
+            self.board_marks[index] = mark
+        else:
+            self.hole_marks[seat][index] = mark
+        self.events.append(MarkSeen(seat, index, mark))
+
+    def muck(self, seat: int) -> None:
+        """A seat at showdown gives up without showing (its cards stay unknown)."""
+        if self.street != Street.SHOWDOWN or self.is_complete:
+            raise IllegalDealError("mucking happens at the showdown, after the last betting round")
+        if seat not in self._live() or seat in self.hole or seat in self.mucked:
+            raise IllegalDealError(f"seat {seat} has no unshown hand to muck")
+        if len([s for s in self._live() if s not in self.mucked]) <= 1:
+            raise IllegalDealError(f"seat {seat} is the last hand left: it wins without showing")
+        self.inputs.append(("muck", (seat,)))
+        self.mucked.add(seat)
+        self.events.append(HandMucked(seat))
+        self._maybe_settle()
+
+    # ----------------------------------------------------------------- settling
+    @property
+    def is_complete(self) -> bool:
+        return self.showdown is not None
+
+    @property
+    def pots(self) -> list[Pot]:
+        """Main pot first, then side pots, with the chips bet so far (settled: as they were)."""
+        if self.showdown is not None:
+            return [Pot(r.amount, r.eligible) for r in self.showdown]
+        return build_pots(self.committed, self.folded)
+
+    @property
+    def pot_total(self) -> int:
+        return sum(self.committed)
+
+    @property
+    def payoffs(self) -> list[int]:
+        """Net chips won (+) or lost (-) per seat; meaningful once the hand is complete."""
+        return [self.stacks[s] - self.starting_stacks[s] for s in range(self.seats)]
+
+    def _contenders(self) -> list[int]:
+        return [s for s in self._live() if s not in self.mucked]
+
+    def _maybe_settle(self) -> None:
+        if self.street != Street.SHOWDOWN or self.is_complete:
+            return
+        contenders = self._contenders()
+        if len(contenders) == 1 or all(s in self.hole for s in contenders):
+            self._settle()
+
+    def settle(self) -> None:
+        """Settle now: seats whose cards are still unknown are treated as mucked."""
+        if self.street != Street.SHOWDOWN or self.is_complete:
+            raise IllegalDealError("only a hand at the showdown can be settled")
+        shown = [s for s in self._contenders() if s in self.hole]
+        if not shown and len(self._contenders()) > 1:
+            raise IllegalDealError("no hand has been shown: show at least one, or muck all but one")
+        self.inputs.append(("settle", ()))
+        for s in self._contenders():
+            if s not in self.hole and len(self._contenders()) > 1:
+                self.mucked.add(s)
+                self.events.append(HandMucked(s))
+        self._settle()
+
+    def _settle(self) -> None:
+        values = {s: evaluate([*self.hole[s], *self.board]) for s in self._contenders() if s in self.hole}
+        results = []
+        for index, pot in enumerate(build_pots(self.committed, self.folded)):
+            candidates = [s for s in pot.eligible if s not in self.mucked]
+            if not candidates:  # everyone eligible mucked: the pot goes back to the last shown
+                candidates = [s for s in pot.eligible]
+            shown = [s for s in candidates if s in values]
+            if shown:
+                best = max(values[s].rank for s in shown)
+                winners = tuple(s for s in shown if values[s].rank == best)
+            else:
+                winners = tuple(candidates[:1]) if len(candidates) == 1 else tuple(candidates)
+            shares = split_pot(pot.amount, winners=winners, seats=self.seats, button=self.button)
+            for seat, amount in shares.items():
+                self.stacks[seat] += amount
+                self.events.append(PotAwarded(index, seat, amount, values[seat].describe() if seat in values else None))
+            results.append(PotResult(index, pot.amount, pot.eligible, winners, shares, {s: values[s] for s in shown}))
+        self.showdown = results
+        self.to_act = None
+        self.events.append(HandEnded(tuple(self.stacks)))
+
+    def _award_to_last(self) -> None:
+        winner = self._live()[0]
+        total = sum(self.committed)
+        self.stacks[winner] += total
+        self.events.append(PotAwarded(0, winner, total, None))
+        self.showdown = [PotResult(0, total, (winner,), (winner,), {winner: total})]
+        self.events.append(HandEnded(tuple(self.stacks)))
+
+    # ----------------------------------------------------------------- log
+    @classmethod
+    def replay(cls, rules: Rules, stacks: Sequence[int], button: int, inputs: Iterable[Input]) -> Hand:
+        """Rebuild a hand from its recorded inputs."""
+        hand = cls(rules, stacks, button)
+        for name, args in inputs:
+            if name == "mark":
+                seat, index, text = args
+                hand.mark(seat, index, Mark.parse(text))
+            else:
+                getattr(hand, name)(*args)
+        return hand
+
+    def undo(self) -> list[Input]:
+        """Take back the last player action and everything recorded after it; returns what
+        was removed (the action first), so cards still on the table can be dealt again."""
+        last = max((i for i, (name, _) in enumerate(self.inputs) if name == "act"), default=None)
+        if last is None:
+            raise IllegalActionError("nothing to undo: no player has acted in this hand")
+        removed = self.inputs[last:]
+        rebuilt = Hand.replay(self.rules, self.starting_stacks, self.button, self.inputs[:last])
+        self.__dict__.update(rebuilt.__dict__)
+        return removed
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as plain data (for comparisons, persistence and display)."""
+        return {
+            "street": self.street.name,
+            "to_act": self.to_act,
+            "stacks": list(self.stacks),
+            "bets": list(self.bets),
+            "committed": list(self.committed),
+            "folded": list(self.folded),
+            "board": [str(c) for c in self.board],
+            "board_marks": [str(m) if m else None for m in self.board_marks],
+            "hole": {s: [str(c) for c in cards] for s, cards in sorted(self.hole.items())},
+            "mucked": sorted(self.mucked),
+            "pots": [(p.amount, list(p.eligible)) for p in self.pots],
+            "complete": self.is_complete,
+            "events": len(self.events),
+            "inputs": list(self.inputs),
+            "state": (self._needs_action[:], self._acted_at[:], self._full_raises, self._raises, self._current_bet,
+                      self._last_raise, self._awaiting_board),
+        }  # fmt: skip

@@ -1,0 +1,90 @@
+"""The rules of a game: betting structure, variant, blinds and limits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+
+from table.errors import RulesError
+
+
+class Street(IntEnum):
+    """Betting rounds in order; SHOWDOWN once the last round is over."""
+
+    PREFLOP = 0
+    FLOP = 1
+    TURN = 2
+    RIVER = 3
+    SHOWDOWN = 4
+
+    @property
+    def board_size(self) -> int:
+        """Board cards face up during this street."""
+        return (0, 3, 4, 5, 5)[self]
+
+
+class ActionKind(Enum):
+    """What a player can do when it is their turn."""
+
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+    ALL_IN = "all_in"
+
+
+BETTING = ("no-limit", "fixed-limit")
+VARIANTS = ("holdem", "tock")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How a hand is played.
+
+    ``small_bet``/``big_bet`` are the fixed-limit bet sizes (pre-flop and flop / turn and river);
+    they default to the big blind and twice the big blind. ``raise_cap`` is the number of raises
+    allowed in a betting round after the opening bet (the seed rules: "le nombre de Raises est
+    limité à 3"); it applies to fixed-limit only, None for no cap.
+    """
+
+    betting: str = "no-limit"
+    variant: str = "holdem"
+    small_blind: int = 1
+    big_blind: int = 2
+    ante: int = 0
+    small_bet: int | None = None
+    big_bet: int | None = None
+    raise_cap: int | None = 3
+
+    def __post_init__(self) -> None:
+        if self.betting not in BETTING:
+            raise RulesError(f"betting {self.betting!r} is not known: use one of {', '.join(BETTING)}")
+        if self.variant not in VARIANTS:
+            raise RulesError(f"variant {self.variant!r} is not known: use one of {', '.join(VARIANTS)}")
+        for name in ("small_blind", "big_blind", "ante"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise RulesError(f"{name} must be a whole number of chips, 0 or more, got {value!r}")
+        if self.small_blind < 1:
+            raise RulesError(f"the small blind must be at least 1 chip, got {self.small_blind}")
+        if self.big_blind < 2 * self.small_blind:
+            raise RulesError(
+                f"the big blind ({self.big_blind}) must be at least twice the small blind ({self.small_blind})"
+            )
+        for name in ("small_bet", "big_bet"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise RulesError(f"{name} must be a whole number of chips above 0, got {value!r}")
+        if self.raise_cap is not None and (not isinstance(self.raise_cap, int) or self.raise_cap < 0):
+            raise RulesError(f"raise_cap must be 0 or more raises, or None for no cap, got {self.raise_cap!r}")
+
+    @property
+    def fixed_limit(self) -> bool:
+        return self.betting == "fixed-limit"
+
+    def bet_size(self, street: Street) -> int:
+        """The fixed-limit bet on a street: the small bet pre-flop and on the flop, the big bet after."""
+        if street <= Street.FLOP:
+            return self.small_bet if self.small_bet is not None else self.big_blind
+        return self.big_bet if self.big_bet is not None else 2 * (self.small_bet or self.big_blind)
