@@ -101,34 +101,52 @@ class Store:
 
     def _connect(self) -> sqlite3.Connection:
         existed = self.path.exists() and self.path.stat().st_size > 0
+        # Everything is read and checked before the first write (the WAL switch writes the
+        # header), so a foreign, newer or damaged file is refused byte-for-byte unchanged.
         try:
             db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the database {self.path}: {exc}") from None
+        try:
+            app_id = db.execute("PRAGMA application_id").fetchone()[0]
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            fresh = not existed or (app_id == 0 and version == 0 and not _has_tables(db))
+            if not fresh:
+                problem = self._refusal(app_id, version) or self._damage(db)
+                if problem:
+                    db.close()
+                    raise StoreError(problem)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
-            app_id = db.execute("PRAGMA application_id").fetchone()[0]
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if not existed or (app_id == 0 and version == 0 and not _has_tables(db)):
+            if fresh:
                 db.executescript(
                     f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA application_id={APPLICATION_ID}; "
                     f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
                 )
-                return db
-            db.execute("PRAGMA quick_check").fetchone()
         except sqlite3.DatabaseError as exc:
-            raise StoreError(
-                f"{self.path} is damaged or not a database ({exc}); move it aside to start a fresh one"
-            ) from None
+            db.close()
+            raise StoreError(self._damaged(str(exc))) from None
+        return db
+
+    def _refusal(self, app_id: int, version: int) -> str | None:
         if app_id != APPLICATION_ID:
-            db.close()
-            raise StoreError(f"{self.path} is a database of another program, not tocktable's: choose another --data")
+            return f"{self.path} is a database of another program, not tocktable's: choose another --data"
         if version > SCHEMA_VERSION:
-            db.close()
-            raise StoreError(
+            return (
                 f"{self.path} was written by a newer tocktable (schema {version}, this one knows {SCHEMA_VERSION}): "
                 "upgrade tocktable"
             )
-        return db
+        return None
+
+    def _damage(self, db: sqlite3.Connection) -> str | None:
+        rows = db.execute("PRAGMA quick_check").fetchall()
+        if [r[0] for r in rows] != ["ok"]:
+            return self._damaged(str(rows[0][0]) if rows else "no answer to an integrity check")
+        return None
+
+    def _damaged(self, why: str) -> str:
+        return f"{self.path} is damaged or not a database ({why}); move it aside to start a fresh one"
 
     def close(self) -> None:
         with self._lock:
