@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import ClassVar
 
 from table.errors import CardParseError, DeckEmptyError, InvalidCardsError
 
@@ -113,6 +114,8 @@ class Card:
     rank: Rank
     suit: Suit
     id: int = field(init=False, repr=False, compare=False)
+    JOKER: ClassVar[Joker]
+    """The joker, for five-card draw only (see :class:`Joker`); set below the class."""
 
     def __post_init__(self) -> None:
         rank, suit = Rank(self.rank), Suit(self.suit)
@@ -154,6 +157,42 @@ class Card:
 _ALL_CARDS: tuple[Card, ...] = tuple(Card(Rank(i // 4), Suit(i % 4)) for i in range(52))
 ALL_CARDS = _ALL_CARDS
 """The 52 cards in id order."""
+
+JOKER_ID = 52
+"""The joker's id where card ids are packed in arrays (five-card draw): one past the deck."""
+
+
+@dataclass(frozen=True, slots=True)
+class Joker:
+    """The joker ("le Fou"), only used by five-card draw (:mod:`table.draw`).
+
+    It is not one of the 52 cards: it has no rank and no suit, and nothing outside
+    :mod:`table.draw` accepts it. All jokers are alike (a deck may hold two).
+
+    >>> Card.JOKER, str(Card.JOKER), Joker.parse("jk") is Card.JOKER
+    (Card.JOKER, 'Jk', True)
+    """
+
+    id: ClassVar[int] = JOKER_ID
+    TEXTS: ClassVar[frozenset[str]] = frozenset({"jk", "joker", "fou", "🃏"})
+    """Spellings read as a joker (case-insensitive)."""
+
+    @classmethod
+    def parse(cls, text: str) -> Joker:
+        """The joker from ``"Jk"``, ``"joker"``, French ``"Fou"`` or ``"🃏"``."""
+        if not isinstance(text, str) or text.strip().lower() not in cls.TEXTS:
+            raise CardParseError(f"cannot read {text!r} as a joker: write 'Jk', 'joker', 'Fou' or '🃏'")
+        return JOKER
+
+    def __str__(self) -> str:
+        return "Jk"
+
+    def __repr__(self) -> str:
+        return "Card.JOKER"
+
+
+JOKER = Joker()
+Card.JOKER = JOKER
 
 _SPLIT = re.compile(r"[\s,;]+")
 
