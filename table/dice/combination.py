@@ -1,0 +1,287 @@
+"""Poker dice combinations, their total order and their names in French and English.
+
+Low to high: Salade, Paire, Double Paire, Brelan, Full, Carré, Poker (no straights, no
+colours). Ties are decided exactly as the rules say, and by nothing else:
+
+- Salade: the highest die only (five different faces, so a Roi or an As);
+- Paire: the pair only, never the other dice;
+- Double Paire: the higher pair, then the other, never the fifth die;
+- Brelan: the three, then the highest remaining die;
+- Full: the three, then the pair;
+- Carré: the four, then the last die;
+- Poker: the face of the five.
+
+>>> Roll.parse("K K D D N").combination() < Roll.parse("A A N N R").combination()
+True
+>>> Roll.parse("D D N R A").combination() == Roll.parse("D D V K A").combination()
+True
+>>> print(Roll.parse("V V V K N").combination())
+Brelan de Valets au Roi
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
+
+from table.dice.errors import AnnouncementError
+from table.dice.faces import Face, Roll
+
+
+class Category(IntEnum):
+    """The kind of a combination, from Salade (0) to Poker (6)."""
+
+    SALADE = 0
+    PAIRE = 1
+    DOUBLE_PAIRE = 2
+    BRELAN = 3
+    FULL = 4
+    CARRE = 5
+    POKER = 6
+
+    @property
+    def french(self) -> str:
+        """French name, e.g. ``"Carré"``."""
+        return ("Salade", "Paire", "Double Paire", "Brelan", "Full", "Carré", "Poker")[self]
+
+    @property
+    def english(self) -> str:
+        """English name, e.g. ``"Four of a kind"``."""
+        return (
+            "High die", "Pair", "Two pair", "Three of a kind", "Full house", "Four of a kind", "Five of a kind",
+        )[self]  # fmt: skip
+
+    @property
+    def face_count(self) -> int:
+        """How many faces name a combination of this kind (Paire de Dames: 1; Full Rois Valets: 2)."""
+        return 1 if self in (Category.SALADE, Category.PAIRE, Category.POKER) else 2
+
+    @property
+    def what_faces(self) -> str:
+        """What the faces of this kind stand for, in words, for error messages."""
+        return {
+            Category.SALADE: "its highest die, a Roi or an As (five different faces)",
+            Category.PAIRE: "the face of the pair",
+            Category.DOUBLE_PAIRE: "the faces of the two pairs, two different faces",
+            Category.BRELAN: "the face of the three, then a different face: the highest other die",
+            Category.FULL: "the face of the three, then the different face of the pair",
+            Category.CARRE: "the face of the four, then the different face of the last die",
+            Category.POKER: "the face of the five dice",
+        }[self]
+
+
+_SALADE_FACES = (Face.ROI, Face.AS)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Combination:
+    """A combination with the faces that decide ties, in the order they decide them.
+
+    ``faces`` is one face for Salade, Paire and Poker; two for the others: Double Paire (higher
+    pair first; given in any order, it is put high first), Brelan (three, kicker), Full (three,
+    pair), Carré (four, kicker). Combinations are totally ordered with ``<`` and ``==``; any two
+    with the same category and faces are equal, whichever dice made them.
+    """
+
+    category: Category
+    faces: tuple[Face, ...]
+
+    def __post_init__(self) -> None:
+        category = Category(self.category)
+        faces = tuple(Face(f) for f in self.faces)
+        if len(faces) != category.face_count:
+            raise AnnouncementError(
+                f"a {category.french} is named by {category.face_count} face(s), {category.what_faces}; "
+                f"got {len(faces)}: {' '.join(f.letter for f in faces) or 'none'}"
+            )
+        if len(faces) == 2 and faces[0] == faces[1]:
+            raise AnnouncementError(
+                f"impossible {category.french} with {faces[0].french_plural} twice: "
+                f"a {category.french} is named by {category.what_faces}",
+                suggestions=_nearby_labels(category, faces[0]),
+            )
+        if category is Category.SALADE and faces[0] not in _SALADE_FACES:
+            raise AnnouncementError(
+                f"impossible Salade {faces[0].un!r}: five different faces always include a Roi or an As, "
+                "so a Salade is 'Un Roi' or 'Un As'",
+                suggestions=("Un Roi", "Un As"),
+            )
+        if category is Category.DOUBLE_PAIRE and faces[0] < faces[1]:
+            faces = (faces[1], faces[0])
+        object.__setattr__(self, "category", category)
+        object.__setattr__(self, "faces", faces)
+
+    @classmethod
+    def of_roll(cls, roll: Roll) -> Combination:
+        """The combination five dice show (same as ``roll.combination()``)."""
+        # Faces by multiplicity, then by face, both descending: the first group decides first.
+        groups = sorted(roll.counts().items(), key=lambda item: (item[1], item[0]), reverse=True)
+        shape = tuple(count for _, count in groups)
+        top = groups[0][0]
+        if shape == (5,):
+            return cls(Category.POKER, (top,))
+        if shape == (4, 1):
+            return cls(Category.CARRE, (top, groups[1][0]))
+        if shape == (3, 2):
+            return cls(Category.FULL, (top, groups[1][0]))
+        if shape == (3, 1, 1):
+            return cls(Category.BRELAN, (top, groups[1][0]))
+        if shape == (2, 2, 1):
+            return cls(Category.DOUBLE_PAIRE, (top, groups[1][0]))
+        if shape == (2, 1, 1, 1):
+            return cls(Category.PAIRE, (top,))
+        return cls(Category.SALADE, (top,))
+
+    @property
+    def key(self) -> tuple[int, ...]:
+        """The sort key: category, then the deciding faces."""
+        return (int(self.category), *(int(f) for f in self.faces))
+
+    @property
+    def attainable(self) -> bool:
+        """Whether some five dice are worth exactly this.
+
+        Every combination is, except the Brelans whose kicker is the lowest other face
+        ("Brelan de Valets au Noir": the two other dice would both be Noirs, a Full). The rules
+        name those as Min completions, so they are valid announcements; claiming one is the same
+        claim as the next Brelan up.
+        """
+        return self.key in _attainable_keys()
+
+    @property
+    def french(self) -> str:
+        """The full French announcement, e.g. ``"Full de Rois par les Valets"``."""
+        first = self.faces[0]
+        match self.category:
+            case Category.SALADE:
+                return first.un
+            case Category.PAIRE:
+                return f"Paire {first.de}"
+            case Category.DOUBLE_PAIRE:
+                return f"Double Paire {first.de} et {self.faces[1].de}"
+            case Category.BRELAN:
+                return f"Brelan {first.de} {self.faces[1].au}"
+            case Category.FULL:
+                return f"Full {first.de} par les {self.faces[1].french_plural}"
+            case Category.CARRE:
+                return f"Carré {first.de} {self.faces[1].au}"
+            case Category.POKER:
+                return f"Poker {first.de}"
+
+    @property
+    def french_short(self) -> str:
+        """The short form the rules allow for Double Paire and Full (``"Full Rois Valets"``);
+        the full form for the others."""
+        if self.category in (Category.DOUBLE_PAIRE, Category.FULL):
+            return f"{self.category.french} {self.faces[0].french_plural} {self.faces[1].french_plural}"
+        return self.french
+
+    @property
+    def english(self) -> str:
+        """An English label for display, e.g. ``"Kings full of Jacks"``."""
+        first = self.faces[0]
+        match self.category:
+            case Category.SALADE:
+                return f"{first.english} high"
+            case Category.PAIRE:
+                return f"Pair of {first.english_plural}"
+            case Category.DOUBLE_PAIRE:
+                return f"Two pair, {first.english_plural} and {self.faces[1].english_plural}"
+            case Category.BRELAN:
+                return f"Three {first.english_plural} with {self.faces[1].a_english}"
+            case Category.FULL:
+                return f"{first.english_plural} full of {self.faces[1].english_plural}"
+            case Category.CARRE:
+                return f"Four {first.english_plural} with {self.faces[1].a_english}"
+            case Category.POKER:
+                return f"Five {first.english_plural}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain, JSON-ready description for a page."""
+        return {
+            "french": self.french,
+            "french_short": self.french_short,
+            "english": self.english,
+            "category": self.category.name.lower(),
+            "faces": [f.letter for f in self.faces],
+            "attainable": self.attainable,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Combination):
+            return NotImplemented
+        return self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Combination):
+            return NotImplemented
+        return self.key < other.key
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Combination):
+            return NotImplemented
+        return self.key <= other.key
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Combination):
+            return NotImplemented
+        return self.key > other.key
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Combination):
+            return NotImplemented
+        return self.key >= other.key
+
+    def __str__(self) -> str:
+        return self.french
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.french!r})"
+
+
+def all_combinations() -> tuple[Combination, ...]:
+    """Every combination that can be announced, lowest first (119 of them)."""
+    return _all_combinations()
+
+
+@functools.cache
+def _all_combinations() -> tuple[Combination, ...]:
+    return tuple(sorted(_enumerate()))
+
+
+def _enumerate() -> Iterator[Combination]:
+    for category in Category:
+        if category is Category.SALADE:
+            firsts: tuple[Face, ...] = _SALADE_FACES
+        else:
+            firsts = tuple(Face)
+        for first in firsts:
+            if category.face_count == 1:
+                yield Combination(category, (first,))
+                continue
+            for second in Face:
+                if second == first or (category is Category.DOUBLE_PAIRE and second > first):
+                    continue
+                yield Combination(category, (first, second))
+
+
+@functools.cache
+def _attainable_keys() -> frozenset[tuple[int, ...]]:
+    return frozenset(roll.combination().key for roll in Roll.all())
+
+
+def _nearby_labels(category: Category, face: Face) -> tuple[str, ...]:
+    """Valid combinations of the same kind closest to one naming ``face`` twice (and, for a Full,
+    the Poker that five such dice would be)."""
+    same = [c for c in _all_combinations() if c.category is category and face in c.faces]
+    same.sort(key=lambda c: (c.faces[0] != face, abs(c.faces[-1] - face)))
+    labels = [c.french for c in same[:3]]
+    if category is Category.FULL:
+        labels[2:] = [Combination(Category.POKER, (face,)).french]
+    return tuple(labels)

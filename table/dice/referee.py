@@ -1,0 +1,469 @@
+"""Settling a poker dice game: challenges, the Tour de Poker, the loss tally, and a referee.
+
+"Ne pas croire": the cup is lifted and the announcement was a lie only if the dice show less
+than announced ("annoncer en-dessous n'est pas mentir"). The liar loses; otherwise the one who
+lifted the cup does.
+
+>>> result = challenge(Announcement.parse("Brelan de Dames à l'As"), Roll.parse("D D D K N"))
+>>> result.lie, result.loser.value, result.actual.french
+(True, 'announcer', 'Brelan de Dames au Roi')
+>>> bool(challenge(Announcement.parse("Paire de Noirs"), Roll.parse("A A K K N")))
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+from typing import Any
+
+from table.dice.announce import Announcement, Visible, highest, lowest, next_above
+from table.dice.combination import Category, Combination
+from table.dice.errors import DiceError, IllegalTurnError, RollError
+from table.dice.faces import Face, Roll, normalize_word
+
+TOUR_DE_POKER_THROWS = 5
+
+
+class Side(Enum):
+    """Who loses a challenge."""
+
+    ANNOUNCER = "announcer"
+    CHALLENGER = "challenger"
+
+
+@dataclass(frozen=True)
+class ChallengeResult:
+    """The outcome of lifting the cup. Truthy when the announcement was a lie."""
+
+    announced: Combination
+    roll: Roll
+    actual: Combination
+    lie: bool
+    loser: Side
+
+    def __bool__(self) -> bool:
+        return self.lie
+
+
+def challenge(announcement: Combination | str, roll: Roll | str) -> ChallengeResult:
+    """Settle "ne pas croire": a lie only if ``roll`` is worth less than ``announcement``."""
+    announced = Announcement.parse(announcement) if isinstance(announcement, str) else announcement
+    dice = Roll.parse(roll) if isinstance(roll, str) else roll
+    actual = dice.combination()
+    lie = actual < announced
+    return ChallengeResult(announced, dice, actual, lie, Side.ANNOUNCER if lie else Side.CHALLENGER)
+
+
+def tour_de_poker_throws(received: Combination, *, aces_accepted_before: int = 0) -> int:
+    """How many throws a player who believes the Poker ``received`` has in a Tour de Poker.
+
+    Five, except along a chain of Poker d'As: the first player of the game to accept one has 5
+    throws to re-announce it, the next 4, then 3, 2, 1 (``aces_accepted_before`` counts the
+    players who already accepted a Poker d'As this game). After the one-throw Poker d'As, the
+    only move is to not believe it.
+    """
+    if received.category is not Category.POKER:
+        raise IllegalTurnError(f"a Tour de Poker follows a Poker only, not {received.french!r}")
+    if aces_accepted_before < 0:
+        raise IllegalTurnError(f"aces_accepted_before counts players, so it is 0 or more, got {aces_accepted_before}")
+    if received != highest():
+        return TOUR_DE_POKER_THROWS
+    throws = TOUR_DE_POKER_THROWS - aces_accepted_before
+    if throws < 1:
+        raise IllegalTurnError(
+            f"{aces_accepted_before} players already accepted a Poker d'As: the Poker d'As in one throw "
+            "cannot be believed, it must be challenged"
+        )
+    return throws
+
+
+def roll_off(dice: Mapping[str, Face | str]) -> tuple[str, ...]:
+    """Who starts the first game: each player throws one die, the lowest starts. Returns the
+    players with the lowest face (several on a tie: they throw again, among themselves)."""
+    if not dice:
+        raise RollError("a roll-off needs one die per player, got none")
+    faces = {name: f if isinstance(f, Face) else Face.parse(f) for name, f in dice.items()}
+    low = min(faces.values())
+    return tuple(name for name, face in faces.items() if face == low)
+
+
+class Direction(Enum):
+    """Where the cup goes. Players are listed in seating order going to each one's left."""
+
+    LEFT = "left"
+    RIGHT = "right"
+
+    @property
+    def step(self) -> int:
+        """+1 along the list of players for LEFT, -1 for RIGHT."""
+        return 1 if self is Direction.LEFT else -1
+
+    @classmethod
+    def parse(cls, text: str) -> Direction:
+        """``"left"``/``"gauche"`` or ``"right"``/``"droite"``."""
+        word = normalize_word(text.strip())
+        if word in ("left", "gauche", "g", "l"):
+            return cls.LEFT
+        if word in ("right", "droite", "d", "r"):
+            return cls.RIGHT
+        raise IllegalTurnError(f"unknown direction {text!r}: expected 'left'/'gauche' or 'right'/'droite'")
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One announcement of the current game."""
+
+    player: str
+    announcement: Announcement
+    tour_de_poker_throws: int | None = None
+
+
+@dataclass(frozen=True)
+class ChallengeOutcome:
+    """A settled game: who lifted the cup on whom, what the dice showed, who lost."""
+
+    game: int
+    challenger: str
+    announcer: str
+    result: ChallengeResult
+    loser: str
+
+
+@dataclass(frozen=True)
+class _State:
+    game: int
+    holder: int  # the player who must act: announce, or (once announced to) believe or challenge
+    direction: Direction | None
+    current: Announcement | None
+    announcer: int | None
+    aces_accepted: int
+    history: tuple[Turn, ...]
+    points: tuple[int, ...]
+    last_challenge: ChallengeOutcome | None
+
+
+class DiceReferee:
+    """Referee of a series of poker dice games at one table.
+
+    A game starts with no announcement: the player to act (the loser of the previous game, or
+    ``first``) announces, choosing the direction for the whole game. Each next player either
+    announces higher (``announce``) or lifts the cup (``challenge``), which ends the game, scores
+    a point to the loser (lowest total wins the series) and starts the next game with the loser.
+    Every method that changes the state checks first and leaves it unchanged on error;
+    ``undo`` takes back the last move.
+    """
+
+    def __init__(self, players: Sequence[str], *, first: str | None = None) -> None:
+        names = [str(p).strip() for p in players]
+        if len(names) < 2:
+            raise IllegalTurnError(f"poker dice needs at least 2 players, got {len(names)}")
+        if any(not n for n in names) or len(set(names)) != len(names):
+            raise IllegalTurnError(f"player names must be non-empty and distinct, got {names!r}")
+        self._players = tuple(names)
+        start = 0 if first is None else self._index(first)
+        self._states = [
+            _State(
+                game=1, holder=start, direction=None, current=None, announcer=None, aces_accepted=0,
+                history=(), points=(0,) * len(names), last_challenge=None,
+            )
+        ]  # fmt: skip
+
+    # --- reading the state -----------------------------------------------------------------
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players in seating order (going left)."""
+        return self._players
+
+    @property
+    def game(self) -> int:
+        """The number of the game in progress, from 1."""
+        return self._state.game
+
+    @property
+    def to_act(self) -> str:
+        """The player who must act now."""
+        return self._players[self._state.holder]
+
+    @property
+    def current(self) -> Announcement | None:
+        """The announcement the player to act received (``None`` at the start of a game)."""
+        return self._state.current
+
+    @property
+    def announcer(self) -> str | None:
+        """Who made the current announcement."""
+        index = self._state.announcer
+        return None if index is None else self._players[index]
+
+    @property
+    def direction(self) -> Direction | None:
+        """The direction of this game, once the first announcement chose it."""
+        return self._state.direction
+
+    @property
+    def history(self) -> tuple[Turn, ...]:
+        """The announcements of the game in progress, in order."""
+        return self._state.history
+
+    @property
+    def last_challenge(self) -> ChallengeOutcome | None:
+        """How the previous game ended."""
+        return self._state.last_challenge
+
+    @property
+    def points(self) -> dict[str, int]:
+        """Lost games per player (a point per loss)."""
+        return dict(zip(self._players, self._state.points, strict=True))
+
+    def standings(self) -> list[tuple[str, int]]:
+        """Players from fewest points (winning) to most (losing the series); ties keep seat order."""
+        return sorted(self.points.items(), key=lambda item: item[1])
+
+    @property
+    def must_challenge(self) -> bool:
+        """True after the Poker d'As in one throw: it cannot be believed."""
+        state = self._state
+        return state.current == highest() and state.aces_accepted >= TOUR_DE_POKER_THROWS
+
+    def tour_de_poker_throws(self) -> int | None:
+        """Throws the player to act would have in a Tour de Poker, or ``None`` if it is not allowed."""
+        current = self._state.current
+        if current is None or current.category is not Category.POKER or self.must_challenge:
+            return None
+        return tour_de_poker_throws(current, aces_accepted_before=self._state.aces_accepted)
+
+    def legal_next(self) -> Announcement | None:
+        """The lowest announcement the player to act may make ("Supérieur"), ``None`` if they must
+        challenge."""
+        current = self._state.current
+        if self.must_challenge:
+            return None
+        if current is None:
+            return lowest()
+        if current == highest():
+            return highest()  # only by a Tour de Poker, re-announcing it
+        return next_above(current)
+
+    # --- moves -----------------------------------------------------------------------------
+
+    def verify_announce(
+        self,
+        announcement: Announcement | str,
+        *,
+        direction: Direction | str | None = None,
+        visible: Visible | None = None,
+        tour_de_poker: bool = False,
+    ) -> Announcement:
+        """Check that the player to act may make ``announcement`` now; return it as read.
+
+        Raises :class:`~table.dice.errors.IllegalTurnError` (or ``AnnouncementError`` for text
+        that cannot be read) saying why not and what is allowed.
+        """
+        state = self._state
+        current = state.current
+        if self.must_challenge:
+            raise IllegalTurnError(
+                f"{self.to_act} received the Poker d'As in one throw: it cannot be believed, only challenged"
+            )
+        said = (
+            Announcement.parse(announcement, previous=current, visible=visible)
+            if isinstance(announcement, str)
+            else Announcement.of(announcement)
+        )
+        self._checked_direction(direction)
+        if current is None:
+            if tour_de_poker:
+                raise IllegalTurnError("a Tour de Poker follows a Poker received; the game has just started")
+            return said
+        if current == highest():
+            if said != current:
+                raise IllegalTurnError(
+                    f"after a Poker d'As the only announcement is the Poker d'As again, by a Tour de Poker "
+                    f"({self.tour_de_poker_throws()} throws); {said.french!r} is not allowed, or challenge it"
+                )
+            return said
+        if tour_de_poker and current.category is not Category.POKER:
+            raise IllegalTurnError(f"a Tour de Poker follows a Poker only, not {current.french!r}")
+        if tour_de_poker and said.category is not Category.POKER:
+            raise IllegalTurnError(f"a Tour de Poker ends with a higher Poker, not {said.french!r}")
+        if said <= current:
+            above = next_above(current)
+            assert above is not None  # current is below the Poker d'As here
+            raise IllegalTurnError(
+                f"{said.french!r} does not beat {current.french!r}: an announcement must be higher than the one "
+                f"received; the lowest legal one is {above.french!r} ('Supérieur')"
+            )
+        return said
+
+    def can_announce(
+        self,
+        announcement: Announcement | str,
+        *,
+        direction: Direction | str | None = None,
+        visible: Visible | None = None,
+        tour_de_poker: bool = False,
+    ) -> bool:
+        """Whether :meth:`announce` would accept this move."""
+        try:
+            self.verify_announce(announcement, direction=direction, visible=visible, tour_de_poker=tour_de_poker)
+        except DiceError:
+            return False
+        return True
+
+    def announce(
+        self,
+        announcement: Announcement | str,
+        *,
+        direction: Direction | str | None = None,
+        visible: Visible | None = None,
+        tour_de_poker: bool = False,
+    ) -> Announcement:
+        """The player to act announces to the next player (believing what they received, if anything).
+
+        ``direction`` is chosen with the first announcement of a game (needed with 3 players or
+        more) and holds until someone loses; ``visible`` are the dice showing on the table (for
+        Petit/Grand Full); ``tour_de_poker`` marks a Tour de Poker (implied after a Poker d'As).
+        """
+        said = self.verify_announce(announcement, direction=direction, visible=visible, tour_de_poker=tour_de_poker)
+        state = self._state
+        chosen = state.direction or self._checked_direction(direction) or Direction.LEFT
+        throws: int | None = None
+        aces = state.aces_accepted
+        if state.current is not None and (tour_de_poker or state.current == highest()):
+            throws = tour_de_poker_throws(state.current, aces_accepted_before=aces)
+            if state.current == highest():
+                aces += 1
+        turn = Turn(self._players[state.holder], said, throws)
+        self._states.append(
+            replace(
+                state,
+                holder=(state.holder + chosen.step) % len(self._players),
+                direction=chosen,
+                current=said,
+                announcer=state.holder,
+                aces_accepted=aces,
+                history=(*state.history, turn),
+            )
+        )
+        return said
+
+    def challenge(self, roll: Roll | str) -> ChallengeOutcome:
+        """The player to act does not believe: the cup is lifted on ``roll``. Ends the game; the loser
+        scores a point and starts the next game."""
+        state = self._state
+        dice = Roll.parse(roll) if isinstance(roll, str) else roll
+        if state.current is None or state.announcer is None:
+            raise IllegalTurnError(f"nothing to challenge: {self.to_act} must announce first")
+        result = challenge(state.current, dice)
+        loser = state.announcer if result.lie else state.holder
+        outcome = ChallengeOutcome(
+            game=state.game,
+            challenger=self._players[state.holder],
+            announcer=self._players[state.announcer],
+            result=result,
+            loser=self._players[loser],
+        )
+        points = list(state.points)
+        points[loser] += 1
+        self._states.append(
+            _State(
+                game=state.game + 1, holder=loser, direction=None, current=None, announcer=None, aces_accepted=0,
+                history=(), points=tuple(points), last_challenge=outcome,
+            )
+        )  # fmt: skip
+        return outcome
+
+    def roll_off(self, dice: Mapping[str, Face | str]) -> tuple[str, ...]:
+        """Choose who starts the first game from one die per player (see :func:`roll_off`). With
+        one lowest player, they start; on a tie, the tied players are returned to throw again."""
+        state = self._state
+        if state.game != 1 or state.history:
+            raise IllegalTurnError("the roll-off only chooses who starts the first game, before any announcement")
+        for name in dice:
+            self._index(name)
+        lowest_players = roll_off(dice)
+        if len(lowest_players) == 1:
+            self._states.append(replace(state, holder=self._index(lowest_players[0])))
+        return lowest_players
+
+    def undo(self) -> None:
+        """Take back the last move (announcement, challenge or roll-off)."""
+        if len(self._states) == 1:
+            raise IllegalTurnError("nothing to undo")
+        self._states.pop()
+
+    # --- for a page --------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as plain dicts, lists, strings, numbers and ``None`` (JSON-ready)."""
+        state = self._state
+        legal = self.legal_next()
+        last = state.last_challenge
+        return {
+            "game": state.game,
+            "players": [
+                {"name": name, "seat": seat, "points": points, "to_act": seat == state.holder}
+                for seat, (name, points) in enumerate(zip(self._players, state.points, strict=True))
+            ],
+            "direction": None if state.direction is None else state.direction.value,
+            "to_act": self.to_act,
+            "announcer": self.announcer,
+            "current": None if state.current is None else state.current.to_dict(),
+            "legal_next": None if legal is None else legal.to_dict(),
+            "must_challenge": self.must_challenge,
+            "tour_de_poker_throws": self.tour_de_poker_throws(),
+            "history": [
+                {
+                    "player": turn.player,
+                    "announcement": turn.announcement.to_dict(),
+                    "tour_de_poker_throws": turn.tour_de_poker_throws,
+                }
+                for turn in state.history
+            ],
+            "last_challenge": None if last is None else _outcome_dict(last),
+            "standings": [{"name": name, "points": points} for name, points in self.standings()],
+        }
+
+    # --- internals ---------------------------------------------------------------------------
+
+    @property
+    def _state(self) -> _State:
+        return self._states[-1]
+
+    def _index(self, name: str) -> int:
+        try:
+            return self._players.index(name)
+        except ValueError:
+            raise IllegalTurnError(f"unknown player {name!r}: the players are {', '.join(self._players)}") from None
+
+    def _checked_direction(self, direction: Direction | str | None) -> Direction | None:
+        chosen = Direction.parse(direction) if isinstance(direction, str) else direction
+        state = self._state
+        if state.direction is not None:
+            if chosen is not None and chosen is not state.direction:
+                raise IllegalTurnError(
+                    f"the direction of this game is {state.direction.value}: it holds until someone loses"
+                )
+            return state.direction
+        if chosen is None and state.current is None and len(self._players) > 2:
+            raise IllegalTurnError(
+                f"{self.to_act} opens game {state.game} and chooses the direction: pass direction='left' or 'right'"
+            )
+        return chosen
+
+
+def _outcome_dict(outcome: ChallengeOutcome) -> dict[str, Any]:
+    result = outcome.result
+    return {
+        "game": outcome.game,
+        "challenger": outcome.challenger,
+        "announcer": outcome.announcer,
+        "announced": result.announced.to_dict(),
+        "roll": [f.letter for f in result.roll.faces],
+        "actual": result.actual.to_dict(),
+        "lie": result.lie,
+        "loser": outcome.loser,
+    }
