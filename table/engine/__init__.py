@@ -7,6 +7,7 @@
 'PREFLOP'
 """
 
+from table.engine.blinds import BlindLevel, BlindStructure, LevelClock
 from table.engine.events import (
     ActionTaken,
     BetReturned,
@@ -28,7 +29,9 @@ __all__ = [
     "ActionKind",
     "ActionTaken",
     "BetReturned",
+    "BlindLevel",
     "BlindPosted",
+    "BlindStructure",
     "BoardDealt",
     "Event",
     "Hand",
@@ -36,6 +39,7 @@ __all__ = [
     "HandMucked",
     "HoleDealt",
     "LegalAction",
+    "LevelClock",
     "MarkSeen",
     "Pot",
     "PotAwarded",

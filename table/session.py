@@ -1,0 +1,685 @@
+"""A whole game across hands: players and seats, stacks carried over, the button, blind levels.
+
+A :class:`Session` is driven by commands (seat a player, start a hand, act, deal...). Every
+accepted command is appended to :attr:`Session.log` as plain JSON-ready data, and
+:meth:`Session.replay` rebuilds an identical session from the settings and that log: the
+service persists the log and replays it after a restart. A rejected command raises a typed
+error and changes nothing (not even the log).
+
+Time is never read from the system: commands that need it take ``now`` (seconds), or read the
+``clock`` callable given to the session, and the time used is written into the log.
+
+>>> session = Session(SessionSettings(seats=4, blinds=BlindStructure.fixed(5, 10)))
+>>> session.seat_player(0, "Ann", 500); session.seat_player(2, "Bob", 500)
+>>> session.seat_player(3, "Cy", 500)
+>>> session.draw_for_button({0: "Kd", 2: "Ks", 3: "9c"})  # kings tie: spades beat diamonds
+2
+>>> hand = session.start_hand()
+>>> hand.button, hand.small_blind_seat, hand.big_blind_seat, hand.to_act
+(2, 3, 0, 2)
+>>> session.act(2, "fold"); session.act(3, "fold")
+>>> [session.snapshot()["seats"][s]["stack"] for s in (0, 2, 3)]  # the big blind won the small blind
+[505, 500, 495]
+>>> session.start_hand().button  # the button moves clockwise to the next seat dealt in
+3
+>>> replayed = Session.replay(session.settings, session.log)
+>>> replayed.snapshot() == session.snapshot()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from table.cards import Card, parse_cards
+from table.engine import ActionKind, BlindLevel, BlindStructure, Hand, LevelClock, PotResult, Rules, Street
+from table.errors import RulesError, TocktableError
+from table.tock import Mark
+
+Command = dict[str, Any]
+"""One logged command: ``{"op": name, ...arguments as plain data}``."""
+
+
+class SessionError(TocktableError, ValueError):
+    """A session command that is not allowed now (seat taken, hand still running...)."""
+
+
+@dataclass(frozen=True)
+class SessionSettings:
+    """What the host chose when creating the game.
+
+    ``seats`` is the number of places at the table (2-10, numbered 0.. clockwise).
+    ``rebuys`` lets a player buy more chips between hands (a cash game); without it a player
+    who busts is out and takes the next finishing place (a tournament)."""
+
+    seats: int = 10
+    betting: str = "no-limit"
+    variant: str = "holdem"
+    blinds: BlindStructure = field(default_factory=lambda: BlindStructure.fixed(1, 2))
+    raise_cap: int | None = 3
+    rebuys: bool = True
+
+    def __post_init__(self) -> None:
+        if isinstance(self.seats, bool) or not isinstance(self.seats, int) or not 2 <= self.seats <= 10:
+            raise RulesError(f"a table has 2 to 10 seats, got {self.seats!r}")
+        if not isinstance(self.blinds, BlindStructure):
+            raise RulesError("blinds must be a table.engine.BlindStructure")
+        self.rules_for(self.blinds.levels[0])  # betting, variant and raise cap checked by Rules
+
+    def rules_for(self, level: BlindLevel) -> Rules:
+        """The rules of a hand played at ``level``."""
+        return Rules(
+            betting=self.betting,
+            variant=self.variant,
+            small_blind=level.small_blind,
+            big_blind=level.big_blind,
+            ante=level.ante,
+            raise_cap=self.raise_cap,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seats": self.seats,
+            "betting": self.betting,
+            "variant": self.variant,
+            "blinds": self.blinds.to_dict(),
+            "raise_cap": self.raise_cap,
+            "rebuys": self.rebuys,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SessionSettings:
+        known = {"seats", "betting", "variant", "blinds", "raise_cap", "rebuys"}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise RulesError(f"unknown session settings {unknown}: allowed are {sorted(known)}")
+        values = dict(data)
+        if "blinds" in values:
+            values["blinds"] = BlindStructure.from_dict(values["blinds"])
+        return cls(**values)
+
+
+@dataclass
+class Player:
+    """A player at the table. ``stack`` is the chips behind between hands (during a hand the
+    live count is the hand's)."""
+
+    name: str
+    seat: int
+    stack: int
+    bought_in: int
+    sitting_out: bool = False
+
+
+@dataclass(frozen=True)
+class LedgerLine:
+    """Money in and out for one name over the whole session."""
+
+    name: str
+    bought_in: int
+    cashed_out: int
+    """Chips taken away when leaving (players still seated: the chips in front of them now)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        net = self.cashed_out - self.bought_in
+        return {"name": self.name, "bought_in": self.bought_in, "cashed_out": self.cashed_out, "net": net}
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """A finished hand, as the dashboard shows it afterwards."""
+
+    number: int
+    button: int
+    level: BlindLevel
+    names: dict[int, str]
+    board: tuple[Card, ...]
+    shown: dict[int, tuple[Card, ...]]
+    results: tuple[PotResult, ...]
+    payoffs: dict[int, int]
+    """Net chips per seat dealt in."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "button": self.button,
+            "level": self.level.to_dict(),
+            "board": [str(c) for c in self.board],
+            "shown": [
+                {"seat": s, "name": self.names[s], "cards": [str(c) for c in cards]} for s, cards in self.shown.items()
+            ],
+            "pots": [
+                {
+                    "index": r.index,
+                    "amount": r.amount,
+                    "eligible": list(r.eligible),
+                    "winners": [
+                        {"seat": s, "name": self.names[s], "amount": r.shares[s], "hand": r.describe(s)}
+                        for s in r.winners
+                    ],
+                }
+                for r in self.results
+            ],
+            "payoffs": [{"seat": s, "name": self.names[s], "net": net} for s, net in sorted(self.payoffs.items())],
+        }
+
+
+class Session:
+    """A game night at one table. See the module docstring for the command/log/replay model."""
+
+    def __init__(self, settings: SessionSettings | None = None, *, clock: Callable[[], float] | None = None) -> None:
+        self.settings = settings if settings is not None else SessionSettings()
+        if not isinstance(self.settings, SessionSettings):
+            raise RulesError("settings must be a table.session.SessionSettings")
+        self.clock = clock
+        self.players: dict[int, Player] = {}
+        self.hand: Hand | None = None
+        """The current hand (complete but still open to corrections until the next command
+        that needs the table between hands), or None before the first hand."""
+        self.hand_number = 0
+        self.hands: list[Hand] = []
+        """Every hand started, in order (the last may be the current one)."""
+        self.records: list[HandRecord] = []
+        """Every closed hand's results, in order."""
+        self.levels = LevelClock(self.settings.blinds)
+        self.hand_level: BlindLevel | None = None
+        self.button: int | None = None
+        """The button of the current (or last) hand."""
+        self.next_button: int | None = None
+        """A button chosen for the next hand (by the draw or by hand), None to move it on."""
+        self.draw: dict[int, Card] = {}
+        self.eliminated: list[str] = []
+        """Names in the order they busted without rebuying (first out first)."""
+        self.departed: list[LedgerLine] = []
+        self.log: list[Command] = []
+        self._hand_open = False
+
+    # ----------------------------------------------------------------- helpers
+    def _now(self, now: float | None, *, needed: bool) -> float | None:
+        if now is None and self.clock is not None:
+            now = float(self.clock())
+        if now is None and needed:
+            raise SessionError("this needs the time: pass now= (seconds) or give the session a clock")
+        if now is not None and (isinstance(now, bool) or not isinstance(now, int | float)):
+            raise SessionError(f"now must be a number of seconds, got {now!r}")
+        return None if now is None else float(now)
+
+    def _seat(self, seat: int, *, occupied: bool = True) -> Player | None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.settings.seats:
+            raise SessionError(f"seats are numbered 0..{self.settings.seats - 1}, got {seat!r}")
+        player = self.players.get(seat)
+        if occupied and player is None:
+            taken = sorted(self.players) or "none"
+            raise SessionError(f"seat {seat} is empty (occupied seats: {taken})")
+        return player
+
+    def _in_current_hand(self, seat: int) -> bool:
+        return self._hand_open and self.hand is not None and seat in self.hand.in_hand
+
+    def _require_between_hands(self, what: str, seat: int | None = None) -> None:
+        """Refuse ``what`` while a hand is being played (by ``seat``, if given)."""
+        if self.hand is None or not self._hand_open or self.hand.is_complete:
+            return
+        if seat is None or seat in self.hand.in_hand:
+            who = f"seat {seat} is" if seat is not None else "players are"
+            raise SessionError(f"cannot {what} now: {who} in hand {self.hand_number}, which is not finished")
+
+    def _chips(self, chips: int, what: str) -> int:
+        if isinstance(chips, bool) or not isinstance(chips, int) or chips < 1:
+            raise SessionError(f"{what} must be a whole number of chips above 0, got {chips!r}")
+        return chips
+
+    def _record(self, op: str, **args: Any) -> None:
+        self.log.append({"op": op, **args})
+
+    def _close_hand(self) -> None:
+        """Carry a finished hand's stacks over to the players (once)."""
+        hand = self.hand
+        if hand is None or not self._hand_open or not hand.is_complete:
+            return
+        self.records.append(_record_of(self))
+        self._hand_open = False
+        for seat in hand.in_hand:
+            self.players[seat].stack = hand.stacks[seat]
+        if not self.settings.rebuys:
+            busted = [s for s in hand.in_hand if hand.stacks[s] == 0]
+            # Two players out in the same hand: the one who started it with fewer chips is out first.
+            for seat in sorted(busted, key=lambda s: (hand.starting_stacks[s], -s)):
+                self.eliminated.append(self.players[seat].name)
+
+    def _dealt_in(self) -> list[int]:
+        """Seats to deal into the next hand: seated, not sitting out, with chips."""
+        return sorted(s for s, p in self.players.items() if not p.sitting_out and self.stack(s) > 0)
+
+    # ----------------------------------------------------------------- players
+    def seat_player(self, seat: int, name: str, chips: int) -> None:
+        """A player sits down at an empty seat with ``chips`` (dealt in from the next hand)."""
+        self._seat(seat, occupied=False)
+        if seat in self.players:
+            raise SessionError(f"seat {seat} is taken by {self.players[seat].name}: choose an empty seat")
+        if not isinstance(name, str) or not name.strip():
+            raise SessionError(f"a player needs a name, got {name!r}")
+        clean = name.strip()
+        if any(p.name.casefold() == clean.casefold() for p in self.players.values()):
+            raise SessionError(f"{clean!r} is already at the table: names must differ")
+        self._chips(chips, "a buy-in")
+        self.players[seat] = Player(clean, seat, chips, chips)
+        self._record("seat_player", seat=seat, name=clean, chips=chips)
+
+    def leave(self, seat: int) -> int:
+        """The player at ``seat`` leaves with their chips (returned); not during their hand."""
+        player = self._seat(seat)
+        assert player is not None
+        self._require_between_hands("leave", seat)
+        self._close_hand()
+        del self.players[seat]
+        self.departed.append(LedgerLine(player.name, player.bought_in, player.stack))
+        self._record("leave", seat=seat)
+        return player.stack
+
+    def sit_out(self, seat: int) -> None:
+        """Skip this player from the next hand on (their chips stay at the table)."""
+        player = self._seat(seat)
+        assert player is not None
+        if player.sitting_out:
+            raise SessionError(f"{player.name} (seat {seat}) is already sitting out")
+        player.sitting_out = True
+        self._record("sit_out", seat=seat)
+
+    def sit_in(self, seat: int) -> None:
+        """Deal this player in again from the next hand."""
+        player = self._seat(seat)
+        assert player is not None
+        if not player.sitting_out:
+            raise SessionError(f"{player.name} (seat {seat}) is not sitting out")
+        player.sitting_out = False
+        self._record("sit_in", seat=seat)
+
+    def rebuy(self, seat: int, chips: int) -> None:
+        """Add ``chips`` to a player's stack between their hands (if the game allows rebuys)."""
+        player = self._seat(seat)
+        assert player is not None
+        if not self.settings.rebuys:
+            raise SessionError("this game has no rebuys (a tournament): a player who busts is out")
+        self._chips(chips, "a rebuy")
+        self._require_between_hands("rebuy", seat)
+        self._close_hand()
+        player.stack += chips
+        player.bought_in += chips
+        self._record("rebuy", seat=seat, chips=chips)
+
+    # ----------------------------------------------------------------- the button
+    def draw_for_button(self, draws: Mapping[int, Card | str]) -> int:
+        """First dealer by the cards drawn: the highest rank wins the button, and between
+        equal ranks the suit decides, spades > hearts > diamonds > clubs (no redraw).
+        Returns the seat that gets the button for the next hand."""
+        self._require_between_hands("draw for the button")
+        if not isinstance(draws, Mapping) or len(draws) < 2:
+            raise SessionError("the draw needs one card for each of at least two players: {seat: card}")
+        for seat in draws:
+            self._seat(seat)
+        try:
+            cards = {seat: c if isinstance(c, Card) else Card.parse(c) for seat, c in draws.items()}
+            parse_cards(list(cards.values()))
+        except TocktableError as exc:
+            raise SessionError(f"the draw for the button: {exc}") from None
+        # Card order is rank first, then suit in the order clubs < diamonds < hearts < spades.
+        winner = max(cards, key=lambda s: cards[s])
+        self._close_hand()
+        self.draw = dict(sorted(cards.items()))
+        self.next_button = winner
+        self._record("draw_for_button", draws={str(s): str(c) for s, c in self.draw.items()})
+        return winner
+
+    def set_button(self, seat: int) -> None:
+        """Put the button on ``seat`` for the next hand (the host's choice)."""
+        self._seat(seat)
+        self._require_between_hands("move the button")
+        self._close_hand()
+        self.next_button = seat
+        self._record("set_button", seat=seat)
+
+    def _button_for(self, dealt: list[int]) -> int:
+        def at_or_after(seat: int) -> int:
+            return min(dealt, key=lambda s: (s - seat) % self.settings.seats)
+
+        if self.next_button is not None:
+            return at_or_after(self.next_button)
+        if self.button is not None:
+            return at_or_after(self.button + 1)
+        return dealt[0]
+
+    # ----------------------------------------------------------------- blinds and the clock
+    def start_clock(self, *, now: float | None = None) -> None:
+        """Start the level clock (the first hand starts it anyway)."""
+        when = self._now(now, needed=True)
+        assert when is not None
+        self.levels.start(now=when)
+        self._record("start_clock", now=when)
+
+    def pause_clock(self, *, now: float | None = None) -> None:
+        when = self._now(now, needed=True)
+        assert when is not None
+        self.levels.pause(now=when)
+        self._record("pause_clock", now=when)
+
+    def resume_clock(self, *, now: float | None = None) -> None:
+        when = self._now(now, needed=True)
+        assert when is not None
+        self.levels.resume(now=when)
+        self._record("resume_clock", now=when)
+
+    def set_level(self, index: int, *, now: float | None = None) -> None:
+        """Jump to blind level ``index`` (0-based) from the next hand; a timed level restarts now."""
+        when = self._now(now, needed=self.settings.blinds.timed_levels)
+        self.levels.set_level(index, now=when)
+        self._record("set_level", index=index, now=when)
+
+    # ----------------------------------------------------------------- hands
+    def start_hand(self, *, now: float | None = None) -> Hand:
+        """Deal a new hand to every seated player with chips who is not sitting out: the
+        button moves clockwise to the next seat dealt in, blinds are posted at the level of
+        the clock at ``now``."""
+        timed = self.settings.blinds.timed_levels
+        when = self._now(now, needed=timed)
+        if self.hand is not None and self._hand_open and not self.hand.is_complete:
+            raise SessionError(f"hand {self.hand_number} is not finished: finish it (or undo) before the next")
+        dealt = self._dealt_in()
+        if len(dealt) < 2:
+            raise SessionError(
+                f"a hand needs at least two players with chips who are not sitting out (now {len(dealt)})"
+            )
+        if timed and self.levels.started_at is None:
+            assert when is not None
+            self.levels.start(now=when)
+        level = self.levels.level(now=when if when is not None else 0.0)
+        self._close_hand()
+        button = self._button_for(dealt)
+        stacks = [self.players[s].stack if s in dealt else 0 for s in range(self.settings.seats)]
+        hand = Hand(self.settings.rules_for(level), stacks, button)
+        self.hand = hand
+        self._hand_open = True
+        self.hands.append(hand)
+        self.hand_number += 1
+        self.hand_level = level
+        self.button = button
+        self.next_button = None
+        self._record("start_hand", now=when)
+        return hand
+
+    def _open_hand(self) -> Hand:
+        if self.hand is None or not self._hand_open:
+            raise SessionError("no hand is being played: start one with start_hand()")
+        return self.hand
+
+    def act(self, seat: int, action: ActionKind | str, amount: int | None = None) -> None:
+        """A betting action in the current hand (see :meth:`table.engine.Hand.act`)."""
+        hand = self._open_hand()
+        hand.act(seat, action, amount)
+        self._record("act", seat=seat, action=ActionKind(action).value, amount=amount)
+
+    def deal_board(self, cards: Iterable[Card | str] | str) -> None:
+        """Board cards turned face up in the current hand."""
+        hand = self._open_hand()
+        try:
+            new = parse_cards(cards)
+        except TocktableError as exc:
+            raise SessionError(f"board cards: {exc}") from None
+        hand.deal_board(new)
+        self._record("deal_board", cards=[str(c) for c in new])
+
+    def deal_hole(self, seat: int, cards: Iterable[Card | str] | str) -> None:
+        """A seat's hole cards, turned face up at the showdown. Before the showdown they are
+        refused: a face-up hole card is a peek, never part of the game's state."""
+        hand = self._open_hand()
+        if hand.street != Street.SHOWDOWN or hand.is_complete:
+            raise SessionError("hole cards are recorded only at the showdown, when the players turn them")
+        if seat not in hand.in_hand or hand.folded[seat]:
+            raise SessionError(f"seat {seat} has no live hand to show")
+        try:
+            new = parse_cards(cards)
+        except TocktableError as exc:
+            raise SessionError(f"hole cards: {exc}") from None
+        hand.deal_hole(seat, new)
+        self._record("deal_hole", seat=seat, cards=[str(c) for c in new])
+
+    def mark(self, seat: int | None, index: int, mark: Mark | str) -> None:
+        """A Tock mark read on a face-down card (hole card ``index`` of ``seat``, or board
+        position ``index`` when ``seat`` is None)."""
+        hand = self._open_hand()
+        if not isinstance(mark, Mark):
+            try:
+                mark = Mark.parse(mark)
+            except TocktableError as exc:
+                raise SessionError(str(exc)) from None
+        hand.mark(seat, index, mark)
+        self._record("mark", seat=seat, index=index, mark=str(mark))
+
+    def muck(self, seat: int) -> None:
+        self._open_hand().muck(seat)
+        self._record("muck", seat=seat)
+
+    def settle(self) -> None:
+        """Settle the showdown now; unshown hands count as mucked."""
+        self._open_hand().settle()
+        self._record("settle")
+
+    def undo(self) -> None:
+        """Take back the last player action of the current hand (and what followed it)."""
+        self._open_hand().undo()
+        self._record("undo")
+
+    # ----------------------------------------------------------------- log and replay
+    _OPS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "seat_player": ("seat", "name", "chips"),
+        "leave": ("seat",),
+        "sit_out": ("seat",),
+        "sit_in": ("seat",),
+        "rebuy": ("seat", "chips"),
+        "draw_for_button": ("draws",),
+        "set_button": ("seat",),
+        "start_clock": ("now",),
+        "pause_clock": ("now",),
+        "resume_clock": ("now",),
+        "set_level": ("index", "now"),
+        "start_hand": ("now",),
+        "act": ("seat", "action", "amount"),
+        "deal_board": ("cards",),
+        "deal_hole": ("seat", "cards"),
+        "mark": ("seat", "index", "mark"),
+        "muck": ("seat",),
+        "settle": (),
+        "undo": (),
+    }
+    _KEYWORD: ClassVar[frozenset[str]] = frozenset({"now"})
+
+    def apply(self, command: Mapping[str, Any]) -> Any:
+        """Run one command given as plain data (``{"op": "act", "seat": 2, "action": "call"}``),
+        as found in :attr:`log`. Returns what the command's method returns."""
+        if not isinstance(command, Mapping) or not isinstance(command.get("op"), str):
+            raise SessionError(f"a command is a mapping with an 'op' name, got {command!r}")
+        op = command["op"]
+        names = self._OPS.get(op)
+        if names is None:
+            raise SessionError(f"unknown command {op!r}: allowed are {', '.join(self._OPS)}")
+        extra = sorted(set(command) - {"op", *names})
+        if extra:
+            raise SessionError(f"command {op!r} takes {list(names)}, not {extra}")
+        args = {name: command[name] for name in names if name in command}
+        if op == "draw_for_button" and isinstance(args.get("draws"), Mapping):
+            try:
+                args["draws"] = {int(s): c for s, c in args["draws"].items()}
+            except (TypeError, ValueError):
+                raise SessionError(f"draws are {{seat: card}}, got {args['draws']!r}") from None
+        positional = [args.pop(n) for n in names if n in args and n not in self._KEYWORD]
+        try:
+            return getattr(self, op)(*positional, **args)
+        except TypeError as exc:
+            raise SessionError(f"command {op!r} needs {list(names)}: {exc}") from None
+
+    @classmethod
+    def replay(
+        cls,
+        settings: SessionSettings,
+        log: Iterable[Mapping[str, Any]],
+        *,
+        clock: Callable[[], float] | None = None,
+    ) -> Session:
+        """Rebuild a session from its settings and command log (times come from the log)."""
+        session = cls(settings)
+        for command in log:
+            session.apply(command)
+        session.clock = clock
+        return session
+
+    # ----------------------------------------------------------------- reading
+    def stack(self, seat: int) -> int:
+        """The chips in front of a seat right now (live during a hand)."""
+        player = self._seat(seat)
+        assert player is not None
+        if self._in_current_hand(seat):
+            assert self.hand is not None
+            return self.hand.stacks[seat]
+        return player.stack
+
+    def ledger(self) -> list[LedgerLine]:
+        """Bought in and cashed out per name (seated players: their chips now count as out)."""
+        lines: dict[str, tuple[int, int]] = {}
+        for line in self.departed:
+            bought, out = lines.get(line.name, (0, 0))
+            lines[line.name] = (bought + line.bought_in, out + line.cashed_out)
+        for seat, player in sorted(self.players.items()):
+            bought, out = lines.get(player.name, (0, 0))
+            lines[player.name] = (bought + player.bought_in, out + self.stack(seat))
+        return [LedgerLine(name, bought, out) for name, (bought, out) in lines.items()]
+
+    @property
+    def last_record(self) -> HandRecord | None:
+        """The results of the last finished hand (the current one once complete)."""
+        if self.hand is not None and self._hand_open and self.hand.is_complete:
+            return _record_of(self)
+        return self.records[-1] if self.records else None
+
+    def snapshot(self, *, now: float | None = None) -> dict[str, Any]:
+        """The table as plain JSON-ready data for the dashboard. Hole cards appear only once
+        shown at the showdown; ``now`` (or the clock) gives the time left in the level."""
+        return _snapshot(self, now)
+
+
+def _record_of(session: Session) -> HandRecord:
+    hand = session.hand
+    assert hand is not None and hand.showdown is not None and session.hand_level is not None
+    names = {s: session.players[s].name for s in hand.in_hand}
+    return HandRecord(
+        number=session.hand_number,
+        button=hand.button,
+        level=session.hand_level,
+        names=names,
+        board=tuple(hand.board),
+        shown={s: hand.hole[s] for s in hand.in_hand if s in hand.hole and not hand.folded[s]},
+        results=tuple(hand.showdown),
+        payoffs={s: hand.payoffs[s] for s in hand.in_hand},
+    )
+
+
+def _level_dict(level: BlindLevel | None) -> dict[str, int] | None:
+    return None if level is None else level.to_dict()
+
+
+def _snapshot(session: Session, now: float | None) -> dict[str, Any]:
+    when = now if now is not None else (float(session.clock()) if session.clock is not None else None)
+    hand = session.hand if session._hand_open else None
+    showing = hand is not None and hand.street == Street.SHOWDOWN
+    clock = session.levels
+    index = clock.level_index(now=when if when is not None else 0.0)
+    structure = session.settings.blinds
+    running = hand is not None and not hand.is_complete
+    seats: list[dict[str, Any]] = []
+    for seat in range(session.settings.seats):
+        player = session.players.get(seat)
+        in_hand = hand is not None and player is not None and seat in hand.in_hand
+        stack = session.stack(seat) if player is not None else 0
+        folded = hand is not None and in_hand and hand.folded[seat]
+        entry: dict[str, Any] = {
+            "seat": seat,
+            "name": player.name if player is not None else None,
+            "stack": stack,
+            "bet": hand.bets[seat] if hand is not None and in_hand else 0,
+            "in_hand": in_hand,
+            "folded": folded,
+            "all_in": running and in_hand and not folded and stack == 0,
+            "sitting_out": player is not None and player.sitting_out,
+            "busted": player is not None and stack == 0 and not (running and in_hand),
+            "dealer": hand is not None and hand.button == seat,
+            "hole": [],
+            "marks": [],
+            "mucked": False,
+        }
+        if hand is not None and in_hand:
+            if showing and seat in hand.hole and not folded:
+                entry["hole"] = [str(c) for c in hand.hole[seat]]
+            entry["marks"] = [str(m) if m else None for m in hand.hole_marks[seat]]
+            entry["mucked"] = seat in hand.mucked
+        entry["state"] = _seat_state(entry, occupied=player is not None)
+        seats.append(entry)
+    legal = hand.legal_actions() if hand is not None else []
+    record = session.last_record
+    return {
+        "hand_number": session.hand_number,
+        "betting": session.settings.betting,
+        "variant": session.settings.variant,
+        "status": "waiting" if hand is None else ("complete" if hand.is_complete else "playing"),
+        "button": hand.button if hand is not None else session.next_button,
+        "small_blind_seat": hand.small_blind_seat if hand is not None else None,
+        "big_blind_seat": hand.big_blind_seat if hand is not None else None,
+        "to_act": hand.to_act if hand is not None else None,
+        "street": hand.street.name.lower() if hand is not None else None,
+        "board": [str(c) for c in hand.board] if hand is not None else [],
+        "board_marks": [str(m) if m else None for m in hand.board_marks] if hand is not None else [],
+        "pots": [{"amount": p.amount, "eligible": list(p.eligible)} for p in hand.pots] if hand is not None else [],
+        "pot_total": (0 if hand.is_complete else hand.pot_total) if hand is not None else 0,
+        "legal_actions": [{"action": a.action.value, "min_to": a.min_to, "max_to": a.max_to} for a in legal],
+        "blinds": {
+            "hand_level": _level_dict(session.hand_level if hand is not None else None),
+            "level": index,
+            "levels": len(structure.levels),
+            **structure.levels[index].to_dict(),
+            "next": _level_dict(structure.levels[index + 1]) if index + 1 < len(structure.levels) else None,
+            "seconds_left": clock.seconds_left(now=when) if when is not None else None,
+            "level_seconds": structure.level_seconds,
+            "clock": "paused" if clock.paused_at is not None else ("running" if clock.running else "stopped"),
+        },
+        "seats": seats,
+        "last_hand": record.to_dict() if record is not None else None,
+        "draw": [{"seat": s, "card": str(c)} for s, c in session.draw.items()],
+        "eliminated": list(session.eliminated),
+        "ledger": [line.to_dict() for line in session.ledger()],
+    }
+
+
+def _seat_state(entry: dict[str, Any], *, occupied: bool) -> str:
+    """One word for the dashboard: empty, busted, folded, all_in, playing, sitting_out, waiting."""
+    if not occupied:
+        return "empty"
+    if entry["busted"]:
+        return "busted"
+    if entry["in_hand"]:
+        if entry["folded"]:
+            return "folded"
+        return "all_in" if entry["all_in"] else "playing"
+    return "sitting_out" if entry["sitting_out"] else "waiting"
+
+
+__all__ = [
+    "BlindLevel",
+    "BlindStructure",
+    "Command",
+    "HandRecord",
+    "LedgerLine",
+    "Player",
+    "Session",
+    "SessionError",
+    "SessionSettings",
+]
