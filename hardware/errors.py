@@ -11,3 +11,8 @@ class PinMapError(TocktableError, ValueError):
 
 class FrameSourceError(TocktableError, OSError):
     """A frame source could not be opened or configured (bad path, bad size, no camera module)."""
+
+
+class TableModelError(TocktableError, ValueError):
+    """A synthetic-table request that cannot happen with a real deck on a real table: a card dealt
+    twice, a card turned that is not on the table, a zone or slot that does not exist."""

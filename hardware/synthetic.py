@@ -1,8 +1,10 @@
-"""A frame source that draws its frames: a scripted table for the demo and the tests.
+"""A frame source that draws its frames: a live or scripted table for the demo and the tests.
 
-The drawing itself belongs to whoever knows cards (``vision``'s renderer, or a test's own
-function): this source only calls ``scene(t)`` with the seconds since it started, at a steady
-rate, and can be told to fail for a while to rehearse a camera that drops out.
+The source calls ``scene(t)`` with the seconds since it started, at a steady rate, and can be
+told to fail for a while to rehearse a camera that drops out. The scene is usually a
+:class:`~hardware.table_model.TableModel` that a demo dealer changes while the camera runs, or a
+:class:`~hardware.table_script.TableScript` (steps at set times) for tests and replays; both draw
+with ``vision.scene.render_scene``. Any function of ``t`` returning a BGR image also works.
 """
 
 from __future__ import annotations
@@ -21,7 +23,10 @@ Scene = Callable[[float], Image]
 
 
 class SyntheticTableSource(FrameSource):
-    """Frames from ``scene(t)`` at ``fps``; ``fail_for(seconds)`` simulates an unplugged camera."""
+    """Frames from ``scene(t)`` at ``fps``; ``fail_for(seconds)`` simulates an unplugged camera.
+
+    >>> SyntheticTableSource(TableModel(6, seed=1), fps=10)  # doctest: +SKIP
+    """
 
     name = "synthetic camera"
 
