@@ -1,0 +1,107 @@
+"""The procedural renderer: contract, determinism, truth geometry, bad specs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from table.cards import Card
+from table.errors import TocktableError
+from vision.errors import SceneError
+from vision.faces import FACE_H, FACE_W, deck_style, render_back, render_face
+from vision.fonts import index_fonts
+from vision.scene import TABLES, PlacedCard, SceneSpec, card_corners, render_scene
+
+
+def _spec(seed: int = 3, **kwargs: object) -> SceneSpec:
+    cards = (
+        PlacedCard("Ah", True, (0.25, 0.5), angle=10.0),
+        PlacedCard("10d", True, (0.5, 0.5), angle=-35.0, height=0.3),
+        PlacedCard("Kc", False, (0.75, 0.5), back="tock"),
+    )
+    return SceneSpec(cards=cards, seed=seed, **kwargs)  # type: ignore[arg-type]
+
+
+def test_scene_has_the_requested_size_and_the_truth_of_every_card_in_order() -> None:
+    scene = render_scene(_spec(size=(640, 360)))
+    assert scene.image.shape == (360, 640, 3)
+    assert scene.image.dtype == np.uint8
+    assert [t.card for t in scene.truth] == ["Ah", "Td", "Kc"]
+    assert [t.face_up for t in scene.truth] == [True, True, False]
+    assert [t.mark for t in scene.truth] == [None, None, "c:large"]
+    for truth in scene.truth:
+        assert truth.corners.shape == (4, 2)
+
+
+def test_same_spec_gives_the_same_image_and_another_seed_another() -> None:
+    first, again, other = render_scene(_spec(1)), render_scene(_spec(1)), render_scene(_spec(2))
+    assert np.array_equal(first.image, again.image)
+    assert not np.array_equal(first.image, other.image)
+
+
+def test_clean_scene_corners_match_the_placement_and_the_card_is_drawn_there() -> None:
+    placed = PlacedCard("7s", True, (0.5, 0.5), angle=30.0, height=0.5)
+    scene = render_scene(SceneSpec(cards=(placed,), size=(400, 300), table="green-felt", clean=True))
+    expected = card_corners(placed, (400, 300))
+    assert np.allclose(scene.truth[0].corners, expected)
+    # The centre of the card is paper (bright), the image corner is green felt.
+    centre = scene.image[150, 200].astype(int)
+    felt = scene.image[5, 5].astype(int)
+    assert centre.min() > 150
+    assert felt[1] > felt[2] and felt.max() < 150
+    # Clockwise from the card's top left: positive signed area in image coordinates (y down).
+    c = scene.truth[0].corners
+    area = 0.5 * sum(c[i, 0] * c[(i + 1) % 4, 1] - c[(i + 1) % 4, 0] * c[i, 1] for i in range(4))
+    assert area > 0
+
+
+def test_later_cards_are_drawn_on_top() -> None:
+    under = PlacedCard("2c", False, (0.5, 0.5), height=0.6)
+    over = PlacedCard("Ah", True, (0.5, 0.5), height=0.6)
+    a = render_scene(SceneSpec(cards=(under, over), size=(320, 240), clean=True, seed=5))
+    b = render_scene(SceneSpec(cards=(over,), size=(320, 240), clean=True, seed=5))
+    # Inside the top card (away from its rounded corners) nothing of the card below shows.
+    inner = (slice(120 - 60, 120 + 60), slice(160 - 40, 160 + 40))
+    assert np.abs(a.image[inner].astype(int) - b.image[inner].astype(int)).max() <= 2
+    assert np.abs(a.image.astype(int) - b.image.astype(int)).max() > 20  # the card below is drawn
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda: PlacedCard("Xx", True, (0.5, 0.5)), "Xx"),
+        (lambda: PlacedCard("Ah", True, (float("nan"), 0.5)), "centre"),
+        (lambda: PlacedCard("Ah", True, (0.5, 0.5), height=0.0), "height"),
+        (lambda: PlacedCard("Ah", True, (0.5, 0.5), back="zebra"), "zebra"),
+        (lambda: SceneSpec(cards=(), size=(10, 10)), "size"),
+        (lambda: SceneSpec(cards=(), table="lava"), "lava"),
+        (lambda: SceneSpec(cards=(), deck="mine"), "deck"),
+        (lambda: SceneSpec(cards=[]), "tuple"),  # type: ignore[arg-type]
+    ],
+)
+def test_bad_specs_raise_a_scene_error_naming_the_problem(make: object, words: str) -> None:
+    with pytest.raises(SceneError, match=words) as caught:
+        make()  # type: ignore[operator]
+    assert isinstance(caught.value, TocktableError) and isinstance(caught.value, ValueError)
+
+
+def test_every_table_surface_and_hands_render() -> None:
+    for i, table in enumerate(TABLES):
+        scene = render_scene(_spec(seed=i, size=(160, 90), table=table, hands=2))
+        assert scene.image.shape == (90, 160, 3)
+
+
+def test_fonts_are_split_by_family_between_training_and_hold_out() -> None:
+    train, holdout = index_fonts("train"), index_fonts("holdout")
+    assert train and holdout
+    assert not {f.family for f in train} & {f.family for f in holdout}
+
+
+def test_faces_and_backs_have_rounded_transparent_corners() -> None:
+    style = deck_style(4)
+    face = render_face(style, Card.parse("Qh"))
+    back = render_back(style, "h:large")
+    for image in (face, back):
+        assert image.shape == (FACE_H, FACE_W, 4)
+        assert image[0, 0, 3] == 0 and image[FACE_H // 2, FACE_W // 2, 3] == 255
+    assert not np.array_equal(render_back(style), back)  # the mark is drawn

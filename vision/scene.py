@@ -1,0 +1,363 @@
+"""Whole table scenes with exact labels: the training data, the tests' frames and the demo camera.
+
+>>> from vision.scene import PlacedCard, SceneSpec, render_scene
+>>> scene = render_scene(SceneSpec(cards=(PlacedCard("Ah", True, (0.3, 0.5)), PlacedCard("Kd", False, (0.6, 0.5)))))
+>>> scene.image.shape, [t.card for t in scene.truth]
+((720, 1280, 3), ['Ah', 'Kd'])
+
+Everything random (the deck's look, the table, the light, the camera's noise) comes from
+``SceneSpec.seed``: the same spec always gives the same image, and keeping the seed fixed while
+moving cards keeps the deck, the table and the light. Surfaces, lights and card faces are
+cached, so a 1280×720 frame with a dozen cards takes a few tens of milliseconds.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from table.cards import Card
+from table.errors import CardParseError
+from table.tock import mark_of
+from vision.errors import SceneError
+from vision.faces import BACK_PATTERNS, DeckStyle, deck_style, render_back, render_face
+
+CARD_ASPECT = 63 / 88
+"""Width / height of a poker-size card."""
+
+TABLES: dict[str, tuple[str, tuple[int, int, int]]] = {
+    "green-felt": ("felt", (60, 110, 30)),
+    "blue-felt": ("felt", (120, 70, 25)),
+    "red-felt": ("felt", (40, 35, 120)),
+    "grey-felt": ("felt", (105, 105, 100)),
+    "black-cloth": ("cloth", (38, 36, 36)),
+    "beige-cloth": ("cloth", (160, 190, 205)),
+    "white-cloth": ("cloth", (215, 218, 220)),
+    "grey-laminate": ("laminate", (150, 155, 152)),
+    "light-wood": ("wood", (120, 170, 205)),
+    "dark-wood": ("wood", (40, 70, 110)),
+}
+"""Table surfaces by name: (kind, base BGR colour)."""
+
+BACKS = ("plain", "tock", *BACK_PATTERNS)
+"""Back designs a :class:`PlacedCard` may ask for: the deck's own ("plain"), the deck's own with the
+card's Tock mark ("tock"), or one of the pattern names in the deck's colours."""
+
+
+@dataclass(frozen=True)
+class PlacedCard:
+    """One card on the table.
+
+    ``center`` is in normalised image coordinates (0..1, origin top left); ``angle`` turns the card
+    counter-clockwise on screen, in degrees; ``height`` is the card's height as a fraction of the
+    image height.
+    """
+
+    card: str
+    face_up: bool
+    center: tuple[float, float]
+    angle: float = 0.0
+    height: float = 0.22
+    back: str = "plain"
+
+    def __post_init__(self) -> None:
+        try:
+            Card.parse(self.card)
+        except CardParseError as error:
+            raise SceneError(f"cannot place card {self.card!r}: {error}") from None
+        if len(self.center) != 2 or not all(math.isfinite(v) for v in self.center):
+            raise SceneError(f"card centre must be two finite numbers (x, y) in 0..1, got {self.center!r}")
+        if not math.isfinite(self.angle):
+            raise SceneError(f"card angle must be a finite number of degrees, got {self.angle!r}")
+        if not 0.01 <= self.height <= 2.0:
+            raise SceneError(f"card height must be 0.01..2 of the image height, got {self.height!r}")
+        if self.back not in BACKS:
+            raise SceneError(f"unknown card back {self.back!r}: expected one of {', '.join(BACKS)}")
+
+
+@dataclass(frozen=True)
+class SceneSpec:
+    """What to draw. ``table`` None picks a surface from the seed; ``hands`` adds occluding hands.
+
+    ``deck`` names a deck style (``"train-12"``, ``"holdout-3"``, ``"all-5"``: a font pool and a
+    style seed); None derives it from ``seed``. ``clean`` turns off the camera's blur, noise,
+    glare, perspective and JPEG (for tests that want crisp pixels).
+    """
+
+    cards: tuple[PlacedCard, ...]
+    size: tuple[int, int] = (1280, 720)
+    table: str | None = None
+    seed: int = 0
+    hands: int = 0
+    deck: str | None = None
+    clean: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.cards, tuple) or not all(isinstance(c, PlacedCard) for c in self.cards):
+            raise SceneError("scene cards must be a tuple of PlacedCard")
+        w, h = self.size
+        if not (isinstance(w, int) and isinstance(h, int) and 32 <= w <= 8192 and 32 <= h <= 8192):
+            raise SceneError(f"scene size must be two whole numbers of pixels in 32..8192, got {self.size!r}")
+        if self.table is not None and self.table not in TABLES:
+            raise SceneError(f"unknown table {self.table!r}: expected one of {', '.join(TABLES)} or None")
+        if not 0 <= self.hands <= 8:
+            raise SceneError(f"hands must be 0..8, got {self.hands!r}")
+        if self.deck is not None:
+            _parse_deck(self.deck)
+
+
+@dataclass(frozen=True)
+class CardTruth:
+    """What was drawn for one card: face, side, Tock mark (face-down Tock backs only), corners.
+
+    ``corners`` is 4×2 float pixel coordinates, clockwise from the card's own top left.
+    """
+
+    card: str
+    face_up: bool
+    mark: str | None
+    corners: np.ndarray = field(repr=False)
+
+
+@dataclass(frozen=True)
+class RenderedScene:
+    """The drawn frame (H×W×3 uint8 BGR) and the truth of every card, in drawing order."""
+
+    image: np.ndarray
+    truth: tuple[CardTruth, ...]
+
+
+def _parse_deck(name: str) -> tuple[str, int]:
+    pool, _, number = name.rpartition("-")
+    if pool not in ("train", "holdout", "all") or not number.lstrip("-").isdigit():
+        raise SceneError(f"deck style must look like 'train-12', 'holdout-3' or 'all-5', got {name!r}")
+    return pool, int(number)
+
+
+@functools.lru_cache(maxsize=64)
+def _deck(name: str) -> DeckStyle:
+    pool, number = _parse_deck(name)
+    return deck_style(number, pool)  # type: ignore[arg-type]
+
+
+# --- surfaces and light ----------------------------------------------------------------------
+
+
+def _smooth_noise(rng: np.random.Generator, w: int, h: int, cell: int) -> np.ndarray:
+    """Low-frequency noise in -1..1, ``cell`` pixels per random value."""
+    small = rng.standard_normal((max(h // cell, 2), max(w // cell, 2))).astype(np.float32)
+    noise: np.ndarray = np.clip(cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC) / 2.0, -1, 1)
+    return noise
+
+
+@functools.lru_cache(maxsize=6)
+def _surface(table: str, size: tuple[int, int], seed: int) -> np.ndarray:
+    w, h = size
+    kind, base = TABLES[table]
+    rng = np.random.default_rng([seed, 101])
+    color = np.asarray(base, np.float32) * rng.uniform(0.9, 1.1, 3).astype(np.float32)
+    shade = 1.0 + 0.06 * _smooth_noise(rng, w, h, max(w // 12, 4))
+    grain = rng.standard_normal((h, w)).astype(np.float32)
+    if kind == "felt":
+        shade += 0.05 * cv2.GaussianBlur(grain, (0, 0), 1.2) + 0.015 * grain
+    elif kind == "cloth":
+        yy, xx = np.mgrid[0:h, 0:w]
+        period = int(rng.integers(3, 6))
+        shade += 0.04 * (((yy // period + xx // period) % 2) - 0.5) + 0.02 * grain
+    elif kind == "wood":
+        angle = rng.uniform(0, np.pi)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        along = xx * np.cos(angle) + yy * np.sin(angle)
+        across = -xx * np.sin(angle) + yy * np.cos(angle)
+        wobble = 12 * _smooth_noise(rng, w, h, max(w // 6, 4))
+        shade += 0.12 * np.sin((across + wobble) / rng.uniform(3, 9)) * (0.5 + 0.5 * _smooth_noise(rng, w, h, 40))
+        plank = float(rng.uniform(0.15, 0.3)) * max(w, h)
+        seams = np.abs(((across + 0.001 * along) % plank) - plank / 2) > plank / 2 - 1.5
+        shade[seams] *= 0.7
+        shade += 0.02 * grain
+    else:
+        shade += 0.03 * grain * (rng.random((h, w)) < 0.3)
+    surface: np.ndarray = np.clip(shade[:, :, None] * color, 0, 255).astype(np.uint8)
+    return surface
+
+
+@dataclass(frozen=True)
+class _Camera:
+    gain: np.ndarray  # H×W×3 uint8, light gain × 128
+    glare: np.ndarray | None  # H×W×3 uint8 added light
+    noise_up: np.ndarray | None
+    noise_down: np.ndarray | None
+    homography: np.ndarray  # table plane → image
+    blur: float
+    jpeg: int  # 0 = none
+    shadow: tuple[float, float, float]  # dx, dy (fraction of card height), strength
+
+
+@functools.lru_cache(maxsize=6)
+def _camera(size: tuple[int, int], seed: int, clean: bool) -> _Camera:
+    w, h = size
+    rng = np.random.default_rng([seed, 202])
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    xn, yn = xx / w - 0.5, yy / h - 0.5
+    direction = rng.uniform(0, 2 * np.pi)
+    light = rng.uniform(0.7, 1.2) * (1 + rng.uniform(0, 0.45) * (xn * np.cos(direction) + yn * np.sin(direction)))
+    light *= 1 - rng.uniform(0, 0.35) * (xn**2 + yn**2) * 2
+    tint = np.array([rng.uniform(0.82, 1.08), 1.0, rng.uniform(0.92, 1.15)], np.float32)
+    gain = np.clip(light[:, :, None] * tint * 128, 0, 255).astype(np.uint8)
+    shadow = (float(rng.uniform(-0.04, 0.04)), float(rng.uniform(-0.04, 0.04)), float(rng.uniform(0.1, 0.45)))
+    if clean:
+        return _Camera(np.full((h, w, 3), 128, np.uint8), None, None, None, np.eye(3), 0.0, 0, shadow)
+    glare = None
+    if rng.random() < 0.35:
+        gx, gy = rng.uniform(0.1, 0.9), rng.uniform(0.1, 0.9)
+        radius = rng.uniform(0.05, 0.25)
+        spot = np.exp(-(((xx / w - gx) ** 2 + ((yy - gy * h) / w) ** 2) / (2 * radius**2)))
+        glare = np.clip(spot[:, :, None] * rng.uniform(40, 130), 0, 255).astype(np.uint8).repeat(3, axis=2)
+    sigma = rng.uniform(1.0, 6.0)
+    noise = rng.standard_normal((h, w, 3)).astype(np.float32) * sigma
+    up = np.clip(noise, 0, 255).astype(np.uint8)
+    down = np.clip(-noise, 0, 255).astype(np.uint8)
+    tilt = 0.035
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    dst = src + rng.uniform(-tilt, tilt, (4, 2)).astype(np.float32) * np.array([w, h], np.float32)
+    homography = cv2.getPerspectiveTransform(src, dst).astype(np.float64)
+    blur = float(rng.choice([0.0, rng.uniform(0.3, 1.4)], p=[0.3, 0.7]))
+    jpeg = int(rng.integers(55, 96)) if rng.random() < 0.7 else 0
+    return _Camera(gain, glare, up, down, homography, blur, jpeg, shadow)
+
+
+# --- cards ---------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=320)
+def _pyramid(image_key: tuple[DeckStyle, str, bool, str]) -> tuple[np.ndarray, ...]:
+    style, card_text, face_up, back = image_key
+    card = Card.parse(card_text)
+    if face_up:
+        top = render_face(style, card)
+    elif back in ("plain", "tock"):
+        top = render_back(style, str(mark_of(card)) if back == "tock" else None)
+    else:
+        top = render_back(_with_pattern(style, back))
+    levels = [np.ascontiguousarray(top)]
+    while levels[-1].shape[0] > 60:
+        levels.append(cv2.pyrDown(levels[-1]))
+    return tuple(levels)
+
+
+@functools.lru_cache(maxsize=16)
+def _with_pattern(style: DeckStyle, pattern: str) -> DeckStyle:
+    from dataclasses import replace
+
+    return replace(style, back_pattern=pattern)  # type: ignore[arg-type]
+
+
+def card_corners(placed: PlacedCard, size: tuple[int, int]) -> np.ndarray:
+    """The 4×2 corners of a placed card on the table plane, in pixels (before the camera's tilt)."""
+    w, h = size
+    ch = placed.height * h
+    cw = ch * CARD_ASPECT
+    local = np.array([[-cw / 2, -ch / 2], [cw / 2, -ch / 2], [cw / 2, ch / 2], [-cw / 2, ch / 2]])
+    a = math.radians(placed.angle)
+    rot = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])
+    corners: np.ndarray = local @ rot.T + np.array([placed.center[0] * w, placed.center[1] * h])
+    return corners
+
+
+def _draw_card(frame: np.ndarray, levels: tuple[np.ndarray, ...], corners: np.ndarray,
+               shadow: tuple[float, float, float]) -> None:  # fmt: skip
+    h, w = frame.shape[:2]
+    side = float(np.linalg.norm(corners[3] - corners[0]))
+    level = levels[0]
+    for candidate in levels:
+        if candidate.shape[0] >= side * 1.1:
+            level = candidate
+    lh, lw = level.shape[:2]
+    margin = int(side * 0.08) + 3
+    x0, y0 = (np.floor(corners.min(axis=0)) - margin).astype(int)
+    x1, y1 = (np.ceil(corners.max(axis=0)) + margin).astype(int)
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if x1 <= x0 or y1 <= y0:
+        return
+    roi = frame[y0:y1, x0:x1]
+    dx, dy, strength = shadow
+    shifted = (corners + np.array([dx, dy]) * side - np.array([x0, y0])).astype(np.float32)
+    shade: np.ndarray = np.zeros(roi.shape[:2], np.float32)
+    cv2.fillConvexPoly(shade, np.round(shifted * 4).astype(np.int32), 1.0, cv2.LINE_AA, shift=2)
+    shade = cv2.GaussianBlur(shade, (0, 0), max(side * 0.02, 0.8))
+    roi[:] = (roi * (1.0 - strength * shade)[:, :, None]).astype(np.uint8)
+    src = np.array([[0, 0], [lw, 0], [lw, lh], [0, lh]], np.float32)
+    matrix = cv2.getPerspectiveTransform(src, (corners - np.array([x0, y0])).astype(np.float32))
+    warped = cv2.warpPerspective(level, matrix, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))  # fmt: skip
+    alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
+    roi[:] = (roi * (1.0 - alpha) + warped[:, :, :3] * alpha).astype(np.uint8)
+
+
+def _draw_hands(frame: np.ndarray, rng: np.random.Generator, count: int, targets: list[np.ndarray]) -> None:
+    h, w = frame.shape[:2]
+    tones = [(60, 90, 150), (95, 135, 200), (120, 160, 225), (45, 65, 105), (80, 115, 170)]
+    for _ in range(count):
+        tone = tones[int(rng.integers(len(tones)))]
+        color = tuple(int(c * rng.uniform(0.85, 1.1)) for c in tone)
+        if targets and rng.random() < 0.8:
+            tip = targets[int(rng.integers(len(targets)))]
+        else:
+            tip = rng.uniform(0, 1, 2) * np.array([w, h])
+        edge = int(rng.integers(4))
+        start = {0: (tip[0], -0.1 * h), 1: (tip[0], 1.1 * h), 2: (-0.1 * w, tip[1]), 3: (1.1 * w, tip[1])}[edge]
+        start = (start[0] + rng.uniform(-0.2, 0.2) * w, start[1])
+        palm = np.asarray(tip) + (np.asarray(start) - tip) * rng.uniform(0.08, 0.2)
+        size = h * rng.uniform(0.05, 0.08)
+        arm_width = int(size * 1.6)
+        cv2.line(frame, (int(start[0]), int(start[1])), (int(palm[0]), int(palm[1])), color, arm_width, cv2.LINE_AA)
+        direction = math.degrees(math.atan2(tip[1] - palm[1], tip[0] - palm[0]))
+        cv2.ellipse(frame, (int(palm[0]), int(palm[1])), (int(size * 1.3), int(size)), direction, 0, 360, color, -1,
+                    cv2.LINE_AA)  # fmt: skip
+        for k in range(4):
+            spread = math.radians(direction + (k - 1.5) * 14)
+            length = size * rng.uniform(1.6, 2.4)
+            end = (palm[0] + math.cos(spread) * length, palm[1] + math.sin(spread) * length)
+            shade = tuple(int(c * 0.92) for c in color)
+            cv2.line(frame, (int(palm[0]), int(palm[1])), (int(end[0]), int(end[1])), shade, max(int(size * 0.4), 2),
+                     cv2.LINE_AA)  # fmt: skip
+
+
+def render_scene(spec: SceneSpec) -> RenderedScene:
+    """Draw ``spec``: deterministic for a given spec; see the module docstring."""
+    rng = np.random.default_rng([spec.seed, 303])
+    table = spec.table if spec.table is not None else sorted(TABLES)[spec.seed % len(TABLES)]
+    style = _deck(spec.deck if spec.deck is not None else f"all-{spec.seed}")
+    camera = _camera(spec.size, spec.seed, spec.clean)
+    frame = _surface(table, spec.size, spec.seed).copy()
+    truth: list[CardTruth] = []
+    targets: list[np.ndarray] = []
+    for placed in spec.cards:
+        plane = card_corners(placed, spec.size)
+        corners = cv2.perspectiveTransform(plane[None].astype(np.float64), camera.homography)[0]
+        levels = _pyramid((style, placed.card, placed.face_up, placed.back))
+        _draw_card(frame, levels, corners, camera.shadow)
+        card = str(Card.parse(placed.card))
+        mark = str(mark_of(Card.parse(card))) if placed.back == "tock" and not placed.face_up else None
+        truth.append(CardTruth(card=card, face_up=placed.face_up, mark=mark, corners=corners.astype(np.float64)))
+        targets.append(corners.mean(axis=0))
+    if spec.hands:
+        _draw_hands(frame, rng, spec.hands, targets)
+    frame = cv2.multiply(frame, camera.gain, scale=1 / 128)
+    if camera.glare is not None:
+        frame = cv2.add(frame, camera.glare)
+    if camera.blur > 0:
+        frame = cv2.GaussianBlur(frame, (0, 0), camera.blur)
+    if camera.noise_up is not None and camera.noise_down is not None:
+        frame = cv2.subtract(cv2.add(frame, camera.noise_up), camera.noise_down)
+    if camera.jpeg:
+        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, camera.jpeg])
+        decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            frame = decoded
+    return RenderedScene(image=frame, truth=tuple(truth))
+
