@@ -1,0 +1,529 @@
+"""The companion service: one thread owns the game; everything else puts inputs on its queue.
+
+Button presses (from :class:`hardware.console.Console`, which puts ``ButtonPressed`` on
+:attr:`Service.inbox`), table views from the camera, commands from the web and the clock all
+arrive on one queue. The service thread takes them in order and, for each step:
+
+1. applies it to a copy of the game (a step that is not allowed raises a typed error: the
+   caller's ticket gets it, nothing is written, the game is unchanged);
+2. writes it and its events to the store in one durable transaction;
+3. only then keeps the new game, acknowledges, lights the LEDs and publishes a snapshot.
+
+On start it rebuilds the game by replaying the open session's steps from the store.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import queue
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hardware.console import ButtonPressed
+from hardware.pins import ConsoleButton
+from table.engine import ActionKind, Street
+from table.errors import TocktableError
+from table.session import SessionSettings
+from tocktable.game import Game, Phase, event_record
+from tocktable.snapshot import Snapshot
+from tocktable.steps import (
+    STEP_TYPES,
+    Act,
+    CommandError,
+    Confirm,
+    Correct,
+    Press,
+    Seat,
+    SetBet,
+    Settle,
+    Step,
+    Tick,
+    Undo,
+    payload_of,
+)
+from tocktable.store import Store, StoreError
+from tocktable.watch import Notice, ViewInterpreter
+from vision.view import TableView
+
+log = logging.getLogger("tocktable.service")
+
+
+class ServiceError(TocktableError, RuntimeError):
+    """The service cannot take the command (stopped, or no answer in time)."""
+
+
+@dataclass(frozen=True)
+class Ack:
+    """A command accepted: ``seq`` of the last step written (None when it wrote none)."""
+
+    seq: int | None
+    version: int
+    steps: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CameraStatus:
+    """The camera's health, reported by the camera loop."""
+
+    ok: bool
+    message: str | None = None
+
+
+class Ticket:
+    """The answer to one submitted input, filled in by the service thread."""
+
+    def __init__(self) -> None:
+        self._done = threading.Event()
+        self._ack: Ack | None = None
+        self._error: BaseException | None = None
+
+    def _resolve(self, ack: Ack | None = None, error: BaseException | None = None) -> None:
+        self._ack, self._error = ack, error
+        self._done.set()
+
+    @property
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    def wait(self, timeout: float | None = 10.0) -> Ack:
+        """The acknowledgement; raises the command's error, or :class:`ServiceError` on timeout."""
+        if not self._done.wait(timeout):
+            raise ServiceError(f"the service did not answer within {timeout} s")
+        if self._error is not None:
+            raise self._error
+        assert self._ack is not None
+        return self._ack
+
+
+class Subscription:
+    """Snapshots as they are published; a slow reader loses the oldest, never blocks the game."""
+
+    def __init__(self, service: Service, maxsize: int) -> None:
+        self._service = service
+        self._queue: queue.Queue[Snapshot] = queue.Queue(maxsize)
+
+    def _offer(self, snapshot: Snapshot) -> None:
+        while True:
+            try:
+                self._queue.put_nowait(snapshot)
+                return
+            except queue.Full:
+                with contextlib.suppress(queue.Empty):
+                    self._queue.get_nowait()
+
+    def get(self, timeout: float | None = None) -> Snapshot | None:
+        """The next snapshot, or None if none came within ``timeout``."""
+        try:
+            return self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def close(self) -> None:
+        self._service._unsubscribe(self)
+
+    def __enter__(self) -> Subscription:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class Service:
+    """The game loop. ``lights`` is a :class:`hardware.lights.TableLights` (or None);
+    ``clock`` gives wall-clock seconds (the demo passes a virtual one)."""
+
+    def __init__(
+        self,
+        store: Store,
+        settings: SessionSettings,
+        *,
+        players: Sequence[tuple[str, int]] = (),
+        lights: Any = None,
+        clock: Callable[[], float] = time.time,
+        confirm_seconds: float | None = 8.0,
+        new_session: bool = False,
+        tick_seconds: float = 0.25,
+    ) -> None:
+        self.store = store
+        self.lights = lights
+        self.clock = clock
+        self.confirm_seconds = confirm_seconds
+        self.inbox: queue.Queue[Any] = queue.Queue()
+        self._tick_seconds = tick_seconds
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._subscribers: list[Subscription] = []
+        self._sub_lock = threading.Lock()
+        self._interpreter = ViewInterpreter()
+        self._view: TableView | None = None
+        self._camera_notices: tuple[Notice, ...] = ()
+        self._recent: deque[tuple[float, Notice]] = deque(maxlen=6)
+        self._camera = CameraStatus(True, None)
+        self._pending_bet: int | None = None
+        self._settled_at: float | None = None
+        self._last_seq: int | None = None
+        self._version = 0
+        self.resumed = False
+        self.session_id, self.game = self._open(settings, players, new_session=new_session)
+        self._level = self._level_index()
+        self._snapshot = self._build_snapshot()
+
+    # ------------------------------------------------------------------ life cycle
+    def _open(
+        self, settings: SessionSettings, players: Sequence[tuple[str, int]], *, new_session: bool
+    ) -> tuple[int, Game]:
+        info = None if new_session else self.store.open_session()
+        if info is not None:
+            self.resumed = True
+            game, self._last_seq = replay_session(self.store, info.id, clock=self.clock)
+            if game.phase == Phase.SETTLED:
+                self._settled_at = self.clock()
+            return info.id, game
+        if len(players) > settings.seats:
+            raise CommandError(f"{len(players)} players for {settings.seats} seats")
+        session_id = self.store.new_session({"settings": settings.to_dict()})
+        self.session_id, self.game = session_id, Game(settings, clock=self.clock)
+        for seat, (name, chips) in enumerate(players):
+            self._commit(Seat(seat, name, chips), publish=False)
+        return session_id, self.game
+
+    def start(self) -> Service:
+        """Start the service thread (the game is already rebuilt from the store)."""
+        if self._thread is None:
+            self._stop.clear()
+            self._show_lights()
+            self._thread = threading.Thread(target=self._run, name="tocktable-service", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Finish the queued inputs already taken, then stop the thread."""
+        self._stop.set()
+        self.inbox.put((None, None))
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> Service:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # ------------------------------------------------------------------ the public surface
+    def submit(self, item: Any) -> Ticket:
+        """Queue a step, an input (Press, SetBet, Tick, a TableView, CameraStatus); its ticket."""
+        ticket = Ticket()
+        if self._stop.is_set():
+            ticket._resolve(error=ServiceError("the service is stopped"))
+            return ticket
+        self.inbox.put((item, ticket))
+        return ticket
+
+    def call(self, item: Any, *, timeout: float = 10.0) -> Ack:
+        """Submit and wait for the answer (raises the command's error)."""
+        return self.submit(item).wait(timeout)
+
+    def snapshot(self) -> Snapshot:
+        """The latest published snapshot."""
+        return self._snapshot
+
+    def subscribe(self, *, maxsize: int = 16) -> Subscription:
+        """Receive every snapshot published from now on (the current one first)."""
+        subscription = Subscription(self, maxsize)
+        subscription._offer(self._snapshot)
+        with self._sub_lock:
+            self._subscribers.append(subscription)
+        return subscription
+
+    def _unsubscribe(self, subscription: Subscription) -> None:
+        with self._sub_lock:
+            if subscription in self._subscribers:
+                self._subscribers.remove(subscription)
+
+    # ------------------------------------------------------------------ the thread
+    def _run(self) -> None:
+        next_tick = time.monotonic() + self._tick_seconds
+        while True:
+            try:
+                item, ticket = self.inbox.get(timeout=max(0.0, next_tick - time.monotonic()))
+            except queue.Empty:
+                item, ticket = None, None
+            if item is None and self._stop.is_set():
+                break
+            if item is not None:
+                self.handle(item, ticket)
+            if time.monotonic() >= next_tick:
+                next_tick = time.monotonic() + self._tick_seconds
+                self.handle(Tick())
+        while True:  # answer whatever is left so no caller waits forever
+            try:
+                _, ticket = self.inbox.get_nowait()
+            except queue.Empty:
+                break
+            if ticket is not None:
+                ticket._resolve(error=ServiceError("the service stopped before taking this command"))
+
+    def handle(self, item: Any, ticket: Ticket | None = None) -> None:
+        """Take one input (on the service thread; tests may call it directly when not started)."""
+        try:
+            ack = self._dispatch(item)
+        except TocktableError as exc:
+            if not isinstance(exc, StoreError):
+                self._note(Notice("rejected", str(exc)))
+            else:
+                log.error("store write failed: %s", exc)
+                self._note(Notice("store", str(exc)))
+            self._publish()
+            if ticket is not None:
+                ticket._resolve(error=exc)
+            return
+        except Exception as exc:  # a bug must not stop the table: report it, keep serving
+            log.exception("unexpected error while handling %s", type(item).__name__)
+            self._note(Notice("error", f"internal error: {exc}"))
+            self._publish()
+            if ticket is not None:
+                ticket._resolve(error=exc)
+            return
+        if ticket is not None:
+            ticket._resolve(Ack(ack.seq, self._version, ack.steps))
+
+    def _dispatch(self, item: Any) -> Ack:
+        if isinstance(item, Tick):
+            return self._tick()
+        if isinstance(item, ButtonPressed):
+            return self._press(item.button)
+        if isinstance(item, Press):
+            try:
+                button = ConsoleButton(item.button)
+            except ValueError:
+                allowed = ", ".join(b.value for b in ConsoleButton)
+                raise CommandError(f"no button {item.button!r}: the console has {allowed}") from None
+            return self._press(button)
+        if isinstance(item, SetBet):
+            return self._set_bet(item.amount)
+        if isinstance(item, TableView):
+            return self._see(item)
+        if isinstance(item, CameraStatus):
+            if item != self._camera:
+                self._camera = item
+                self._publish()
+            return Ack(None, self._version)
+        if type(item) in STEP_TYPES.values():
+            ack = self._commit(item)
+            return self._follow(ack)
+        raise CommandError(f"the service does not take {type(item).__name__} inputs")
+
+    # ------------------------------------------------------------------ steps
+    def _commit(self, step: Step, *, publish: bool = True) -> Ack:
+        game = self.game
+        length, session, hand = len(game.session.log), game.session, game.hand
+        seen = len(hand.events) if hand is not None else 0
+        was = game.phase
+        commands = game.apply(step)  # raises with the game unchanged
+        now_hand = game.hand
+        if now_hand is not None and now_hand is hand:
+            events = [event_record(e) for e in now_hand.events[seen:]]
+        else:
+            events = [event_record(e) for e in now_hand.events] if now_hand is not None else []
+        try:
+            seq = self.store.append(
+                self.session_id, step.kind, {"step": payload_of(step), "commands": commands}, events,
+                hand_number=game.hand_number,
+            )  # fmt: skip
+        except StoreError:
+            if isinstance(step, Correct):
+                game.session = session
+            else:
+                game.rollback(length)
+            raise
+        self._last_seq = seq
+        if game.phase == Phase.SETTLED and (was != Phase.SETTLED or isinstance(step, Correct)):
+            self._settled_at = self.clock()
+        if step.kind in ("act", "undo", "confirm", "choose_button"):
+            self._pending_bet = None
+        if publish:
+            self._show_lights()
+            self._publish()
+        return Ack(seq, self._version, (step.kind,))
+
+    def _follow(self, ack: Ack) -> Ack:
+        """Re-read the latest camera view after a change (a closed round lets the turned board in)."""
+        if self._view is None:
+            return ack
+        more = self._see(self._view)
+        return Ack(more.seq or ack.seq, self._version, ack.steps + more.steps)
+
+    def _see(self, view: TableView) -> Ack:
+        self._view = view
+        seq, kinds = None, []
+        for _ in range(8):  # each step changes the game; stop when the view asks for nothing more
+            reading = self._interpreter.read(self.game, view)
+            if reading.notices != self._camera_notices:
+                self._camera_notices = reading.notices
+                self._show_lights()
+                self._publish()
+            if not reading.steps:
+                break
+            step = reading.steps[0]
+            try:
+                ack = self._commit(step)
+            except StoreError:
+                raise
+            except TocktableError as exc:
+                self._note(Notice("camera", f"what the camera sees cannot be applied: {exc}"))
+                self._publish()
+                break
+            seq = ack.seq
+            kinds.append(step.kind)
+        return Ack(seq, self._version, tuple(kinds))
+
+    # ------------------------------------------------------------------ the console
+    def _press(self, button: ConsoleButton) -> Ack:
+        game, hand = self.game, self.game.hand
+        if button in (ConsoleButton.PLUS, ConsoleButton.MINUS):
+            step = hand.rules.big_blind if hand is not None and not hand.rules.fixed_limit else 0
+            current = self._pending_bet or self._raise_range()[0]
+            return self._set_bet(current + (step if button == ConsoleButton.PLUS else -step), clamp=True)
+        if button == ConsoleButton.UNDO:
+            return self._follow(self._commit(Undo()))
+        if button == ConsoleButton.NEXT:
+            return self._follow(self._commit(self._next_step()))
+        if hand is None or game.phase != Phase.PLAYING or hand.to_act is None:
+            raise CommandError(f"{button.label}: nobody is to act now ({self.game.describe_phase()})")
+        seat = hand.to_act
+        legal = {a.action: a for a in hand.legal_actions()}
+        if button == ConsoleButton.FOLD:
+            act = Act(seat, "fold")
+        elif button == ConsoleButton.CHECK_CALL:
+            act = Act(seat, "check" if ActionKind.CHECK in legal else "call")
+        elif button == ConsoleButton.ALL_IN:
+            act = Act(seat, "all_in")
+        else:
+            kind = ActionKind.BET if ActionKind.BET in legal else ActionKind.RAISE
+            if kind not in legal:
+                raise CommandError(f"seat {seat} cannot bet or raise now")
+            low, high = legal[kind].min_to, legal[kind].max_to
+            amount = self._pending_bet if self._pending_bet is not None and low <= self._pending_bet <= high else low
+            act = Act(seat, kind.value, amount)
+        return self._follow(self._commit(act))
+
+    def _next_step(self) -> Step:
+        phase, hand = self.game.phase, self.game.hand
+        if phase in (Phase.SETTLED, Phase.READY):
+            return Confirm()
+        if phase == Phase.PLAYING and hand is not None and hand.street == Street.SHOWDOWN:
+            return Settle()
+        raise CommandError(f"NEXT/CONFIRM: nothing to confirm now ({self.game.describe_phase()})")
+
+    def _raise_range(self) -> tuple[int, int]:
+        hand = self.game.hand
+        if hand is None or self.game.phase != Phase.PLAYING:
+            return (0, 0)
+        for option in hand.legal_actions():
+            if option.action in (ActionKind.BET, ActionKind.RAISE):
+                return option.min_to, option.max_to
+        return (0, 0)
+
+    def _set_bet(self, amount: int, *, clamp: bool = False) -> Ack:
+        low, high = self._raise_range()
+        if high == 0:
+            raise CommandError(f"no bet or raise is possible now ({self.game.describe_phase()})")
+        if clamp:
+            amount = min(max(amount, low), high)
+        elif not low <= amount <= high:
+            raise CommandError(f"a bet of {amount} is not allowed: {low}..{high}")
+        self._pending_bet = amount
+        self._publish()
+        return Ack(None, self._version)
+
+    # ------------------------------------------------------------------ the clock
+    def _level_index(self) -> int:
+        return self.game.session.levels.level_index(now=self.clock())
+
+    def _tick(self) -> Ack:
+        level = self._level_index()
+        if level != self._level:
+            self._level = level
+            if self.lights is not None:
+                self.lights.beep()
+            self._publish()
+        if (
+            self.game.phase == Phase.SETTLED
+            and self.confirm_seconds is not None
+            and self._settled_at is not None
+            and self.clock() - self._settled_at >= self.confirm_seconds
+            and self.game.can_deal()
+        ):
+            return self._follow(self._commit(Confirm()))
+        return Ack(None, self._version)
+
+    # ------------------------------------------------------------------ outputs
+    def _note(self, notice: Notice) -> None:
+        self._recent.append((self.clock(), notice))
+
+    def _show_lights(self) -> None:
+        if self.lights is None:
+            return
+        hand = self.game.hand
+        to_act = hand.to_act if hand is not None and self.game.phase == Phase.PLAYING else None
+        try:
+            self.lights.show(dealer=self.game.button, to_act=to_act)
+            self.lights.set_status(self._camera.ok and not self._camera_notices)
+        except TocktableError as exc:  # a seat without an LED must not stop the game
+            log.warning("lights: %s", exc)
+
+    def _build_snapshot(self) -> Snapshot:
+        now = self.clock()
+        state = self.game.snapshot(now=now)
+        recent = [n for at, n in self._recent if now - at < 30.0]
+        state["version"] = self._version
+        state["session"] = self.session_id
+        state["warnings"] = [{"kind": n.kind, "message": n.message, "seat": n.seat}
+                             for n in (*self._camera_notices, *recent)]  # fmt: skip
+        state["camera"] = {"ok": self._camera.ok, "message": self._camera.message}
+        state["pending_bet"] = self._pending_bet
+        state["last_seq"] = self._last_seq
+        settled = self.game.phase == Phase.SETTLED and self._settled_at is not None
+        state["confirm_in"] = (
+            max(0.0, round(self.confirm_seconds - (now - self._settled_at), 1))  # type: ignore[operator]
+            if settled and self.confirm_seconds is not None
+            else None
+        )
+        return Snapshot(self._version, json.dumps(state, separators=(",", ":")))
+
+    def _publish(self) -> None:
+        self._version += 1
+        self._snapshot = self._build_snapshot()
+        with self._sub_lock:
+            subscribers = list(self._subscribers)
+        for subscription in subscribers:
+            subscription._offer(self._snapshot)
+
+
+def replay_session(
+    store: Store, session_id: int, *, clock: Callable[[], float] | None = None
+) -> tuple[Game, int | None]:
+    """Rebuild a session's game from its stored steps: the game and the last step's sequence number."""
+    info = next((s for s in store.sessions() if s.id == session_id), None)
+    if info is None:
+        raise StoreError(f"{store.path} has no session {session_id}")
+    try:
+        settings = SessionSettings.from_dict(info.meta["settings"])
+    except (KeyError, TypeError, TocktableError) as exc:
+        raise StoreError(f"session {session_id} in {store.path} has unreadable settings ({exc})") from None
+    commands = store.commands(session_id)
+    try:
+        game = Game.replay(settings, [c.payload["commands"] for c in commands], clock=clock)
+    except (KeyError, TypeError, TocktableError) as exc:
+        raise StoreError(
+            f"session {session_id} in {store.path} does not replay ({exc}); "
+            "start a new session (--new-session) and keep this file for a bug report"
+        ) from None
+    return game, commands[-1].seq if commands else None
