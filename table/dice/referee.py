@@ -287,8 +287,6 @@ class DiceReferee:
             return said
         if tour_de_poker and current.category is not Category.POKER:
             raise IllegalTurnError(f"a Tour de Poker follows a Poker only, not {current.french!r}")
-        if tour_de_poker and said.category is not Category.POKER:
-            raise IllegalTurnError(f"a Tour de Poker ends with a higher Poker, not {said.french!r}")
         if said <= current:
             above = next_above(current)
             assert above is not None  # current is below the Poker d'As here
