@@ -21,9 +21,10 @@ from table.engine.events import (
     PotAwarded,
     StreetStarted,
 )
-from table.engine.hand import Hand, LegalAction, PotResult
+from table.engine.hand import Hand, LegalAction
 from table.engine.pots import Pot, build_pots, split_pot
 from table.engine.rules import ActionKind, Rules, Street
+from table.engine.showdown import PotResult, award_pots
 
 __all__ = [
     "ActionKind",
@@ -47,6 +48,7 @@ __all__ = [
     "Rules",
     "Street",
     "StreetStarted",
+    "award_pots",
     "build_pots",
     "split_pot",
 ]

@@ -17,7 +17,6 @@ without the last player action.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from table.cards import Card, ensure_distinct
@@ -34,38 +33,15 @@ from table.engine.events import (
     PotAwarded,
     StreetStarted,
 )
-from table.engine.pots import Pot, build_pots, split_pot
-from table.engine.rules import ActionKind, Rules, Street
+from table.engine.marks import check_mark_pools
+from table.engine.pots import Pot, build_pots
+from table.engine.rules import ActionKind, LegalAction, Rules, Street
+from table.engine.showdown import PotResult, award_pots
 from table.errors import IllegalActionError, IllegalDealError, InvalidCardsError, RulesError
-from table.evaluate import HandValue, evaluate
+from table.evaluate import evaluate
 from table.tock import Mark, mark_of
 
-
-@dataclass(frozen=True)
-class LegalAction:
-    """An action the seat to act may take; ``min_to``/``max_to`` bound the street total for
-    bets and raises (equal for a call, a check, a fold, or a fixed-limit bet)."""
-
-    action: ActionKind
-    min_to: int
-    max_to: int
-
-
-@dataclass(frozen=True)
-class PotResult:
-    """How one pot was settled."""
-
-    index: int
-    amount: int
-    eligible: tuple[int, ...]
-    winners: tuple[int, ...]
-    shares: dict[int, int]
-    values: dict[int, HandValue] = field(default_factory=dict)
-    """Each shown seat's hand value (empty when the pot went to the last seat standing)."""
-
-    def describe(self, seat: int) -> str:
-        value = self.values.get(seat)
-        return value.describe() if value is not None else "everyone else folded"
+__all__ = ["Hand", "Input", "LegalAction", "PotResult"]
 
 
 Input = tuple[str, tuple[Any, ...]]
@@ -81,15 +57,15 @@ class Hand:
             raise RulesError("rules must be a table.engine.Rules")
         self.rules = rules
         self.starting_stacks = tuple(stacks)
-        seated = [s for s, chips in enumerate(self.starting_stacks) if chips > 0]
         if not 2 <= len(self.starting_stacks) <= 10:
             raise RulesError(f"a table has 2 to 10 seats, got {len(self.starting_stacks)}")
         if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in self.starting_stacks):
             raise RulesError(f"stacks must be whole numbers of chips, 0 or more: {list(self.starting_stacks)}")
+        seated = [s for s, chips in enumerate(self.starting_stacks) if chips > 0]
         if len(seated) < 2:
             raise RulesError("a hand needs at least two seats with chips")
-        if not 0 <= button < len(self.starting_stacks) or self.starting_stacks[button] == 0:
-            raise RulesError(f"the button must be on a seat with chips ({seated}), not {button}")
+        if not _is_seat(button, len(self.starting_stacks)) or self.starting_stacks[button] == 0:
+            raise RulesError(f"the button must be on a seat with chips ({seated}), not {button!r}")
         self.seats = len(self.starting_stacks)
         self.button = button
         self.stacks = list(self.starting_stacks)
@@ -290,10 +266,10 @@ class Hand:
         if self.to_act is None:
             what = "cards to be dealt" if self._awaiting_board else "the showdown"
             raise IllegalActionError(f"nobody is to act now: the hand is waiting for {what}")
-        if seat != self.to_act:
+        if not _is_seat(seat, self.seats) or seat != self.to_act:
             raise IllegalActionError(f"it is seat {self.to_act}'s turn, not seat {seat}'s")
         legal = {a.action: a for a in self.legal_actions()}
-        allowed = ", ".join(self._describe(a) for a in legal.values())
+        allowed = ", ".join(a.describe() for a in legal.values())
         if kind not in legal:
             reason = {
                 ActionKind.CHECK: f"there is a bet of {self._current_bet} to call",
@@ -308,11 +284,11 @@ class Hand:
         option = legal[kind]
         if kind in (ActionKind.BET, ActionKind.RAISE):
             if amount is None:
-                raise IllegalActionError(f"{kind.value} needs an amount (the street total): {self._describe(option)}")
+                raise IllegalActionError(f"{kind.value} needs an amount (the street total): {option.describe()}")
             if isinstance(amount, bool) or not isinstance(amount, int):
                 raise IllegalActionError(f"amounts are whole numbers of chips, got {amount!r}")
             if not option.min_to <= amount <= option.max_to:
-                raise IllegalActionError(f"seat {seat} cannot {kind.value} to {amount}: {self._describe(option)}")
+                raise IllegalActionError(f"seat {seat} cannot {kind.value} to {amount}: {option.describe()}")
             return kind, amount
         if amount is not None and amount != option.min_to:
             raise IllegalActionError(f"{kind.value} takes no amount other than {option.min_to}, got {amount}")
@@ -328,15 +304,6 @@ class Hand:
         if self.rules.fixed_limit:
             return f"the raise cap of {self.rules.raise_cap} raises is reached, or all in exceeds the limit"
         return "raising is not possible now"
-
-    def _describe(self, option: LegalAction) -> str:
-        if option.action in (ActionKind.BET, ActionKind.RAISE):
-            if option.min_to == option.max_to:
-                return f"{option.action.value} to {option.min_to}"
-            return f"{option.action.value} to {option.min_to}..{option.max_to}"
-        if option.action in (ActionKind.CALL, ActionKind.ALL_IN):
-            return f"{option.action.value} ({option.min_to})"
-        return str(option.action.value)
 
     # ----------------------------------------------------------------- acting
     def act(self, seat: int, action: ActionKind | str, amount: int | None = None) -> None:
@@ -443,13 +410,31 @@ class Hand:
         or board position ``index`` (0..4) when ``seat`` is None."""
         if self.rules.variant != "tock":
             raise IllegalDealError("marks are read only in Tock-Poker (variant 'tock')")
+        if not isinstance(mark, Mark):
+            raise IllegalDealError(f"a mark is a table.tock.Mark (Mark.parse('h:large')), got {mark!r}")
+        if self.is_complete:
+            raise IllegalDealError("the hand is settled: its cards can no longer change")
         if seat is None:
-            if not 0 <= index < 5:
-                raise IllegalDealError(f"board positions are 0..4, got {index}")
+            if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 5:
+                raise IllegalDealError(f"board positions are 0..4, got {index!r}")
             if index < len(self.board):
                 raise IllegalDealError(f"board card {index + 1} is already face up ({self.board[index]})")
-        elif seat not in self.in_hand or index not in (0, 1):
-            raise IllegalDealError(f"no hole card {index} for seat {seat}")
+        elif not _is_seat(seat, self.seats) or seat not in self.in_hand or index not in (0, 1):
+            raise IllegalDealError(f"no hole card {index!r} for seat {seat!r} (seats in hand: {list(self.in_hand)})")
+        else:
+            known = self.hole.get(seat)
+            if known is not None and mark_of(known[index]) != mark:
+                raise IllegalDealError(
+                    f"seat {seat}'s card {index + 1} is {known[index]}, which carries {mark_of(known[index])}"
+                )
+        check_mark_pools(
+            mark,
+            at=(seat, index),
+            board=self.board,
+            board_marks=self.board_marks,
+            hole=self.hole,
+            hole_marks=self.hole_marks,
+        )
         self.inputs.append(("mark", (seat, index, str(mark))))
         if seat is None:
             self.board_marks[index] = mark
@@ -505,34 +490,27 @@ class Hand:
         """Settle now: seats whose cards are still unknown are treated as mucked."""
         if self.street != Street.SHOWDOWN or self.is_complete:
             raise IllegalDealError("only a hand at the showdown can be settled")
-        shown = [s for s in self._contenders() if s in self.hole]
-        if not shown and len(self._contenders()) > 1:
-            raise IllegalDealError("no hand has been shown: show at least one, or muck all but one")
+        winners = {s for result in self._award() for s in result.winners}  # raises if a pot has no winner
         self.inputs.append(("settle", ()))
         for s in self._contenders():
-            if s not in self.hole and len(self._contenders()) > 1:
+            if s not in self.hole and s not in winners:
                 self.mucked.add(s)
                 self.events.append(HandMucked(s))
         self._settle()
 
-    def _settle(self) -> None:
+    def _award(self) -> list[PotResult]:
         values = {s: evaluate([*self.hole[s], *self.board]) for s in self._contenders() if s in self.hole}
-        results = []
-        for index, pot in enumerate(build_pots(self.committed, self.folded)):
-            candidates = [s for s in pot.eligible if s not in self.mucked]
-            if not candidates:  # everyone eligible mucked: the pot goes back to the last shown
-                candidates = [s for s in pot.eligible]
-            shown = [s for s in candidates if s in values]
-            if shown:
-                best = max(values[s].rank for s in shown)
-                winners = tuple(s for s in shown if values[s].rank == best)
-            else:
-                winners = tuple(candidates[:1]) if len(candidates) == 1 else tuple(candidates)
-            shares = split_pot(pot.amount, winners=winners, seats=self.seats, button=self.button)
-            for seat, amount in shares.items():
+        order = [e.seat for e in self.events if isinstance(e, HandMucked)]
+        pots = build_pots(self.committed, self.folded)
+        return award_pots(pots, values=values, mucked=order, seats=self.seats, button=self.button)
+
+    def _settle(self) -> None:
+        results = self._award()
+        for result in results:
+            for seat, amount in result.shares.items():
                 self.stacks[seat] += amount
-                self.events.append(PotAwarded(index, seat, amount, values[seat].describe() if seat in values else None))
-            results.append(PotResult(index, pot.amount, pot.eligible, winners, shares, {s: values[s] for s in shown}))
+                value = result.values.get(seat)
+                self.events.append(PotAwarded(result.index, seat, amount, value.describe() if value else None))
         self.showdown = results
         self.to_act = None
         self.events.append(HandEnded(tuple(self.stacks)))
@@ -589,3 +567,7 @@ class Hand:
             "state": (self._needs_action[:], self._acted_at[:], self._full_raises, self._raises, self._current_bet,
                       self._last_raise, self._awaiting_board),
         }  # fmt: skip
+
+
+def _is_seat(seat: object, seats: int) -> bool:
+    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats

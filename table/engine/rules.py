@@ -34,6 +34,26 @@ class ActionKind(Enum):
     ALL_IN = "all_in"
 
 
+@dataclass(frozen=True)
+class LegalAction:
+    """An action the seat to act may take; ``min_to``/``max_to`` bound the street total for
+    bets and raises (equal for a call, a check, a fold, or a fixed-limit bet)."""
+
+    action: ActionKind
+    min_to: int
+    max_to: int
+
+    def describe(self) -> str:
+        """In words, as error messages list what is allowed: "raise to 4..100", "call (2)"."""
+        if self.action in (ActionKind.BET, ActionKind.RAISE):
+            if self.min_to == self.max_to:
+                return f"{self.action.value} to {self.min_to}"
+            return f"{self.action.value} to {self.min_to}..{self.max_to}"
+        if self.action in (ActionKind.CALL, ActionKind.ALL_IN):
+            return f"{self.action.value} ({self.min_to})"
+        return str(self.action.value)
+
+
 BETTING = ("no-limit", "fixed-limit")
 VARIANTS = ("holdem", "tock")
 

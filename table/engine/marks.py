@@ -1,0 +1,48 @@
+"""Tock marks against the cards they stand for: a mark names a pool of 4 cards (1 for an ace),
+so no more than that many positions on the table can carry it.
+
+>>> from table.tock import Mark
+>>> check_mark_pools(Mark.parse("s:ace"), at=(None, 1), board=[], board_marks=[Mark.parse("s:ace"), None],
+...                  hole={}, hole_marks={})
+Traceback (most recent call last):
+    ...
+table.errors.IllegalDealError: mark s:ace stands for 1 card(s) (As), and that many positions already carry it
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from table.cards import Card
+from table.errors import IllegalDealError
+from table.tock import Mark, mark_of
+
+
+def check_mark_pools(
+    mark: Mark,
+    *,
+    at: tuple[int | None, int],
+    board: Sequence[Card],
+    board_marks: Sequence[Mark | None],
+    hole: Mapping[int, Sequence[Card]],
+    hole_marks: Mapping[int, Sequence[Mark | None]],
+) -> None:
+    """Raise :class:`IllegalDealError` if putting ``mark`` at ``at`` (``(None, board position)``
+    or ``(seat, hole index)``) would make more positions carry it than it has cards. Face-up
+    cards count by the mark on their back; a position being re-read replaces its old mark."""
+    carried: list[Mark] = [mark]
+    for position, board_mark in enumerate(board_marks):
+        if position >= len(board) and board_mark is not None and at != (None, position):
+            carried.append(board_mark)
+    for seat, marks in hole_marks.items():
+        for index, hole_mark in enumerate(marks):
+            if hole_mark is not None and seat not in hole and at != (seat, index):
+                carried.append(hole_mark)
+    carried += [mark_of(c) for c in board]
+    carried += [mark_of(c) for cards in hole.values() for c in cards]
+    pool = mark.cards()
+    if carried.count(mark) > len(pool):
+        raise IllegalDealError(
+            f"mark {mark} stands for {len(pool)} card(s) ({' '.join(map(str, pool))}), "
+            "and that many positions already carry it"
+        )
