@@ -75,7 +75,28 @@ class Category(IntEnum):
 
 _SALADE_FACES = (Face.ROI, Face.AS)
 
+# Labels by kind; ``a`` is the first deciding face, ``b`` the second (the same face for one-face kinds).
+_FRENCH_LABELS = {
+    Category.SALADE: "{a.un}",
+    Category.PAIRE: "Paire {a.de}",
+    Category.DOUBLE_PAIRE: "Double Paire {a.de} et {b.de}",
+    Category.BRELAN: "Brelan {a.de} {b.au}",
+    Category.FULL: "Full {a.de} par les {b.french_plural}",
+    Category.CARRE: "Carré {a.de} {b.au}",
+    Category.POKER: "Poker {a.de}",
+}
+_ENGLISH_LABELS = {
+    Category.SALADE: "{a.english} high",
+    Category.PAIRE: "Pair of {a.english_plural}",
+    Category.DOUBLE_PAIRE: "Two pair, {a.english_plural} and {b.english_plural}",
+    Category.BRELAN: "Three {a.english_plural} with {b.a_english}",
+    Category.FULL: "{a.english_plural} full of {b.english_plural}",
+    Category.CARRE: "Four {a.english_plural} with {b.a_english}",
+    Category.POKER: "Five {a.english_plural}",
+}
 
+
+@functools.total_ordering
 @dataclass(frozen=True, eq=False, repr=False)
 class Combination:
     """A combination with the faces that decide ties, in the order they decide them.
@@ -90,8 +111,14 @@ class Combination:
     faces: tuple[Face, ...]
 
     def __post_init__(self) -> None:
-        category = Category(self.category)
-        faces = tuple(Face(f) for f in self.faces)
+        try:
+            category = Category(self.category)
+            faces = tuple(Face(f) for f in self.faces)
+        except (ValueError, TypeError) as exc:
+            raise AnnouncementError(
+                f"not a combination: category {self.category!r} with faces {self.faces!r}; expected a Category "
+                "and faces N R V D K A (Face.NOIR .. Face.AS)"
+            ) from exc
         if len(faces) != category.face_count:
             raise AnnouncementError(
                 f"a {category.french} is named by {category.face_count} face(s), {category.what_faces}; "
@@ -154,22 +181,7 @@ class Combination:
     @property
     def french(self) -> str:
         """The full French announcement, e.g. ``"Full de Rois par les Valets"``."""
-        first = self.faces[0]
-        match self.category:
-            case Category.SALADE:
-                return first.un
-            case Category.PAIRE:
-                return f"Paire {first.de}"
-            case Category.DOUBLE_PAIRE:
-                return f"Double Paire {first.de} et {self.faces[1].de}"
-            case Category.BRELAN:
-                return f"Brelan {first.de} {self.faces[1].au}"
-            case Category.FULL:
-                return f"Full {first.de} par les {self.faces[1].french_plural}"
-            case Category.CARRE:
-                return f"Carré {first.de} {self.faces[1].au}"
-            case Category.POKER:
-                return f"Poker {first.de}"
+        return _FRENCH_LABELS[self.category].format(a=self.faces[0], b=self.faces[-1])
 
     @property
     def french_short(self) -> str:
@@ -182,22 +194,7 @@ class Combination:
     @property
     def english(self) -> str:
         """An English label for display, e.g. ``"Kings full of Jacks"``."""
-        first = self.faces[0]
-        match self.category:
-            case Category.SALADE:
-                return f"{first.english} high"
-            case Category.PAIRE:
-                return f"Pair of {first.english_plural}"
-            case Category.DOUBLE_PAIRE:
-                return f"Two pair, {first.english_plural} and {self.faces[1].english_plural}"
-            case Category.BRELAN:
-                return f"Three {first.english_plural} with {self.faces[1].a_english}"
-            case Category.FULL:
-                return f"{first.english_plural} full of {self.faces[1].english_plural}"
-            case Category.CARRE:
-                return f"Four {first.english_plural} with {self.faces[1].a_english}"
-            case Category.POKER:
-                return f"Five {first.english_plural}"
+        return _ENGLISH_LABELS[self.category].format(a=self.faces[0], b=self.faces[-1])
 
     def to_dict(self) -> dict[str, Any]:
         """Plain, JSON-ready description for a page."""
@@ -222,21 +219,6 @@ class Combination:
         if not isinstance(other, Combination):
             return NotImplemented
         return self.key < other.key
-
-    def __le__(self, other: object) -> bool:
-        if not isinstance(other, Combination):
-            return NotImplemented
-        return self.key <= other.key
-
-    def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Combination):
-            return NotImplemented
-        return self.key > other.key
-
-    def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Combination):
-            return NotImplemented
-        return self.key >= other.key
 
     def __str__(self) -> str:
         return self.french

@@ -203,6 +203,12 @@ def test_impossible_combinations_are_refused(category: Category, faces: tuple[Fa
     assert isinstance(info.value, ValueError)
 
 
+@pytest.mark.parametrize(("category", "faces"), [(9, (Face.AS,)), (Category.PAIRE, (7,)), (Category.PAIRE, ("x",))])
+def test_combination_of_non_faces_is_refused(category: object, faces: tuple[object, ...]) -> None:
+    with pytest.raises(AnnouncementError, match="not a combination"):
+        Combination(category, faces)  # type: ignore[arg-type]
+
+
 def test_double_paire_faces_are_put_high_first() -> None:
     assert Combination(Category.DOUBLE_PAIRE, (Face.NOIR, Face.AS)).faces == (Face.AS, Face.NOIR)
 
