@@ -15,11 +15,26 @@ from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
 Image = npt.NDArray[np.uint8]
+
+
+def as_bgr(image: Any, *, what: str) -> Image:
+    """Check a captured image is a BGR uint8 (h, w, 3) array; convert grey or BGRA."""
+    if not isinstance(image, np.ndarray) or image.dtype != np.uint8 or image.ndim not in (2, 3) or image.size == 0:
+        raise OSError(f"{what} gave no usable image")
+    if image.ndim == 2:
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
+    if image.shape[2] == 4:
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGRA2BGR), dtype=np.uint8)
+    if image.shape[2] != 3:
+        raise OSError(f"{what} gave an image with {image.shape[2]} channels")
+    return image
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Concrete frame sources: a USB webcam or stream (OpenCV), a replay of files, the Pi camera."""
+"""Concrete frame sources: a USB webcam or stream (OpenCV), a replay of files; and the Pi camera
+(:mod:`hardware.picamera`) chosen from a short name."""
 
 from __future__ import annotations
 
@@ -8,25 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import cv2
-import numpy as np
 
 from hardware.errors import FrameSourceError
-from hardware.frames import FrameSource, Image
+from hardware.frames import FrameSource, Image, as_bgr
+from hardware.picamera import Picamera2Source
+
+__all__ = ["IMAGE_SUFFIXES", "OpenCVSource", "Picamera2Source", "ReplaySource", "as_bgr", "source_from_spec"]
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
-
-
-def as_bgr(image: Any, *, what: str) -> Image:
-    """Check a captured image is a BGR uint8 (h, w, 3) array; convert grey or BGRA."""
-    if not isinstance(image, np.ndarray) or image.dtype != np.uint8 or image.ndim not in (2, 3) or image.size == 0:
-        raise OSError(f"{what} gave no usable image")
-    if image.ndim == 2:
-        return np.asarray(cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8)
-    if image.shape[2] == 4:
-        return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGRA2BGR), dtype=np.uint8)
-    if image.shape[2] != 3:
-        raise OSError(f"{what} gave an image with {image.shape[2]} channels")
-    return image
 
 
 class OpenCVSource(FrameSource):
@@ -141,87 +131,6 @@ class ReplaySource(FrameSource):
         if self._video is not None:
             self._video.release()
             self._video = None
-
-
-class Picamera2Source(FrameSource):
-    """The Raspberry Pi camera through picamera2, imported here only when the source opens.
-
-    RGB888 from picamera2 is stored B, G, R in memory: already OpenCV's BGR. With a Camera
-    Module 3 the lens focuses continuously; ``exposure_us`` and ``colour_gains`` fix the
-    exposure and white balance (steadier colours for the card reader) when given.
-    """
-
-    name = "pi camera"
-
-    def __init__(
-        self,
-        *,
-        camera: int = 0,
-        size: tuple[int, int] = (1280, 720),
-        fps: float = 15.0,
-        autofocus: bool = True,
-        exposure_us: int | None = None,
-        analogue_gain: float | None = None,
-        colour_gains: tuple[float, float] | None = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(**kwargs)
-        if size[0] <= 0 or size[1] <= 0 or fps <= 0:
-            raise FrameSourceError(f"camera size and rate must be positive, got {size} at {fps} fps")
-        self.camera, self.size, self.fps = camera, size, fps
-        self.autofocus = autofocus
-        self.exposure_us, self.analogue_gain, self.colour_gains = exposure_us, analogue_gain, colour_gains
-        self._picam: Any = None
-
-    def _open(self) -> None:
-        try:
-            from picamera2 import Picamera2
-        except ImportError as exc:
-            raise FrameSourceError(
-                "picamera2 is not installed: on Raspberry Pi OS run 'sudo apt install python3-picamera2' "
-                "and create the venv with --system-site-packages"
-            ) from exc
-        picam = Picamera2(self.camera)
-        try:
-            config = picam.create_video_configuration(
-                main={"size": tuple(self.size), "format": "RGB888"},
-                controls={"FrameRate": float(self.fps)},
-                buffer_count=4,
-            )
-            picam.configure(config)
-            picam.set_controls(self._controls(picam.camera_controls))
-            picam.start()
-        except Exception:
-            picam.close()
-            raise
-        self._picam = picam
-
-    def _controls(self, available: dict[str, Any]) -> dict[str, Any]:
-        controls: dict[str, Any] = {}
-        if self.autofocus and "AfMode" in available:
-            controls["AfMode"] = 2  # libcamera AfModeContinuous
-        if self.exposure_us is not None:
-            controls.update(AeEnable=False, ExposureTime=int(self.exposure_us))
-            if self.analogue_gain is not None:
-                controls["AnalogueGain"] = float(self.analogue_gain)
-        if self.colour_gains is not None:
-            controls.update(AwbEnable=False, ColourGains=tuple(self.colour_gains))
-        return controls
-
-    def _grab(self) -> Image | None:
-        # flush=True: only a frame whose exposure started after this request is returned.
-        with self._picam.captured_request(flush=True) as request:
-            image = request.make_array("main")
-        return as_bgr(np.ascontiguousarray(image[:, :, :3]), what="pi camera")
-
-    def _close(self) -> None:
-        if self._picam is not None:
-            try:
-                self._picam.stop()
-                self._picam.close()
-            except Exception:  # closing a camera that vanished must not take the program down
-                pass
-            self._picam = None
 
 
 def source_from_spec(spec: str, *, size: tuple[int, int] = (1280, 720), fps: float = 15.0) -> FrameSource:

@@ -15,8 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from hardware.errors import FrameSourceError
-from hardware.frames import FrameSource, Image
-from hardware.sources import as_bgr
+from hardware.frames import FrameSource, Image, as_bgr
 
 Scene = Callable[[float], Image]
 """Seconds since the start → a BGR frame."""

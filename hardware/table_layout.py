@@ -94,9 +94,7 @@ def default_zones(seats: int, *, size: tuple[int, int] = (1280, 720)) -> tuple[Z
             (px + sa * along / 2 * tx + sd * depth / 2 * nx, py + sa * along / 2 * ty + sd * depth / 2 * ny)
             for sa, sd in ((-1, -1), (1, -1), (1, 1), (-1, 1))
         ]
-        zones.append(
-            tuple((min(max(x / width, 0.0), 1.0), min(max(y / height, 0.0), 1.0)) for x, y in corners)
-        )
+        zones.append(tuple((min(max(x / width, 0.0), 1.0), min(max(y / height, 0.0), 1.0)) for x, y in corners))
     return board, tuple(zones)
 
 

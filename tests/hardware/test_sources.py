@@ -1,15 +1,11 @@
-import subprocess
-import sys
 import time
-import types
-from typing import ClassVar
 
 import cv2
 import numpy as np
 import pytest
 
 from hardware.errors import FrameSourceError
-from hardware.sources import OpenCVSource, Picamera2Source, ReplaySource
+from hardware.sources import OpenCVSource, ReplaySource
 
 
 def image(value: int, size=(48, 64)) -> np.ndarray:
@@ -149,79 +145,3 @@ def test_stalled_camera_is_reported_within_two_seconds():
         assert source.health().last_error.startswith("no frame for")
     finally:
         source._stop.set()  # the fake never returns; don't wait for it
-
-
-def fake_picamera2_module(log: list) -> types.ModuleType:
-    class Request:
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            log.append("released")
-
-        def make_array(self, stream):
-            return image(7, size=(720, 1280))
-
-    class Picamera2:
-        camera_controls: ClassVar[dict] = {"AfMode": (0, 2, 0), "ExposureTime": (1, 100000, 1000)}
-
-        def __init__(self, camera):
-            log.append(("camera", camera))
-
-        def create_video_configuration(self, **kwargs):
-            log.append(("config", kwargs))
-            return kwargs
-
-        def configure(self, config):
-            pass
-
-        def set_controls(self, controls):
-            log.append(("controls", controls))
-
-        def start(self):
-            log.append("start")
-
-        def captured_request(self, flush=None):
-            log.append(("request", flush))
-            return Request()
-
-        def stop(self):
-            log.append("stop")
-
-        def close(self):
-            log.append("close")
-
-    module = types.ModuleType("picamera2")
-    module.Picamera2 = Picamera2  # type: ignore[attr-defined]
-    return module
-
-
-def test_picamera2_source_configures_and_captures(monkeypatch):
-    log: list = []
-    monkeypatch.setitem(sys.modules, "picamera2", fake_picamera2_module(log))
-    with Picamera2Source(size=(1280, 720), fps=20, exposure_us=8000, colour_gains=(1.8, 1.5)) as source:
-        frame = source.read(timeout=2)
-    assert frame is not None and frame.image.shape == (720, 1280, 3)
-    config = next(entry[1] for entry in log if entry[0] == "config")
-    assert config["main"] == {"size": (1280, 720), "format": "RGB888"} and config["controls"]["FrameRate"] == 20
-    controls = next(entry[1] for entry in log if entry[0] == "controls")
-    assert controls["AfMode"] == 2 and controls["AeEnable"] is False and controls["ExposureTime"] == 8000
-    assert controls["ColourGains"] == (1.8, 1.5)
-    assert ("request", True) in log and "released" in log and log[-1] == "close"
-
-
-def test_picamera2_missing_is_reported(monkeypatch):
-    monkeypatch.setitem(sys.modules, "picamera2", None)  # import fails like on a PC
-    with Picamera2Source(backoff=(0.05, 0.1)) as source:
-        assert wait_until(lambda: source.health().last_error is not None)
-        assert "python3-picamera2" in source.health().last_error
-
-
-def test_picamera2_never_imported_unless_used():
-    code = (
-        "import sys, hardware, hardware.sources, hardware.frames, hardware.console, hardware.lights\n"
-        "from hardware.sources import Picamera2Source\n"
-        "Picamera2Source()\n"
-        "assert 'picamera2' not in sys.modules and 'libcamera' not in sys.modules, 'imported'\n"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True)
