@@ -1,0 +1,394 @@
+"""Five-card draw hands with jokers and wild cards, and lowball ("Petite Misère").
+
+A hand is five cards; ``"Jk"`` (:data:`table.cards.Card.JOKER`) is a joker, and a declared
+wild rank (``wild_rank="3"``: "the threes are wild") makes every card of that rank wild too.
+The exact rules, and the choices the seed text leaves open, are in :mod:`table.draw_tables`
+and in the README ("Five-card draw and Petite Misère").
+
+>>> evaluate_draw("Kh Kd Ks Kc Jk").describe()
+'Five of a kind, kings (with a joker)'
+>>> straight = evaluate_draw("Jk Qh Jd Tc 9s")
+>>> straight.describe(), straight < evaluate_draw("Kh Qs Jd Tc 9s")
+('Straight, queen high (with a joker)', True)
+>>> evaluate_draw("3h 3d Ah Kd 7c", wild_rank="3").describe()
+'Three of a kind, aces (with 2 wild cards)'
+>>> evaluate_low("5h 4d 3c 2s Ah").describe()
+'Five-four low (5-4-3-2-A)'
+>>> evaluate_low("7h 5d 4c 3s 2h", rule="deuce-to-seven") > evaluate_low("6h 5d 4c 3s 2d", rule="deuce-to-seven")
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+import numpy as np
+import numpy.typing as npt
+
+from table import draw_tables as tables
+from table.cards import JOKER, JOKER_ID, RANK_CHARS, Card, Joker, Rank
+from table.draw_tables import LowRule, TableKind, WildTies
+from table.errors import CardParseError, InvalidCardsError, RulesError
+
+__all__ = [
+    "DrawCard",
+    "DrawCategory",
+    "DrawValue",
+    "LowRule",
+    "WildTies",
+    "draw_categories",
+    "evaluate_draw",
+    "evaluate_draw_many",
+    "evaluate_low",
+    "evaluate_low_many",
+    "parse_draw_cards",
+]
+
+DrawCard = Card | Joker
+"""A card of a draw hand: one of the 52, or a joker."""
+Cards = str | Iterable[str | int | DrawCard]
+"""Five cards as text (``"Ah Kd Jk 7c 7d"``) or as Card/joker objects, texts or ids (52 = joker)."""
+WildRank = Rank | str | None
+"""A declared wild rank: a Rank, text such as ``"3"`` or ``"T"``, or None."""
+
+MAX_JOKERS = 2
+"""A deck holds at most two jokers (the seed: "un ou deux Fous")."""
+
+
+class DrawCategory(IntEnum):
+    """Hand category, weakest first; five of a kind ranks above a straight flush."""
+
+    HIGH_CARD = 0
+    PAIR = 1
+    TWO_PAIR = 2
+    THREE_OF_A_KIND = 3
+    STRAIGHT = 4
+    FLUSH = 5
+    FULL_HOUSE = 6
+    FOUR_OF_A_KIND = 7
+    STRAIGHT_FLUSH = 8
+    FIVE_OF_A_KIND = 9
+
+    @property
+    def label(self) -> str:
+        """English name for display, e.g. ``"Five of a kind"``."""
+        return self.name.replace("_", " ").capitalize()
+
+
+_RANK_WORDS = tuple(r.word for r in Rank)
+_RANK_PLURALS = tuple(r.plural for r in Rank)
+
+
+@dataclass(frozen=True, order=True)
+class DrawValue:
+    """The value of a draw hand, high or low. Compare values of one ranking with ``<``/``==``:
+    by ``rank`` only, higher is better (for a low hand: a better low), equal is a tie."""
+
+    rank: int
+    cards: tuple[DrawCard, ...] = field(compare=False, repr=False)
+    """The five cards, as given."""
+    key: tuple[int, ...] = field(compare=False)
+    """(category, ranks deciding ties..., wild-card term); see :attr:`RankTable.keys`."""
+    kind: TableKind = field(compare=False, repr=False)
+    wilds: int = field(compare=False)
+    """Wild cards in the hand: jokers plus cards of the wild rank."""
+    jokers: int = field(compare=False, repr=False)
+
+    @property
+    def category(self) -> DrawCategory:
+        """What the hand makes (for a low hand: what it is, e.g. a pair is bad in lowball)."""
+        return DrawCategory(self.key[0])
+
+    @property
+    def is_low(self) -> bool:
+        return self.kind.is_low
+
+    def describe(self) -> str:
+        """The hand in words, e.g. ``"Straight, queen high (with a joker)"``."""
+        text = self._describe_low() if self.is_low else self._describe_high()
+        if self.wilds == 0:
+            return text
+        if self.wilds == self.jokers:
+            return f"{text} (with {'a joker' if self.jokers == 1 else f'{self.jokers} jokers'})"
+        return f"{text} (with {'a wild card' if self.wilds == 1 else f'{self.wilds} wild cards'})"
+
+    def _describe_high(self) -> str:
+        cat, *ranks = self.key[:-1]
+        return _name(DrawCategory(cat), ranks)
+
+    def _describe_low(self) -> str:
+        cat, *values = self.key[:-1]
+        category = DrawCategory(cat)
+        # Ace-to-five keys hold ace-low values (0 = ace .. 12 = king).
+        ace_low = self.kind is TableKind.LOW_ACE_TO_FIVE
+        ranks = [12 if v == 0 else v - 1 for v in values] if ace_low else list(values)
+        if category in (DrawCategory.STRAIGHT, DrawCategory.STRAIGHT_FLUSH):
+            spelled = [RANK_CHARS[t] for t in range(ranks[0], ranks[0] - 5, -1)]
+        else:
+            shape = _SHAPES.get(category, (1, 1, 1, 1, 1))
+            spelled = [RANK_CHARS[rank] for rank, n in zip(ranks, shape, strict=True) for _ in range(n)]
+        if category in (DrawCategory.HIGH_CARD, DrawCategory.FLUSH):
+            name = f"{_RANK_WORDS[ranks[0]].capitalize()}-{_RANK_WORDS[ranks[1]]} low"
+            name = f"Flush, {name.lower()}" if category == DrawCategory.FLUSH else name
+        else:
+            name = _name(category, ranks)
+        return f"{name} ({'-'.join(spelled)})"
+
+
+_SHAPES = {DrawCategory.FOUR_OF_A_KIND: (4, 1), DrawCategory.FULL_HOUSE: (3, 2),
+           DrawCategory.THREE_OF_A_KIND: (3, 1, 1), DrawCategory.TWO_PAIR: (2, 2, 1),
+           DrawCategory.PAIR: (2, 1, 1, 1)}  # fmt: skip
+
+
+def _name(category: DrawCategory, r: list[int]) -> str:
+    """A category and its deciding ranks in words (``r`` in the order of the key)."""
+    word, plural = _RANK_WORDS, _RANK_PLURALS
+    if category == DrawCategory.FIVE_OF_A_KIND:
+        return f"Five of a kind, {plural[r[0]]}"
+    if category == DrawCategory.STRAIGHT_FLUSH:
+        return "Royal flush" if r[0] == 12 else f"Straight flush, {word[r[0]]} high"
+    if category == DrawCategory.FOUR_OF_A_KIND:
+        return f"Four of a kind, {plural[r[0]]}"
+    if category == DrawCategory.FULL_HOUSE:
+        return f"Full house, {plural[r[0]]} full of {plural[r[1]]}"
+    if category in (DrawCategory.FLUSH, DrawCategory.STRAIGHT):
+        return f"{category.label}, {word[r[0]]} high"
+    if category == DrawCategory.THREE_OF_A_KIND:
+        return f"Three of a kind, {plural[r[0]]}"
+    if category == DrawCategory.TWO_PAIR:
+        return f"Two pair, {plural[r[0]]} and {plural[r[1]]}"
+    if category == DrawCategory.PAIR:
+        return f"Pair of {plural[r[0]]}"
+    return f"High card, {word[r[0]]}"
+
+
+# ------------------------------------------------------------------------- input
+_SPLIT = re.compile(r"[\s,;]+")
+
+
+def parse_draw_cards(text: str | Iterable[str | DrawCard]) -> list[DrawCard]:
+    """Read cards that may include jokers: ``"Ah Kd Jk"``, ``"AhKdJk"`` or a list.
+
+    ``"Jk"``, ``"joker"``, ``"Fou"`` and ``"🃏"`` are jokers; everything else is read by
+    :meth:`Card.parse`. Repeated natural cards are rejected (jokers may repeat).
+    """
+    tokens: list[str | DrawCard]
+    if isinstance(text, str):
+        words = [t for t in _SPLIT.split(text.strip()) if t]
+        if len(words) == 1 and len(words[0]) > 3 and words[0].lower() not in Joker.TEXTS:
+            words = list(_split_run(words[0]))
+        tokens = list(words)
+    else:
+        tokens = list(text)
+    cards = [_as_draw_card(t) for t in tokens]
+    _ensure_distinct_naturals(cards)
+    return cards
+
+
+def _split_run(run: str) -> Iterable[str]:
+    i = 0
+    while i < len(run):
+        step = 3 if run[i : i + 2] == "10" else 2
+        yield run[i : i + step]
+        i += step
+
+
+def _as_draw_card(item: object) -> DrawCard:
+    if isinstance(item, Card | Joker):
+        return item
+    if isinstance(item, str):
+        return JOKER if item.strip().lower() in Joker.TEXTS else Card.parse(item)
+    if isinstance(item, int | np.integer) and not isinstance(item, bool):
+        return JOKER if int(item) == JOKER_ID else Card.from_id(int(item))
+    raise CardParseError(f"cannot read {item!r}: give Card objects, Card.JOKER, ids 0..52 (52 = joker) or texts")
+
+
+def _ensure_distinct_naturals(cards: Iterable[DrawCard]) -> None:
+    seen: set[Card] = set()
+    repeated = []
+    for card in cards:
+        if isinstance(card, Card):
+            if card in seen:
+                repeated.append(str(card))
+            seen.add(card)
+    if repeated:
+        raise InvalidCardsError(
+            f"duplicate cards {' '.join(repeated)}: a deck holds each card once (only jokers may repeat)"
+        )
+
+
+def _as_wild_rank(wild_rank: WildRank) -> int | None:
+    if wild_rank is None:
+        return None
+    if isinstance(wild_rank, Rank):
+        return int(wild_rank)
+    if isinstance(wild_rank, int):
+        raise RulesError(
+            f"wild_rank {wild_rank!r}: a bare number is ambiguous (rank index or face value?); "
+            "give a Rank such as Rank.THREE, or text such as '3', 'T' or '10'"
+        )
+    if isinstance(wild_rank, str):
+        try:
+            return int(Card.parse(wild_rank.strip() + "c").rank)
+        except CardParseError:
+            pass
+    raise RulesError(f"wild_rank {wild_rank!r} is not a rank: give a Rank, or text such as '3', 'T' or '10', or None")
+
+
+def _hand(cards: Cards) -> tuple[DrawCard, ...]:
+    hand = tuple(parse_draw_cards(cards if isinstance(cards, str) else [_as_draw_card(c) for c in cards]))
+    if len(hand) != 5:
+        raise InvalidCardsError(f"a draw hand has exactly 5 cards, got {len(hand)}")
+    jokers = sum(1 for c in hand if isinstance(c, Joker))
+    if jokers > MAX_JOKERS:
+        raise InvalidCardsError(f"a hand holds at most {MAX_JOKERS} jokers (a deck has one or two), got {jokers}")
+    return hand
+
+
+def _evaluate(cards: Cards, wild_rank: WildRank, kind: TableKind) -> DrawValue:
+    hand = _hand(cards)
+    wild = _as_wild_rank(wild_rank)
+    naturals = [c for c in hand if isinstance(c, Card) and c.rank != wild]
+    codes = sorted((int(c.rank) for c in naturals), reverse=True)
+    wilds = 5 - len(naturals)
+    suited = len({c.suit for c in naturals}) <= 1
+    table = tables.rank_table(kind)
+    rank = int(table.lookup.item(tables.row_index([tables.WILD_CODE] * wilds + codes), int(suited)))
+    jokers = sum(1 for c in hand if isinstance(c, Joker))
+    return DrawValue(rank, hand, table.keys[rank - 1], kind, wilds, jokers)
+
+
+def _high_kind(ties: WildTies | str) -> TableKind:
+    try:
+        rule = WildTies(ties)
+    except ValueError:
+        allowed = ", ".join(repr(t.value) for t in WildTies)
+        raise RulesError(f"ties {ties!r} is not a tie rule: use one of {allowed}") from None
+    return TableKind.HIGH_NATURAL if rule is WildTies.NATURAL else TableKind.HIGH_SUBSTITUTED
+
+
+def _low_kind(rule: LowRule | str) -> TableKind:
+    try:
+        low = LowRule(rule)
+    except ValueError:
+        allowed = ", ".join(repr(r.value) for r in LowRule)
+        raise RulesError(f"low rule {rule!r} is not known: use one of {allowed}") from None
+    return TableKind.LOW_ACE_TO_FIVE if low is LowRule.ACE_TO_FIVE else TableKind.LOW_DEUCE_TO_SEVEN
+
+
+# ------------------------------------------------------------------------- one hand
+def evaluate_draw(
+    cards: Cards,
+    *,
+    wild_rank: WildRank = None,
+    ties: WildTies | str = WildTies.NATURAL,
+) -> DrawValue:
+    """Value of five cards for high poker with jokers (``"Jk"``) and an optional wild rank.
+
+    ``ties`` is how a wild card counts between hands of one category: by default the seed's
+    rule, "le Fou ne compte pas pour départager deux mains" (see :class:`WildTies`). Raises
+    :class:`~table.errors.InvalidCardsError` for a wrong count, repeated cards or more than
+    two jokers, :class:`~table.errors.RulesError` for an unknown wild rank or tie rule.
+    """
+    return _evaluate(cards, wild_rank, _high_kind(ties))
+
+
+def evaluate_low(
+    cards: Cards,
+    *,
+    wild_rank: WildRank = None,
+    rule: LowRule | str = LowRule.ACE_TO_FIVE,
+) -> DrawValue:
+    """Value of five cards for Petite Misère (lowball): a higher ``rank`` is a better low hand.
+
+    ``rule`` is the lowball convention, ace-to-five by default (aces low, straights and
+    flushes ignored, 5-4-3-2-A best) or ``"deuce-to-seven"`` (aces high, straights and flushes
+    count against, 7-5-4-3-2 best). Wild cards take the value that makes the hand lowest.
+    """
+    return _evaluate(cards, wild_rank, _low_kind(rule))
+
+
+# ------------------------------------------------------------------------- many hands
+def _ranks_many(ids: npt.ArrayLike, wild_rank: WildRank, kind: TableKind, check: bool) -> npt.NDArray[np.int32]:
+    arr = np.asarray(ids)
+    if arr.dtype.kind not in "iu":
+        raise InvalidCardsError(f"card ids must be an integer array, got dtype {arr.dtype}")
+    if arr.ndim != 2 or arr.shape[1] != 5:
+        raise InvalidCardsError(f"card ids must have shape (N, 5), got {arr.shape}")
+    wild = _as_wild_rank(wild_rank)
+    if arr.shape[0] == 0:
+        return np.zeros(0, dtype=np.int32)
+    arr = arr.astype(np.int16)
+    if check:
+        _check_ids(arr)
+    rank = arr >> 2
+    is_wild = arr == JOKER_ID
+    if wild is not None:
+        is_wild |= rank == wild
+    codes = np.where(is_wild, tables.WILD_CODE, rank).astype(np.int32)
+    codes.sort(axis=1)
+    index = (((codes[:, 4] * tables.BASE + codes[:, 3]) * tables.BASE + codes[:, 2]) * tables.BASE + codes[:, 1])
+    index = index * tables.BASE + codes[:, 0]
+    suit = arr & 3
+    suited = np.where(is_wild, 9, suit).min(axis=1) >= np.where(is_wild, -1, suit).max(axis=1)
+    result: npt.NDArray[np.int32] = tables.rank_table(kind).lookup[index, suited.astype(np.intp)]
+    return result
+
+
+def _check_ids(arr: npt.NDArray[np.int16]) -> None:
+    low, high = int(arr.min()), int(arr.max())
+    if low < 0 or high > JOKER_ID:
+        bad = low if low < 0 else high
+        raise InvalidCardsError(f"card id {bad} is out of range: ids are 0..51, and 52 for a joker")
+    jokers = (arr == JOKER_ID).sum(axis=1)
+    if int(jokers.max()) > MAX_JOKERS:
+        row = int(np.argmax(jokers))
+        raise InvalidCardsError(f"row {row} holds {int(jokers[row])} jokers: a hand holds at most {MAX_JOKERS}")
+    # One bit per natural card (none for a joker): with no repeats the bits' sum equals their union.
+    bits = np.where(arr == JOKER_ID, np.int64(0), np.left_shift(np.int64(1), arr.astype(np.int64)))
+    union = np.bitwise_or.reduce(bits, axis=1)
+    repeats = np.flatnonzero(bits.sum(axis=1) != union)
+    if repeats.size:
+        row = int(repeats[0])
+        raise InvalidCardsError(f"row {row} repeats a card ({arr[row].tolist()}): a hand holds each card once")
+
+
+def evaluate_draw_many(
+    ids: npt.ArrayLike,
+    *,
+    wild_rank: WildRank = None,
+    ties: WildTies | str = WildTies.NATURAL,
+    check: bool = True,
+) -> npt.NDArray[np.int32]:
+    """Ranks (as ``evaluate_draw(...).rank``) of every row of an (N, 5) id array, where id 52
+    is a joker (:data:`table.cards.JOKER_ID`). Vectorised: a sort and one look-up per hand.
+    ``check=False`` skips validating the ids for trusted input."""
+    return _ranks_many(ids, wild_rank, _high_kind(ties), check)
+
+
+def evaluate_low_many(
+    ids: npt.ArrayLike,
+    *,
+    wild_rank: WildRank = None,
+    rule: LowRule | str = LowRule.ACE_TO_FIVE,
+    check: bool = True,
+) -> npt.NDArray[np.int32]:
+    """Ranks (as ``evaluate_low(...).rank``) of every row of an (N, 5) id array (52 = joker)."""
+    return _ranks_many(ids, wild_rank, _low_kind(rule), check)
+
+
+def draw_categories(
+    ranks: npt.ArrayLike, *, ties: WildTies | str = WildTies.NATURAL, low: LowRule | str | None = None
+) -> npt.NDArray[np.int8]:
+    """:class:`DrawCategory` numbers of an array of ranks from :func:`evaluate_draw_many`
+    (with the same ``ties``) or, when ``low`` is given, from :func:`evaluate_low_many`."""
+    table = tables.rank_table(_high_kind(ties) if low is None else _low_kind(low))
+    categories = np.array([key[0] for key in table.keys], dtype=np.int8)
+    arr = np.asarray(ranks)
+    if arr.size and (int(arr.min()) < 1 or int(arr.max()) > table.size):
+        raise InvalidCardsError(f"ranks run 1..{table.size} for this ranking, got {int(arr.min())}..{int(arr.max())}")
+    result: npt.NDArray[np.int8] = categories[arr - 1]
+    return result
