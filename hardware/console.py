@@ -20,6 +20,7 @@ from typing import Any
 
 from gpiozero import Button
 
+from hardware.errors import PinMapError
 from hardware.pins import ConsoleButton, PinMap
 
 
@@ -49,6 +50,9 @@ class Console:
         hold_time: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        pins.validate(seats=len(pins.seat_leds))  # a wiring mistake stops here, before any pin is claimed
+        if debounce < 0 or hold_time <= 0:
+            raise PinMapError(f"debounce must be 0 s or more and hold_time above 0 s, got {debounce} and {hold_time}")
         self._events = events
         self._debounce = debounce
         self._clock = clock

@@ -23,6 +23,9 @@ class TableLights:
     """
 
     def __init__(self, pins: PinMap, *, pin_factory: Any = None, pulse_seconds: float = 0.6) -> None:
+        pins.validate(seats=len(pins.seat_leds))  # a wiring mistake stops here, before any pin is claimed
+        if pulse_seconds <= 0:
+            raise PinMapError(f"pulse_seconds must be above 0 s, got {pulse_seconds}")
         self._pulse = pulse_seconds
         self.dealer: int | None = None
         self.to_act: int | None = None

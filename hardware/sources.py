@@ -19,10 +19,24 @@ __all__ = ["IMAGE_SUFFIXES", "OpenCVSource", "Picamera2Source", "ReplaySource", 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 
 
+STREAM_TIMEOUT_MS = 3000
+"""How long a stream URL may take to open or to deliver a frame before it counts as lost."""
+
+
+def open_capture(device: int | str) -> Any:
+    """``cv2.VideoCapture`` for a webcam index or a URL; a stream that goes silent times out
+    (instead of blocking for ever) so the source can reconnect."""
+    if isinstance(device, str) and "://" in device:
+        timeouts = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, STREAM_TIMEOUT_MS]
+        timeouts += [cv2.CAP_PROP_READ_TIMEOUT_MSEC, STREAM_TIMEOUT_MS]
+        return cv2.VideoCapture(device, cv2.CAP_ANY, timeouts)
+    return cv2.VideoCapture(device)
+
+
 class OpenCVSource(FrameSource):
     """A USB webcam (index), a video file or a stream URL through ``cv2.VideoCapture``.
 
-    ``capture_factory`` makes the capture object (default ``cv2.VideoCapture``); tests pass a fake.
+    ``capture_factory`` makes the capture object (default :func:`open_capture`); tests pass a fake.
     """
 
     name = "opencv camera"
@@ -33,10 +47,14 @@ class OpenCVSource(FrameSource):
         *,
         size: tuple[int, int] | None = (1280, 720),
         fps: float | None = None,
-        capture_factory: Callable[..., Any] = cv2.VideoCapture,
+        capture_factory: Callable[..., Any] = open_capture,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
+        if size is not None and (len(size) != 2 or min(size) <= 0):
+            raise FrameSourceError(f"camera size must be (width, height) above 0, got {size}")
+        if fps is not None and fps <= 0:
+            raise FrameSourceError(f"camera rate must be above 0 frames per second, got {fps}")
         self.device = device
         self.size = size
         self.fps = fps
@@ -53,6 +71,8 @@ class OpenCVSource(FrameSource):
             capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
         if self.fps is not None:
             capture.set(cv2.CAP_PROP_FPS, self.fps)
+        if isinstance(self.device, int):
+            capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # the newest frame, not one queued in the driver
         self._capture = capture
 
     def _grab(self) -> Image | None:

@@ -4,6 +4,7 @@ import time
 import pytest
 
 from hardware.console import ButtonPressed, Console
+from hardware.errors import PinMapError
 from hardware.pins import ConsoleButton, PinMap
 
 
@@ -103,3 +104,37 @@ def test_close_releases_pins(mock_pins):
         assert len(console.buttons) == len(ConsoleButton)
     # The pins are free again: a second console can take them.
     Console(pins, queue.Queue(), pin_factory=mock_pins).close()
+
+
+def test_held_buttons_give_one_event_each(rig):
+    _console, events, _clock, pins, factory = rig
+    for button in (ConsoleButton.ALL_IN, ConsoleButton.UNDO):
+        pin = factory.pin(pins.buttons[button])
+        pin.drive_low()
+        time.sleep(0.6)  # held well past hold_time (0.15 s): still one event
+        pin.drive_high()
+        time.sleep(0.05)
+        assert [e.button for e in drained(events)] == [button]
+
+
+def test_a_chattering_hold_still_counts_once(rig):
+    _console, events, _clock, pins, factory = rig
+    pin = factory.pin(pins.buttons[ConsoleButton.ALL_IN])
+    for _ in range(30):
+        pin.drive_low()
+        pin.drive_high()
+    pin.drive_low()
+    time.sleep(0.5)
+    pin.drive_high()
+    assert [e.button for e in drained(events)] == [ConsoleButton.ALL_IN]
+
+
+def test_a_bad_pin_map_is_refused_before_any_pin_is_claimed(mock_pins):
+    pins = PinMap.default(4)
+    clash = PinMap({**pins.buttons, ConsoleButton.FOLD: pins.buttons[ConsoleButton.NEXT]}, pins.seat_leds)
+    with pytest.raises(PinMapError, match="GPIO 7 is used twice"):
+        Console(clash, queue.Queue(), pin_factory=mock_pins)
+    assert mock_pins.pins == {}
+    with pytest.raises(PinMapError, match="hold_time"):
+        Console(pins, queue.Queue(), pin_factory=mock_pins, hold_time=0)
+    Console(pins, queue.Queue(), pin_factory=mock_pins).close()  # nothing was left claimed

@@ -65,3 +65,21 @@ def test_buzzer_beeps(mock_pins):
 def test_seat_without_led(mock_pins):
     with TableLights(PinMap.default(4), pin_factory=mock_pins) as lights, pytest.raises(PinMapError, match=r"0\.\.3"):
         lights.show(dealer=4, to_act=None)
+
+
+def test_a_bad_pin_map_is_refused_before_any_pin_is_claimed(mock_pins):
+    pins = PinMap.default(3)
+    clash = PinMap(pins.buttons, (5, 6, 5), status_led=18)
+    with pytest.raises(PinMapError, match=r"GPIO 5 is used twice, by pins.seat_leds\[0\] and by pins.seat_leds\[2\]"):
+        TableLights(clash, pin_factory=mock_pins)
+    assert mock_pins.pins == {}
+
+
+def test_show_with_a_bad_seat_changes_nothing(mock_pins):
+    pins = PinMap.default(4)
+    with TableLights(pins, pin_factory=mock_pins) as lights:
+        lights.show(dealer=1, to_act=None)
+        with pytest.raises(PinMapError):
+            lights.show(dealer=2, to_act=7)
+        assert (lights.dealer, lights.to_act) == (1, None)
+        assert states(mock_pins, pins) == [0, 1, 0, 0]

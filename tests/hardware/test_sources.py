@@ -1,11 +1,13 @@
+import itertools
 import time
+from typing import ClassVar
 
 import cv2
 import numpy as np
 import pytest
 
 from hardware.errors import FrameSourceError
-from hardware.sources import OpenCVSource, ReplaySource
+from hardware.sources import STREAM_TIMEOUT_MS, OpenCVSource, ReplaySource, open_capture
 
 
 def image(value: int, size=(48, 64)) -> np.ndarray:
@@ -145,3 +147,49 @@ def test_stalled_camera_is_reported_within_two_seconds():
         assert source.health().last_error.startswith("no frame for")
     finally:
         source._stop.set()  # the fake never returns; don't wait for it
+
+
+class RecordingCamera(FlakyCamera):
+    attempts: ClassVar[list] = []
+    settings: ClassVar[list] = []
+
+    def __init__(self, device):
+        super().__init__(device)
+        RecordingCamera.attempts.append(time.monotonic())
+
+    def set(self, prop, value):
+        RecordingCamera.settings.append((prop, value))
+        return True
+
+
+def test_reconnect_attempts_back_off():
+    FlakyCamera.plugged = False
+    RecordingCamera.attempts = []
+    with OpenCVSource(0, capture_factory=RecordingCamera, backoff=(0.05, 0.4)):
+        time.sleep(1.3)
+    FlakyCamera.plugged = True
+    gaps = np.diff(RecordingCamera.attempts)
+    assert 4 <= len(RecordingCamera.attempts) <= 8  # not a busy loop
+    assert gaps[0] < 0.15 and gaps[-1] > 0.3  # 0.05, 0.1, 0.2, 0.4, 0.4 ...
+    assert all(b >= a * 0.8 for a, b in itertools.pairwise(gaps))
+
+
+def test_webcam_settings():
+    FlakyCamera.plugged = True
+    RecordingCamera.settings = []
+    with OpenCVSource(2, size=(640, 480), fps=30, capture_factory=RecordingCamera) as source:
+        assert source.read(timeout=2) is not None
+    assert set(RecordingCamera.settings) >= {
+        (cv2.CAP_PROP_FRAME_WIDTH, 640), (cv2.CAP_PROP_FRAME_HEIGHT, 480), (cv2.CAP_PROP_FPS, 30),
+        (cv2.CAP_PROP_BUFFERSIZE, 1),
+    }  # fmt: skip
+    with pytest.raises(FrameSourceError, match="size"):
+        OpenCVSource(0, size=(0, 480))
+    with pytest.raises(FrameSourceError, match="rate"):
+        OpenCVSource(0, fps=-1)
+
+
+def test_a_stream_that_is_not_there_fails_fast():
+    started = time.monotonic()
+    capture = open_capture("rtsp://127.0.0.1:9/none")  # nothing listens on the discard port
+    assert not capture.isOpened() and time.monotonic() - started < STREAM_TIMEOUT_MS / 1000 + 1
