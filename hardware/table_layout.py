@@ -66,7 +66,7 @@ def default_zones(seats: int, *, size: tuple[int, int] = (1280, 720)) -> tuple[Z
         raise TableModelError(f"a table has 2 to 10 seats, not {seats}")
     width, height = size
     board = _box(0.5, 0.5, 0.48, 0.28)
-    cx, cy, rx, ry = width / 2, height / 2, 0.40 * width, 0.37 * height
+    cx, cy, rx, ry = width / 2, height / 2, 0.38 * width, 0.34 * height
     samples = 3600
     points = [
         (cx + rx * math.cos(math.pi / 2 + 2 * math.pi * k / samples),

@@ -22,7 +22,7 @@ import random
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -31,6 +31,9 @@ from hardware.frames import Image
 from hardware.table_layout import BOARD, Point, TableLayout, Zone, seat_zone, zone_name
 from table.cards import Card
 from table.errors import CardParseError
+
+if TYPE_CHECKING:  # vision is imported when a frame is drawn, never when hardware is imported
+    from vision.scene import RenderedScene, SceneSpec
 
 _BACKS = ("plain", "tock")
 
@@ -83,6 +86,8 @@ class TableModel:
     None lays them out round an oval. ``card_height``: fraction of the image height; None picks the
     largest size at which every zone holds its cards. ``seed``: the scene's look (table cloth, deck
     style, light); None picks one for this model. ``back``: ``"plain"`` or ``"tock"`` (marked backs).
+    ``table``, ``deck`` and ``clean`` go to the renderer (a surface name, a deck style name, and
+    no camera blur/noise/tilt for tests that want crisp pixels).
     """
 
     def __init__(
@@ -97,6 +102,8 @@ class TableModel:
         seed: int | None = None,
         back: str = "plain",
         table: str | None = None,
+        deck: str | None = None,
+        clean: bool = False,
     ) -> None:
         if back not in _BACKS:
             raise TableModelError(f"card back {back!r} is not known: use one of {', '.join(_BACKS)}")
@@ -105,7 +112,7 @@ class TableModel:
         )
         self.seed = random.randrange(2**31) if seed is None else int(seed)
         self.back = back
-        self.table = table
+        self.table, self.deck, self.clean = table, deck, clean
         self._lock = threading.RLock()
         self._cards: tuple[TableCard, ...] = ()
         self._hands = 0
@@ -114,15 +121,15 @@ class TableModel:
         self._render_lock = threading.Lock()
         self._rendered_version = -1
         self._image: Image | None = None
-        self.last_render: Any = None
-        """The renderer's last result (``vision.scene.RenderedScene``: image and exact truth)."""
+        self.last_render: RenderedScene | None = None
+        """The renderer's last result: the image and the exact truth of every card drawn."""
 
     def blank(self) -> TableModel:
         """A new, empty model with the same table, zones, card size and look."""
         return TableModel(
             self.seats, board_zone=self.layout.board, seat_zones=self.layout.seats, size=self.size,
             hole_cards=self.layout.hole_cards, card_height=self.card_height, seed=self.seed,
-            back=self.back, table=self.table,
+            back=self.back, table=self.table, deck=self.deck, clean=self.clean,
         )  # fmt: skip
 
     # -- what the table is ------------------------------------------------------------
@@ -260,22 +267,23 @@ class TableModel:
                 self._version += 1
 
     # -- drawing ----------------------------------------------------------------------
-    def scene_spec(self, state: TableState | None = None) -> Any:
+    def scene_spec(self, state: TableState | None = None) -> SceneSpec:
         """The table as a ``vision.scene.SceneSpec`` (vision is imported here, not before)."""
-        from vision.scene import PlacedCard, SceneSpec  # type: ignore[import-not-found, unused-ignore]
+        from vision.scene import PlacedCard, SceneSpec
 
         state = self.state() if state is None else state
         placed = tuple(
             PlacedCard(c.card, c.face_up, c.center, angle=c.angle, height=self.card_height, back=self.back)
             for c in state.cards
         )
-        return SceneSpec(placed, size=self.size, table=self.table, seed=self.seed, hands=state.hands)
+        return SceneSpec(placed, size=self.size, table=self.table, seed=self.seed, hands=state.hands, deck=self.deck,
+                         clean=self.clean)  # fmt: skip
 
     def frame(self, t: float = 0.0) -> Image:
         """The camera's picture of the table now (``t`` is ignored: the table is what changes).
 
         A table that has not changed since the last frame is not drawn again."""
-        from vision.scene import render_scene  # type: ignore[import-not-found, unused-ignore]
+        from vision.scene import render_scene
 
         with self._render_lock:
             state = self.state()

@@ -40,6 +40,7 @@ def test_default_layout_holds_every_card_in_its_own_zone(seats):
             slot = layout.slot(name, index)
             corners = card_corners(slot.center, slot.angle, layout.card_height, layout.size)
             assert all(inside(c, polygon) for c in corners), (name, index)
+            assert min(min(x, 1 - x, y, 1 - y) for x, y in corners) > 0.03  # clear of the picture's edge
             others = [n for n in zones if n != name]
             assert not any(inside(slot.center, zones[n]) for n in others), (name, index)
 

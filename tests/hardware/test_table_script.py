@@ -33,6 +33,8 @@ def fake_renderer(monkeypatch):
         table: str | None = None
         seed: int = 0
         hands: int = 0
+        deck: str | None = None
+        clean: bool = False
 
     calls: list = []
 
