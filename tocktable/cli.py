@@ -1,29 +1,79 @@
-"""The ``tocktable`` command line."""
+"""The ``tocktable`` command line.
+
+Every command prints a clear message and exits with status 2 on bad input (a malformed
+configuration, a missing camera, a damaged database...), never a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from tocktable import __version__
 
-_DEMO_PLAN = """\
-tocktable demo - coming soon.
-
-The demo will run a whole table on this computer with no Pi and no camera: a synthetic
-camera deals and turns cards, the card reader reads them, mock buttons log the betting,
-and the dashboard shows the live table at http://127.0.0.1:8080 for any phone or browser.
-
-What works today: the cards and the exact hand evaluator (python -m bench.evaluator).
-"""
+_DATA_HELP = "where the game database lives (default: $TOCKTABLE_DATA, else $XDG_DATA_HOME/tocktable{})"
 
 
 def _build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tocktable", description="A companion for live home poker games.")
+    parser = argparse.ArgumentParser(
+        prog="tocktable",
+        description="A companion for live home poker games: reads the cards, logs the betting, shows the table "
+        "on every phone.",
+        epilog="Start with 'tocktable demo', then open http://127.0.0.1:8000 in a browser.",
+    )
     parser.add_argument("--version", action="version", version=f"tocktable {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.add_parser("demo", help="run a whole synthetic table with the dashboard on localhost")
+
+    demo = commands.add_parser(
+        "demo", help="run a whole synthetic table with the dashboard on localhost",
+        description="The whole product on this machine with no hardware: a synthetic camera, mock buttons pressed "
+        "by simulated players, mock LEDs, and the dashboard on http://127.0.0.1:8000. Started again on the same "
+        "--data it resumes the stored game.",
+    )  # fmt: skip
+    demo.add_argument("--data", type=Path, default=None, help=_DATA_HELP.format("/demo"))
+    demo.add_argument("--port", type=int, default=None, help="dashboard port (default 8000)")
+    demo.add_argument("--fast", action="store_true", help="play without waiting on the wall clock, then stop")
+    demo.add_argument("--hands", type=int, default=None, help="stop after this many hands (--fast: default 20)")
+    demo.add_argument("--seed", type=int, default=None, help="seed for the deck, the table's look and the players")
+    demo.add_argument("--config", default=None, help="a configuration file (seats, variant, blinds...)")
+    demo.add_argument("--seats", type=int, default=None, help="players at the table, 2..10 (default 6)")
+    demo.add_argument("--variant", choices=("holdem", "tock"), default=None, help="Hold'em or Tock-Poker")
+    demo.add_argument("--new-session", action="store_true", help="start a new game instead of resuming")
+    demo.add_argument("--no-web", action="store_true", help="do not serve the dashboard")
+    demo.add_argument("--perfect-camera", action="store_true",
+                      help="skip the card reader: the camera reports what the dealer puts down")  # fmt: skip
+
+    serve = commands.add_parser(
+        "serve", help="run the real table: camera, buttons, LEDs, dashboard on the local network",
+        description="Run the table for a real game: the camera from the configuration, the GPIO console and LEDs, "
+        "and the dashboard on every phone of the local network (the URL is printed as text and as a QR code, "
+        "with the admin PIN). Resumes the stored game after a restart or a power cut.",
+    )  # fmt: skip
+    serve.add_argument("--config", default=None, help="the configuration file (tocktable config --example)")
+    serve.add_argument("--data", type=Path, default=None, help=_DATA_HELP.format(""))
+    serve.add_argument("--port", type=int, default=None, help="dashboard port (default: web.port, 8000)")
+    serve.add_argument("--host", default=None, help="address to listen on (default: web.host, 0.0.0.0)")
+    serve.add_argument("--mock-pins", action="store_true", help="gpiozero mock pins instead of the GPIO header")
+    serve.add_argument("--new-session", action="store_true", help="start a new game instead of resuming")
+
+    export = commands.add_parser(
+        "export", help="write a session's hand histories (PHH) and ledger (CSV, JSON)",
+        description="Write the hand histories of a session in the Poker Hand History format (.phhs) and its "
+        "ledger (who bought in, who is up or down, who pays whom) as CSV and JSON.",
+    )  # fmt: skip
+    export.add_argument("--data", type=Path, default=None, help=_DATA_HELP.format(""))
+    export.add_argument("--session", type=int, default=None, help="session number (default: the newest)")
+    export.add_argument("--list", action="store_true", help="list the sessions and stop")
+    export.add_argument("-o", "--out", type=Path, default=Path("."), help="folder to write to (default: here)")
+    export.add_argument("--format", default="phh,csv,json", help="comma-separated: phh, csv, json (default: all)")
+
+    enroll = commands.add_parser("enroll", help="teach the card reader your own deck (one photo per card)")
+    enroll.add_argument("args", nargs=argparse.REMAINDER, help="passed on to the enrollment tool")
+    marks = commands.add_parser("marks", help="print a sheet of Tock mark stickers to turn any deck into a Tock deck")
+    marks.add_argument("args", nargs=argparse.REMAINDER, help="passed on to the sticker sheet tool")
+
     config = commands.add_parser("config", help="check a configuration file, or print a commented example")
     config.add_argument("file", nargs="?", help="the TOML file to check")
     config.add_argument("--example", action="store_true", help="print a commented example with every default")
@@ -39,8 +89,6 @@ def _build_parser() -> argparse.ArgumentParser:
 
 
 def _check_hardware(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from hardware.check import check_hardware
     from hardware.pins import PinMap
     from hardware.sources import source_from_spec
@@ -61,17 +109,12 @@ def _check_hardware(args: argparse.Namespace) -> int:
 
 
 def _config(args: argparse.Namespace) -> int:
-    from table.errors import TocktableError
     from tocktable.config import EXAMPLE, load_config
 
     if args.example or not args.file:
         sys.stdout.write(EXAMPLE)
         return 0
-    try:
-        config = load_config(args.file)
-    except TocktableError as exc:
-        sys.stderr.write(f"tocktable config: {exc}\n")
-        return 2
+    config = load_config(args.file)
     sys.stdout.write(
         f"{args.file}: valid. {config.table.seats} seats, {config.table.variant} {config.table.betting}, "
         f"blinds {config.blinds.levels[0].small}/{config.blinds.levels[0].big}, camera {config.camera.source}, "
@@ -80,22 +123,104 @@ def _config(args: argparse.Namespace) -> int:
     return 0
 
 
+def _demo(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from hardware.pins import PinMap
+    from tocktable.config import ConfigError, load_config
+    from tocktable.run import DemoOptions, run_demo
+
+    config = load_config(args.config)
+    table = config.table
+    if args.seats is not None:
+        if not 2 <= args.seats <= 10:
+            raise ConfigError(f"--seats {args.seats} is not allowed: use 2..10")
+        table = replace(table, seats=args.seats, names=table.names[: args.seats])
+        config = replace(config, pins=PinMap.default(args.seats), zones=replace(config.zones, seats=()))
+    if args.variant is not None:
+        table = replace(table, variant=args.variant)
+    config = replace(config, table=table)
+    if args.hands is not None and args.hands < 1:
+        raise ConfigError(f"--hands {args.hands} is not allowed: play at least one hand")
+    options = DemoOptions(
+        data_dir=args.data, port=args.port, fast=args.fast, hands=args.hands, seed=args.seed,
+        new_session=args.new_session, web=not args.no_web, truth_camera=args.perfect_camera,
+    )  # fmt: skip
+    return run_demo(config, options, out=sys.stdout)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from tocktable.config import load_config
+    from tocktable.run import ServeOptions, run_serve
+
+    config = load_config(args.config)
+    options = ServeOptions(data_dir=args.data, port=args.port, host=args.host, mock_pins=args.mock_pins,
+                           new_session=args.new_session)  # fmt: skip
+    return run_serve(config, options, out=sys.stdout)
+
+
+def _export(args: argparse.Namespace) -> int:
+    from datetime import datetime
+
+    from tocktable.config import ConfigError, default_data_dir
+    from tocktable.export import FORMATS, export_session
+    from tocktable.run import DB_NAME
+    from tocktable.store import Store
+
+    formats = tuple(f.strip() for f in args.format.split(",") if f.strip())
+    unknown = [f for f in formats if f not in FORMATS]
+    if unknown or not formats:
+        raise ConfigError(f"--format {args.format!r} is not allowed: choose from {', '.join(FORMATS)}")
+    data_dir = args.data or default_data_dir()
+    with Store(data_dir / DB_NAME, create=False) as store:
+        if args.list:
+            for info in store.sessions():
+                started = datetime.fromtimestamp(info.created_at).strftime("%Y-%m-%d %H:%M")
+                state = "open" if info.closed_at is None else "closed"
+                sys.stdout.write(f"session {info.id}: started {started}, {info.commands} steps, {state}\n")
+            return 0
+        for path in export_session(store, session_id=args.session, out_dir=args.out, formats=formats):
+            sys.stdout.write(f"wrote {path}\n")
+    return 0
+
+
+def _delegate(module_name: str, what: str, args: argparse.Namespace) -> int:
+    """Run a vision tool's own command line, or say it is not there yet."""
+    import importlib
+
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        sys.stderr.write(f"tocktable: {what} is not available in this version yet ({module_name} is missing)\n")
+        return 2
+    main = getattr(module, "main", None)
+    if main is None:
+        sys.stderr.write(f"tocktable: {module_name} has no command line (main) yet\n")
+        return 2
+    result = main(list(args.args))
+    return int(result or 0)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
+    from table.errors import TocktableError
+
     parser = _build_parser()
     args = parser.parse_args(argv)
-    if args.command == "demo":
-        sys.stdout.write(_DEMO_PLAN)
+    handlers: dict[str, Callable[[argparse.Namespace], int]] = {
+        "demo": _demo, "serve": _serve, "export": _export, "config": _config, "check-hardware": _check_hardware,
+        "enroll": lambda a: _delegate("vision.enroll", "deck enrollment", a),
+        "marks": lambda a: _delegate("vision.marks", "the Tock sticker sheet", a),
+    }  # fmt: skip
+    handler = handlers.get(args.command)
+    if handler is None:
+        parser.print_help()
         return 0
-    if args.command == "config":
-        return _config(args)
-    if args.command == "check-hardware":
-        from table.errors import TocktableError
-
-        try:
-            return _check_hardware(args)
-        except TocktableError as exc:
-            sys.stderr.write(f"tocktable check-hardware: {exc}\n")
-            return 2
-    parser.print_help()
-    return 0
+    try:
+        return int(handler(args))
+    except TocktableError as exc:
+        sys.stderr.write(f"tocktable {args.command}: {exc}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("\n")
+        return 130

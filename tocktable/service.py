@@ -75,6 +75,10 @@ class CameraStatus:
     message: str | None = None
 
 
+class _Barrier:
+    """Answered once every input queued before it has been handled."""
+
+
 class Ticket:
     """The answer to one submitted input, filled in by the service thread."""
 
@@ -230,6 +234,10 @@ class Service:
         """Submit and wait for the answer (raises the command's error)."""
         return self.submit(item).wait(timeout)
 
+    def sync(self, *, timeout: float = 10.0) -> None:
+        """Wait until every input queued so far has been handled."""
+        self.call(_Barrier(), timeout=timeout)
+
     def snapshot(self) -> Snapshot:
         """The latest published snapshot."""
         return self._snapshot
@@ -252,9 +260,11 @@ class Service:
         next_tick = time.monotonic() + self._tick_seconds
         while True:
             try:
-                item, ticket = self.inbox.get(timeout=max(0.0, next_tick - time.monotonic()))
+                got = self.inbox.get(timeout=max(0.0, next_tick - time.monotonic()))
             except queue.Empty:
-                item, ticket = None, None
+                got = (None, None)
+            # The console puts its ButtonPressed events on the queue bare; submit() wraps with a ticket.
+            item, ticket = got if isinstance(got, tuple) else (got, None)
             if item is None and self._stop.is_set():
                 break
             if item is not None:
@@ -264,9 +274,10 @@ class Service:
                 self.handle(Tick())
         while True:  # answer whatever is left so no caller waits forever
             try:
-                _, ticket = self.inbox.get_nowait()
+                got = self.inbox.get_nowait()
             except queue.Empty:
                 break
+            ticket = got[1] if isinstance(got, tuple) else None
             if ticket is not None:
                 ticket._resolve(error=ServiceError("the service stopped before taking this command"))
 
@@ -295,6 +306,8 @@ class Service:
             ticket._resolve(Ack(ack.seq, self._version, ack.steps))
 
     def _dispatch(self, item: Any) -> Ack:
+        if isinstance(item, _Barrier):
+            return Ack(None, self._version)
         if isinstance(item, Tick):
             return self._tick()
         if isinstance(item, ButtonPressed):

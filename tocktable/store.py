@@ -89,10 +89,12 @@ class Store:
     """One SQLite file. Thread-safe: one connection guarded by a lock (the service thread
     writes; web handlers read histories)."""
 
-    def __init__(self, path: str | Path, *, clock: Any = time.time) -> None:
+    def __init__(self, path: str | Path, *, clock: Any = time.time, create: bool = True) -> None:
         self.path = Path(path)
         self._clock = clock
         self._lock = threading.Lock()
+        if not create and not (self.path.is_file() and self.path.stat().st_size > 0):
+            raise StoreError(f"no tocktable database at {self.path}: check --data (nothing was created)")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

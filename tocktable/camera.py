@@ -1,0 +1,206 @@
+"""From camera frames to table views: the seam between the frame source, vision and the service.
+
+A :class:`Watcher` turns one frame into a :class:`vision.view.TableView`. Two exist:
+
+- :class:`VisionWatcher`: the real pipeline, ``vision``'s card reader (detect, rectify,
+  classify) and its tracker (stable over several frames, zones, conflicts);
+- :class:`TruthWatcher`: what a synthetic table model *holds*, without looking at the picture:
+  a perfect camera, used by the demo until the card reader is installed, and by tests that
+  check the service apart from vision.
+
+:class:`CameraLoop` runs a frame source through a watcher on its own thread and puts each
+*changed* view on the service queue, with the source's health (for the status LED).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from table.cards import Card
+from table.tock import mark_of
+from vision.view import BOARD, SeenCard, TableView
+
+log = logging.getLogger("tocktable.camera")
+
+Point = tuple[float, float]
+
+
+class Watcher(Protocol):
+    """Frame in, stable table view out."""
+
+    def watch(self, image: Any, *, index: int, timestamp: float) -> TableView: ...
+
+
+class VisionUnavailable(Exception):
+    """The card reader or the tracker is not installed (yet); the message says what is missing."""
+
+
+# ---------------------------------------------------------------------------------- truth
+class TruthWatcher:
+    """Reports exactly the cards a :class:`hardware.table_model.TableModel` holds (marks from
+    the card itself on a Tock back, ``"plain"`` otherwise)."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+
+    def watch(self, image: Any = None, *, index: int = 0, timestamp: float = 0.0) -> TableView:
+        state = self.model.state()
+        tock = getattr(self.model, "back", "plain") == "tock"
+        height = float(self.model.card_height)
+        size = tuple(self.model.size)
+        board: list[SeenCard] = []
+        seats: dict[int, list[SeenCard]] = {}
+        for placed in sorted(state.cards, key=lambda c: (c.zone or "", c.slot or 0)):
+            if placed.zone is None:
+                continue
+            seen = SeenCard(
+                card=placed.card if placed.face_up else None,
+                face_up=placed.face_up,
+                mark=None if placed.face_up else (str(mark_of(Card.parse(placed.card))) if tock else "plain"),
+                zone=placed.zone,
+                confidence=1.0,
+                corners=_corners(placed.center, placed.angle, height, size),
+                first_frame=index,
+            )
+            if placed.zone == BOARD:
+                board.append(seen)
+            else:
+                seats.setdefault(int(placed.zone.partition(":")[2]), []).append(seen)
+        return TableView(index, timestamp, tuple(board), {s: tuple(c) for s, c in sorted(seats.items())})
+
+
+def _corners(center: Point, angle: float, height: float, size: Sequence[int]) -> tuple[Point, Point, Point, Point]:
+    """A card's corners in normalised coordinates, clockwise from its top left."""
+    w_px, h_px = size[0], size[1]
+    half_h = height * h_px / 2
+    half_w = half_h * 63 / 88
+    theta = math.radians(-angle)
+    cx, cy = center[0] * w_px, center[1] * h_px
+    points = []
+    for dx, dy in ((-half_w, -half_h), (half_w, -half_h), (half_w, half_h), (-half_w, half_h)):
+        x = cx + dx * math.cos(theta) - dy * math.sin(theta)
+        y = cy + dx * math.sin(theta) + dy * math.cos(theta)
+        points.append((x / w_px, y / h_px))
+    return (points[0], points[1], points[2], points[3])
+
+
+# ---------------------------------------------------------------------------------- vision
+class VisionWatcher:
+    """``vision``'s reader and tracker: ``reader.read(image)`` gives observations, the tracker
+    turns them into a stable view over several frames."""
+
+    def __init__(self, reader: Any, tracker: Any) -> None:
+        self.reader = reader
+        self.tracker = tracker
+
+    @classmethod
+    def default(cls, zones: Mapping[str, Any], *, size: tuple[int, int]) -> VisionWatcher:
+        """The shipped models and a tracker for ``zones``; :class:`VisionUnavailable` when vision
+        does not provide them yet."""
+        try:
+            import vision
+        except ImportError as exc:  # pragma: no cover - vision is part of this project
+            raise VisionUnavailable(f"the vision package cannot be imported: {exc}") from None
+        reader_cls = getattr(vision, "CardReader", None)
+        if reader_cls is None:
+            raise VisionUnavailable("vision.CardReader is not available yet (the card reader, issue 4)")
+        tracker_factory = _tracker_factory()
+        if tracker_factory is None:
+            raise VisionUnavailable("vision has no table tracker yet (issue 5)")
+        try:
+            reader = reader_cls.default()
+        except Exception as exc:  # missing model files, onnxruntime problems: say so, fall back
+            raise VisionUnavailable(f"the card reader could not start: {exc}") from None
+        return cls(reader, tracker_factory(zones=zones, size=size))
+
+    def watch(self, image: Any, *, index: int, timestamp: float) -> TableView:
+        observations = self.reader.read(image)
+        view: TableView = self.tracker.update(observations, frame_index=index, timestamp=timestamp)
+        return view
+
+
+def _tracker_factory() -> Callable[..., Any] | None:
+    """vision's tracker class, wherever issue 5 puts it (None until it exists)."""
+    import importlib
+
+    for module_name, names in (("vision", ("TableTracker", "Tracker")), ("vision.track", ("TableTracker", "Tracker")),
+                               ("vision.tracker", ("TableTracker", "Tracker"))):  # fmt: skip
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        for name in names:
+            found = getattr(module, name, None)
+            if found is not None:
+                return found  # type: ignore[no-any-return]
+    return None
+
+
+# ---------------------------------------------------------------------------------- the loop
+def view_signature(view: TableView) -> tuple[Any, ...]:
+    """What matters in a view (not frame numbers, times or confidences): equal means no news."""
+
+    def cards(seen: Sequence[SeenCard]) -> tuple[tuple[Any, ...], ...]:
+        return tuple((c.card, c.face_up, c.mark) for c in seen)
+
+    seats = tuple((s, cards(view.seat_cards(s))) for s in sorted(view.seats))
+    conflicts = tuple((c.kind, c.zone) for c in view.conflicts)
+    return cards(view.board), seats, conflicts
+
+
+class CameraLoop:
+    """Frames → watcher → changed views on the service queue; health every second."""
+
+    def __init__(self, source: Any, watcher: Watcher, submit: Callable[[Any], Any], *, health_every: float = 1.0):
+        self.source = source
+        self.watcher = watcher
+        self.submit = submit
+        self.health_every = health_every
+        self.frames_read = 0
+        self.views_sent = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> CameraLoop:
+        self.source.start()
+        self._thread = threading.Thread(target=self._run, name="tocktable-camera", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.source.stop()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        from tocktable.service import CameraStatus
+
+        last_signature: tuple[Any, ...] | None = None
+        last_index = 0
+        last_health: tuple[bool, str | None] | None = None
+        while not self._stop.is_set():
+            frame = self.source.read(newer_than=last_index, timeout=self.health_every)
+            health = self.source.health()
+            status = (health.ok, health.last_error)
+            if status != last_health:
+                last_health = status
+                self.submit(CameraStatus(health.ok, health.last_error))
+            if frame is None:
+                continue
+            last_index = frame.index
+            self.frames_read += 1
+            try:
+                view = self.watcher.watch(frame.image, index=frame.index, timestamp=frame.timestamp)
+            except Exception as exc:  # a bad frame must not stop the camera: report and go on
+                log.warning("frame %d could not be read: %s", frame.index, exc)
+                continue
+            signature = view_signature(view)
+            if signature != last_signature:
+                last_signature = signature
+                self.views_sent += 1
+                self.submit(view)

@@ -1,0 +1,300 @@
+"""The demo: a whole table on this machine with no Pi, no camera and no players.
+
+A simulated dealer changes a :class:`hardware.table_model.TableModel` (the physical table: the
+draw for the button, hole cards face down, the board turned street by street, hands shown at
+the showdown, folded hands mucked); the camera watches it; simulated players press the console
+buttons on gpiozero mock pins; the service runs the game, lights the mock LEDs and publishes
+snapshots to the dashboard.
+
+``fast=True`` plays lock-step on a virtual clock: each change on the table is read by the camera
+at once, every press is taken before the next, and nobody waits for the wall clock. A demo
+started again on the same data directory resumes the stored game: the dealer lays the table
+out again to match it (the same board and shown hands; hole cards consistent with the marks).
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, TextIO
+
+from hardware.pins import ConsoleButton, PinMap
+from table.cards import Card
+from table.tock import mark_of
+from tocktable.camera import TruthWatcher, Watcher, view_signature
+from tocktable.players import STYLES, Style, decide
+from tocktable.steps import Rebuy, Tick
+
+NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jade")
+ALL_CARDS = tuple(str(Card.from_id(i)) for i in range(52))
+
+Move = Callable[[], None]
+
+
+class DemoStuck(RuntimeError):
+    """The demo found nothing to do for too long (a bug: the message says where it stood)."""
+
+
+class VirtualClock:
+    """Seconds that pass only when told to (the fast demo's wall clock)."""
+
+    def __init__(self, start: float | None = None) -> None:
+        self._now = time.time() if start is None else start
+        self._lock = threading.Lock()
+
+    def __call__(self) -> float:
+        with self._lock:
+            return self._now
+
+    def advance(self, seconds: float) -> None:
+        with self._lock:
+            self._now += seconds
+
+
+@dataclass
+class DealtHand:
+    """What the dealer put on the table for one hand (the truth the tests compare against)."""
+
+    number: int
+    holes: dict[int, list[str]] = field(default_factory=dict)
+    board: list[str] = field(default_factory=list)
+
+
+class Buttons:
+    """Presses console buttons on mock pins (holds ALL-IN and UNDO for ``hold`` seconds)."""
+
+    def __init__(self, factory: Any, pins: PinMap, *, hold: float) -> None:
+        self.factory, self.pins, self.hold = factory, pins, hold
+        self.pressed = 0
+
+    def press(self, button: ConsoleButton) -> None:
+        pin = self.factory.pin(self.pins.buttons[button])
+        pin.drive_low()
+        if button.needs_hold:
+            time.sleep(self.hold + 0.03)
+        pin.drive_high()
+        self.pressed += 1
+
+
+class DemoDealer:
+    """The dealer's hands on the table model, driven by what the game shows."""
+
+    def __init__(self, model: Any, rng: random.Random) -> None:
+        self.model = model
+        self.rng = rng
+        self.tock = getattr(model, "back", "plain") == "tock"
+        self.dealt: DealtHand | None = None
+        self.history: list[DealtHand] = []
+
+    def next_move(self, snap: dict[str, Any]) -> Move | None:
+        phase, state = snap["phase"], self.model.state()
+        if phase == "seating":
+            if state.cards:
+                return None
+            seats = [p["seat"] for p in snap["seats"] if p["name"] and p["stack"] > 0 and not p["sitting_out"]]
+            return lambda: self._draw(seats)
+        if phase not in ("playing", "settled"):
+            return None
+        if self.dealt is None or self.dealt.number != snap["hand_number"]:
+            return lambda: self.deal_hand(snap)
+        if phase == "settled":
+            return None
+        for p in snap["seats"]:
+            if p["folded"] and state.in_zone(p["seat"]):
+                return partial(self.model.muck, p["seat"])
+        street = snap["street"]
+        face_up = [c for c in state.in_zone("board") if c.face_up]
+        if snap["to_act"] is None and street in ("preflop", "flop", "turn"):
+            target = {"preflop": 3, "flop": 4, "turn": 5}[street]
+            if len(face_up) < target:
+                return lambda: self._turn_board(len(face_up), target)
+        if street == "showdown":
+            for p in snap["seats"]:
+                cards = state.in_zone(p["seat"])
+                if p["in_hand"] and not p["folded"] and not p["hole"] and cards and not all(c.face_up for c in cards):
+                    return partial(self.model.show, p["seat"])
+        return None
+
+    def _draw(self, seats: list[int]) -> None:
+        cards = self.rng.sample(ALL_CARDS, len(seats))
+        for seat, card in zip(seats, cards, strict=True):
+            self.model.deal_hole(seat, [card], face_up=True)
+
+    def _turn_board(self, shown: int, target: int) -> None:
+        assert self.dealt is not None
+        for card in self.dealt.board[shown:target]:
+            if self.tock:
+                self.model.turn(card, face_up=True)
+            else:
+                self.model.deal_board([card], face_up=True)
+
+    def deal_hand(self, snap: dict[str, Any]) -> None:
+        """Gather, shuffle and deal the hand the game is at, consistent with what it already
+        knows (board, shown hands, Tock marks): a fresh hand, or a resumed one."""
+        self.model.gather()
+        board_known = list(snap["board"])
+        shown = {p["seat"]: list(p["hole"]) for p in snap["seats"] if p["hole"]}
+        used = set(board_known) | {c for cards in shown.values() for c in cards}
+        deck = [c for c in ALL_CARDS if c not in used]
+        self.rng.shuffle(deck)
+
+        def take(mark: str | None) -> str:
+            card = next(c for c in deck if mark is None or str(mark_of(Card.parse(c))) == mark)
+            deck.remove(card)
+            return card
+
+        dealt = DealtHand(snap["hand_number"])
+        for p in snap["seats"]:
+            if not p["in_hand"] or p["folded"]:
+                continue
+            marks = list(p.get("marks") or [None, None])
+            dealt.holes[p["seat"]] = shown.get(p["seat"]) or [take(m) for m in [*marks, None, None][:2]]
+        board_marks = list(snap.get("board_marks") or [None] * 5)
+        dealt.board = board_known + [take(board_marks[i] if i < len(board_marks) else None)
+                                     for i in range(len(board_known), 5)]  # fmt: skip
+        for seat, cards in dealt.holes.items():
+            self.model.deal_hole(seat, cards, face_up=seat in shown)
+        if self.tock:
+            self.model.deal_board(dealt.board, face_up=False)
+            for card in board_known:
+                self.model.turn(card, face_up=True)
+        elif board_known:
+            self.model.deal_board(board_known, face_up=True)
+        self.dealt = dealt
+        self.history.append(dealt)
+
+
+class DemoPlayers:
+    """Every seat's simulated player: decides from its own cards and presses the buttons."""
+
+    def __init__(self, dealer: DemoDealer, buttons: Buttons, rng: random.Random) -> None:
+        self.dealer, self.buttons, self.rng = dealer, buttons, rng
+        self.styles: dict[int, Style] = {}
+
+    def style(self, seat: int) -> Style:
+        return self.styles.setdefault(seat, STYLES[seat % len(STYLES)])
+
+    def next_move(self, snap: dict[str, Any]) -> Move | None:
+        seat = snap["to_act"]
+        dealt = self.dealer.dealt
+        if snap["phase"] != "playing" or seat is None or dealt is None or dealt.number != snap["hand_number"]:
+            return None
+        player = snap["seats"][seat]
+        presses = decide(self.style(seat), dealt.holes.get(seat, []), snap["board"], snap["legal_actions"],
+                         bet=player["bet"], pot=snap["pot_total"], rng=self.rng)  # fmt: skip
+
+        def press() -> None:
+            for button in presses:
+                self.buttons.press(button)
+
+        return press
+
+
+class Demo:
+    """The director: asks the dealer, then the players, for the next move, and (fast) feeds the
+    camera after each change so the game sees the table at once."""
+
+    def __init__(
+        self, service: Any, model: Any, watcher: Watcher, buttons: Buttons, *, clock: VirtualClock | None,
+        buy_in: int, seed: int | None = None, frames_per_change: int = 1, out: TextIO | None = None,
+    ) -> None:  # fmt: skip
+        self.service, self.model, self.watcher, self.buttons = service, model, watcher, buttons
+        self.clock = clock
+        self.buy_in = buy_in
+        self.rng = random.Random(seed)
+        self.dealer = DemoDealer(model, random.Random(self.rng.random()))
+        self.players = DemoPlayers(self.dealer, buttons, random.Random(self.rng.random()))
+        self.frames_per_change = frames_per_change
+        self.out = out
+        self._frame = 0
+        self._signature: Any = None
+        self.snapshots: list[dict[str, Any]] = []
+        """Every settled hand's snapshot, as published (fast mode)."""
+
+    @property
+    def hands_done(self) -> int:
+        return len(self.service.game.session.records)
+
+    def _rebuy(self, snap: dict[str, Any]) -> Move | None:
+        for p in snap["seats"]:
+            if p["name"] and p["stack"] == 0 and not p["in_hand"] and not p["sitting_out"]:
+                return partial(self._call, Rebuy(p["seat"], self.buy_in))
+        return None
+
+    def _call(self, item: Any) -> None:
+        try:
+            self.service.call(item)
+        except Exception as exc:  # the demo host's command was refused: show it, play on
+            if self.out is not None:
+                self.out.write(f"  (demo: {type(item).__name__} refused: {exc})\n")
+
+    def next_move(self) -> Move | None:
+        snap = self.service.snapshot().to_dict()
+        return self.dealer.next_move(snap) or self._rebuy(snap) or self.players.next_move(snap)
+
+    def feed_camera(self) -> None:
+        """Read the table now through the watcher and hand a changed view to the service."""
+        view = None
+        for _ in range(self.frames_per_change):
+            self._frame += 1
+            image = None if isinstance(self.watcher, TruthWatcher) else self.model.frame()
+            stamp = self.clock() if self.clock is not None else time.monotonic()
+            view = self.watcher.watch(image, index=self._frame, timestamp=stamp)
+        if view is not None and view_signature(view) != self._signature:
+            self._signature = view_signature(view)
+            self.service.call(view)
+
+    def run_fast(self, hands: int, *, confirm_seconds: float) -> None:
+        """Play until ``hands`` more hands are confirmed, lock-step, on the virtual clock."""
+        assert self.clock is not None
+        goal = self.hands_done + hands
+        idle = 0
+        self.feed_camera()
+        while self.hands_done < goal:
+            before = self.hands_done
+            move = self.next_move()
+            if move is None:
+                idle += 1
+                if idle > 50:
+                    raise DemoStuck(f"nothing happens: {self.service.game.describe_phase()}")
+                self.clock.advance(confirm_seconds / 4)
+                self.service.call(Tick())
+            else:
+                idle = 0
+                move()
+                self.service.sync()
+                self.clock.advance(0.6)
+            self.feed_camera()
+            snap = self.service.snapshot().to_dict()
+            if snap["phase"] == "settled" and (not self.snapshots or self.snapshots[-1]["hand_number"] != snap[
+                    "hand_number"]):  # fmt: skip
+                self.snapshots.append(snap)
+            if self.hands_done != before and self.out is not None:
+                self._report_hand()
+
+    def run_live(self, stop: threading.Event, *, pace: float = 1.0) -> None:
+        """Play in real time until ``stop`` is set (the camera runs on its own thread)."""
+        while not stop.is_set():
+            before = self.hands_done
+            move = self.next_move()
+            if move is None:
+                stop.wait(0.1)
+                continue
+            move()
+            self.service.sync()
+            if self.hands_done != before and self.out is not None:
+                self._report_hand()
+            stop.wait(pace)
+
+    def _report_hand(self) -> None:
+        assert self.out is not None
+        record = self.service.game.session.records[-1]
+        pots = record.to_dict()["pots"]
+        winners = "; ".join(f"{w['name']} wins {w['amount']} ({w['hand']})" for pot in pots for w in pot["winners"])
+        board = " ".join(str(c) for c in record.board) or "-"
+        self.out.write(f"hand {record.number:3d}: {winners}  [board {board}]\n")
+        self.out.flush()

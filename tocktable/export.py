@@ -1,0 +1,135 @@
+"""Exports of a session: hand histories (PHH) and the ledger of who won what (CSV and JSON).
+
+Everything comes from replaying the store, so an export never holds more than the game knew:
+hole cards only where they were shown at the showdown.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from table.session import Session
+from tocktable.service import replay_session
+from tocktable.store import SessionInfo, Store, StoreError
+
+FORMATS = ("phh", "csv", "json")
+
+
+@dataclass(frozen=True)
+class Payment:
+    """One transfer that settles the night: ``payer`` gives ``amount`` chips' worth to ``payee``."""
+
+    payer: str
+    payee: str
+    amount: int
+
+
+def find_session(store: Store, wanted: int | None) -> SessionInfo:
+    """The session ``wanted``, or the newest one."""
+    sessions = store.sessions()
+    if not sessions:
+        raise StoreError(f"{store.path} holds no session yet: play a hand first")
+    if wanted is None:
+        return sessions[-1]
+    for info in sessions:
+        if info.id == wanted:
+            return info
+    raise StoreError(f"no session {wanted} in {store.path}: sessions are {', '.join(str(s.id) for s in sessions)}")
+
+
+def phh_text(session: Session) -> str:
+    """Every finished hand as one PHH collection (``.phhs``: a TOML table per hand)."""
+    from table.history import PhhMeta, to_phh
+
+    parts = []
+    for number, hand in enumerate(session.hands, start=1):
+        if not hand.is_complete:
+            continue
+        text = to_phh(hand, PhhMeta(hand=number))
+        seats = tomllib.loads(text).get("seats", [])
+        names = [_name(session, number, seat - 1) for seat in seats]
+        parts.append(f"[{number}]\n{text}players = {json.dumps(names)}\n")
+    return "\n".join(parts)
+
+
+def _name(session: Session, number: int, seat: int) -> str:
+    record = next((r for r in session.records if r.number == number), None)
+    if record is not None and seat in record.names:
+        return record.names[seat]
+    player = session.players.get(seat)
+    return player.name if player is not None else f"Seat {seat + 1}"
+
+
+def payments(ledger: list[dict[str, Any]]) -> list[Payment]:
+    """Fewest simple transfers that settle the ledger: the biggest loser pays the biggest winner first."""
+    debts = sorted(([line["name"], -line["net"]] for line in ledger if line["net"] < 0), key=lambda d: -d[1])
+    credits = sorted(([line["name"], line["net"]] for line in ledger if line["net"] > 0), key=lambda c: -c[1])
+    out: list[Payment] = []
+    i = j = 0
+    while i < len(debts) and j < len(credits):
+        amount = min(debts[i][1], credits[j][1])
+        out.append(Payment(debts[i][0], credits[j][0], amount))
+        debts[i][1] -= amount
+        credits[j][1] -= amount
+        i += debts[i][1] == 0
+        j += credits[j][1] == 0
+    return out
+
+
+def ledger_data(session: Session, info: SessionInfo) -> dict[str, Any]:
+    """The ledger, the payments that settle it and every finished hand's results."""
+    ledger = [line.to_dict() for line in session.ledger()]
+    return {
+        "session": info.id,
+        "started": datetime.fromtimestamp(info.created_at, UTC).isoformat(timespec="seconds"),
+        "hands": len(session.records),
+        "ledger": ledger,
+        "payments": [p.__dict__ for p in payments(ledger)],
+        "results": [record.to_dict() for record in session.records],
+    }
+
+
+def ledger_csv(data: dict[str, Any]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["name", "bought_in", "cashed_out", "net"])
+    for line in data["ledger"]:
+        writer.writerow([line["name"], line["bought_in"], line["cashed_out"], line["net"]])
+    return out.getvalue()
+
+
+def export_session(
+    store: Store, *, session_id: int | None, out_dir: Path, formats: tuple[str, ...] = FORMATS
+) -> list[Path]:
+    """Write the chosen formats of a session into ``out_dir``; the files written."""
+    info = find_session(store, session_id)
+    game, _ = replay_session(store, info.id)
+    session = game.session
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create {out_dir}: {exc}") from None
+    written = []
+    data = ledger_data(session, info)
+    contents: dict[str, tuple[str, Callable[[], str]]] = {
+        "phh": (f"session-{info.id}.phhs", lambda: phh_text(session)),
+        "csv": (f"session-{info.id}-ledger.csv", lambda: ledger_csv(data)),
+        "json": (f"session-{info.id}-ledger.json", lambda: json.dumps(data, indent=2) + "\n"),
+    }
+    for fmt in formats:
+        name, make = contents[fmt]
+        path = out_dir / name
+        try:
+            path.write_text(make(), encoding="utf-8")
+        except OSError as exc:
+            raise StoreError(f"cannot write {path}: {exc}") from None
+        written.append(path)
+    return written

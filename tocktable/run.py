@@ -1,0 +1,322 @@
+"""Putting the parts together: ``tocktable demo`` and ``tocktable serve``.
+
+Both check everything that can be wrong (configuration, pins, camera, port, database) before
+the first write, so a bad start leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import warnings
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from table.engine import BlindLevel, BlindStructure
+from table.errors import TocktableError
+from table.session import SessionSettings
+from tocktable.camera import CameraLoop, TruthWatcher, VisionUnavailable, VisionWatcher, Watcher
+from tocktable.config import Config, default_data_dir
+from tocktable.server import WebServer, admin_pin, lan_address, print_banner
+from tocktable.service import Service
+from tocktable.store import Store
+
+DB_NAME = "tocktable.sqlite"
+NO_CAMERA = ("none", "off", "")
+
+
+class StartError(TocktableError, RuntimeError):
+    """Something needed to start is missing (camera, GPIO pins): the message says what to do."""
+
+
+def game_settings(config: Config, *, names: tuple[str, ...] = ()) -> tuple[SessionSettings, list[tuple[str, int]]]:
+    """Session settings and the seated players (name, buy-in) from the configuration."""
+    levels = tuple(BlindLevel(lv.small, lv.big, lv.ante) for lv in config.blinds.levels)
+    blinds = BlindStructure(levels, level_seconds=config.blinds.level_minutes * 60)
+    settings = SessionSettings(seats=config.table.seats, betting=config.table.betting, variant=config.table.variant,
+                               blinds=blinds)  # fmt: skip
+    seat_names = config.table.names + names[len(config.table.names):] if names else config.table.seat_names()
+    seat_names = tuple(seat_names[i] if i < len(seat_names) else f"Seat {i + 1}" for i in range(config.table.seats))
+    return settings, [(name, config.table.buy_in) for name in seat_names]
+
+
+@contextmanager
+def _closing(thing: Any) -> Iterator[Any]:
+    try:
+        yield thing
+    finally:
+        (getattr(thing, "stop", None) or thing.close)()
+
+
+def _wait_for_signal(stop: threading.Event) -> None:
+    def handler(signum: int, frame: Any) -> None:
+        stop.set()
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def vision_watcher(zones: dict[str, Any], size: tuple[int, int], out: TextIO) -> Watcher | None:
+    """The real card reader and tracker, or None (with a line saying why) when not installed."""
+    try:
+        return VisionWatcher.default(zones, size=size)
+    except VisionUnavailable as exc:
+        out.write(f"Card reader: not available ({exc}).\n")
+        return None
+
+
+# ------------------------------------------------------------------------------ demo
+@dataclass(frozen=True)
+class DemoOptions:
+    data_dir: Path | None = None
+    port: int | None = None
+    fast: bool = False
+    hands: int | None = None
+    seed: int | None = None
+    new_session: bool = False
+    web: bool = True
+    truth_camera: bool = False
+    """Skip the card reader: the camera reports what the dealer put down."""
+    confirm_seconds: float = 4.0
+    pace: float = 1.0
+
+
+def run_demo(config: Config, options: DemoOptions, *, out: TextIO) -> int:
+    """Run the demo (see ``tocktable.demo``); returns the exit code."""
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from hardware.console import Console
+    from hardware.lights import TableLights
+    from hardware.table_model import TableModel
+    from tocktable.demo import NAMES, Buttons, Demo, VirtualClock
+    from web import create_app
+
+    data_dir = options.data_dir or default_data_dir() / "demo"
+    settings, players = game_settings(config, names=NAMES)
+    clock = VirtualClock() if options.fast else None
+    back = "tock" if config.table.variant == "tock" else "plain"
+    model = TableModel(config.table.seats, seed=options.seed, back=back)
+    watcher: Watcher | None = None if options.truth_camera else vision_watcher(model.zones, model.size, out)
+    if watcher is None:
+        out.write("Camera: the demo camera reports exactly what the dealer puts down.\n")
+        watcher = TruthWatcher(model)
+    factory = MockFactory(pin_class=MockPWMPin)
+    with ExitStack() as stack:
+        store = stack.enter_context(_closing(Store(data_dir / DB_NAME, clock=clock or _wall)))
+        lights = stack.enter_context(_closing(TableLights(config.pins, pin_factory=factory)))
+        service = Service(store, settings, players=players, lights=lights, clock=clock or _wall,
+                          confirm_seconds=options.confirm_seconds, new_session=options.new_session)  # fmt: skip
+        stack.enter_context(_closing(service.start()))
+        hold = 0.05 if options.fast else 1.0
+        stack.enter_context(_closing(Console(config.pins, service.inbox, pin_factory=factory, hold_time=hold,
+                                             clock=clock or _monotonic)))  # fmt: skip
+        pin = admin_pin(config.web.admin_pin, data_dir)
+        if options.web:
+            port = options.port if options.port is not None else config.web.port
+            app = create_app(config, service, admin_pin=pin)
+            server = stack.enter_context(_closing(WebServer(app, "127.0.0.1", port).start()))
+            out.write(f"Dashboard: http://127.0.0.1:{server.port}  (open it in a browser)\n")
+        out.write(f"Admin PIN: {pin}\nData: {data_dir / DB_NAME}\n")
+        if service.resumed:
+            out.write(f"Resuming session {service.session_id} at hand {service.game.hand_number}.\n")
+        out.flush()
+        demo = Demo(service, model, watcher, Buttons(factory, config.pins, hold=hold), clock=clock,
+                    buy_in=config.table.buy_in, seed=options.seed, out=out,
+                    frames_per_change=1 if isinstance(watcher, TruthWatcher) else 4)  # fmt: skip
+        if options.fast:
+            hands = options.hands if options.hands is not None else 20
+            out.write(f"Playing {hands} hands without waiting on the clock...\n")
+            demo.run_fast(hands, confirm_seconds=options.confirm_seconds)
+            out.write(summary(service))
+            return 0
+        stop = threading.Event()
+        camera = _live_camera(model, watcher, service)
+        stack.enter_context(_closing(camera))
+        out.write("Playing live; press Ctrl-C to stop (the game is kept: run the demo again to resume).\n")
+        player = threading.Thread(target=_play_live, args=(demo, stop, options), daemon=True)
+        player.start()
+        _wait_for_signal(stop)
+        stop.set()
+        player.join(timeout=5)
+        out.write(summary(service))
+    return 0
+
+
+def _wall() -> float:
+    import time
+
+    return time.time()
+
+
+def _monotonic() -> float:
+    import time
+
+    return time.monotonic()
+
+
+def _play_live(demo: Any, stop: threading.Event, options: DemoOptions) -> None:
+    goal = demo.hands_done + options.hands if options.hands is not None else None
+    inner = threading.Event()
+
+    def watch_goal() -> None:
+        while not stop.is_set() and not inner.is_set():
+            if goal is not None and demo.hands_done >= goal:
+                stop.set()
+            stop.wait(0.2)
+
+    threading.Thread(target=watch_goal, daemon=True).start()
+    try:
+        demo.run_live(stop, pace=options.pace)
+    finally:
+        inner.set()
+
+
+class _ModelPoller:
+    """A perfect camera for the live demo: a new view whenever the table model changes."""
+
+    def __init__(self, model: Any, watcher: Watcher, service: Service) -> None:
+        self.model, self.watcher, self.service = model, watcher, service
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="tocktable-demo-camera", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        version = -1
+        while not self._stop.wait(0.1):
+            state = self.model.state()
+            if state.version != version:
+                version = state.version
+                self.service.submit(self.watcher.watch(None, index=version, timestamp=0.0))
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=2)
+
+
+def _live_camera(model: Any, watcher: Watcher, service: Service) -> Any:
+    if isinstance(watcher, TruthWatcher):
+        return _ModelPoller(model, watcher, service)
+    from hardware.synthetic import SyntheticTableSource
+
+    return CameraLoop(SyntheticTableSource(model, fps=8.0), watcher, service.submit).start()
+
+
+def summary(service: Service) -> str:
+    """The ledger at the end of a demo, and whether every chip is accounted for."""
+    session = service.game.session
+    lines = [f"\n{len(session.records)} hands played in session {service.session_id}."]
+    ledger = session.ledger()
+    for line in ledger:
+        data = line.to_dict()
+        lines.append(f"  {data['name']:<8} bought {data['bought_in']:>6}  now {data['cashed_out']:>6}  "
+                     f"net {data['net']:+d}")  # fmt: skip
+    total_in = sum(line.bought_in for line in ledger)
+    hand = service.game.hand
+    on_table = sum(line.cashed_out for line in ledger) + (hand.pot_total if hand is not None and not
+                                                          hand.is_complete else 0)  # fmt: skip
+    lines.append(f"Chips: {total_in} bought in, {on_table} at the table"
+                 f" ({'all accounted for' if total_in == on_table else 'MISMATCH'}).\n")  # fmt: skip
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------ serve
+@dataclass(frozen=True)
+class ServeOptions:
+    data_dir: Path | None = None
+    port: int | None = None
+    host: str | None = None
+    mock_pins: bool = False
+    new_session: bool = False
+    camera_wait: float = 8.0
+
+
+def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
+    """Run the real table: camera, console, LEDs, web on the LAN. Returns the exit code."""
+    from hardware.console import Console
+    from hardware.lights import TableLights
+    from web import create_app
+
+    data_dir = options.data_dir or config.data_dir
+    settings, players = game_settings(config)
+    with ExitStack() as stack:
+        factory = _pin_factory(options.mock_pins)
+        lights = stack.enter_context(_closing(_gpio(lambda: TableLights(config.pins, pin_factory=factory))))
+        source = _camera(config, options.camera_wait, stack)
+        port = options.port if options.port is not None else config.web.port
+        host = options.host or config.web.host
+        store = stack.enter_context(_closing(Store(data_dir / DB_NAME)))
+        pin = admin_pin(config.web.admin_pin, data_dir)
+        service = Service(store, settings, players=players, lights=lights, new_session=options.new_session)
+        app = create_app(config, service, admin_pin=pin)
+        server = stack.enter_context(_closing(WebServer(app, host, port)))
+        stack.enter_context(_closing(service.start()))
+        stack.enter_context(_closing(_gpio(lambda: Console(config.pins, service.inbox, pin_factory=factory))))
+        if source is not None:
+            watcher = vision_watcher(_zones(config), config.camera.size, out)
+            if watcher is not None:
+                stack.enter_context(_closing(CameraLoop(source, watcher, service.submit).start()))
+            else:
+                out.write("The camera is not read: enter the cards from the admin page.\n")
+        server.start()
+        shown_host = lan_address() if host in ("0.0.0.0", "::") else host
+        note = (f"Resuming session {service.session_id} at hand {service.game.hand_number}." if service.resumed
+                else f"New session {service.session_id}.")  # fmt: skip
+        print_banner(f"http://{shown_host}:{server.port}/", pin, out=out, note=note)
+        _wait_for_signal(threading.Event())
+    return 0
+
+
+def _pin_factory(mock: bool) -> Any:
+    if mock:
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        return MockFactory(pin_class=MockPWMPin)
+    return None
+
+
+def _gpio(make: Any) -> Any:
+    from gpiozero.exc import GPIOZeroError
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # gpiozero warns for every pin library it tries
+        try:
+            return make()
+        except GPIOZeroError as exc:
+            raise StartError(
+                f"no GPIO pins ({exc}): on a Raspberry Pi install the 'pi' extra (lgpio); "
+                "elsewhere use --mock-pins, or 'tocktable demo'"
+            ) from None
+
+
+def _camera(config: Config, wait: float, stack: ExitStack) -> Any:
+    from hardware.sources import source_from_spec
+
+    spec = config.camera.source.strip().lower()
+    if spec in NO_CAMERA:
+        return None
+    source = source_from_spec(config.camera.source, size=config.camera.size, fps=config.camera.fps)
+    stack.enter_context(_closing(source))
+    source.start()
+    if source.read(timeout=wait) is None:
+        health = source.health()
+        raise StartError(
+            f"the camera {config.camera.source!r} gives no picture ({health.last_error or 'no frame'}): check the "
+            f"cable and camera.source in {config.source}, or set camera.source = \"none\" to play without a camera"
+        )
+    return source
+
+
+def _zones(config: Config) -> dict[str, Any]:
+    zones: dict[str, Any] = {"board": config.zones.board}
+    for seat, zone in enumerate(config.seat_zones()):
+        zones[f"seat:{seat}"] = zone
+    return zones

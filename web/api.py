@@ -1,0 +1,61 @@
+"""The JSON API: the table state for every phone, and commands for the host.
+
+- ``GET /api/state``: the latest snapshot (``hand_number``, ``street``, ``seats``, ``board``,
+  ``pots``, ``to_act``, ``blinds``, ``phase``, ``warnings``...). Hole cards appear only once
+  shown at the showdown.
+- ``POST /api/command`` with the admin PIN in the ``X-Admin-Pin`` header and a JSON body such
+  as ``{"kind": "act", "seat": 2, "action": "call"}`` or ``{"kind": "press", "button": "fold"}``
+  (see ``tocktable.steps``). Answers ``200 {"ok": true, "seq": ..., "version": ...}`` once the
+  command is written to disk, ``400`` for a malformed command, ``403`` for a wrong PIN, ``409``
+  for a command the game does not allow now (nothing written), ``503`` when the service is busy.
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from table.errors import TocktableError
+
+api = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _service() -> Any:
+    return current_app.extensions["tocktable.service"]
+
+
+@api.get("/state")
+def state() -> Response:
+    """The table now, as JSON."""
+    snapshot = _service().snapshot()
+    response = Response(snapshot.json, mimetype="application/json")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@api.post("/command")
+def command() -> tuple[Response, int]:
+    """Run one host command (admin PIN required)."""
+    from tocktable.service import ServiceError
+    from tocktable.steps import CommandError, step_from_json
+
+    pin = current_app.config.get("TOCKTABLE_ADMIN_PIN") or ""
+    given = request.headers.get("X-Admin-Pin", "")
+    if not pin or not hmac.compare_digest(given.encode(), pin.encode()):
+        return jsonify(ok=False, error="wrong or missing admin PIN (header X-Admin-Pin)"), 403
+    body = request.get_json(silent=True)
+    if body is None:
+        return jsonify(ok=False, error="the body must be a JSON object such as {\"kind\": \"press\", ...}"), 400
+    try:
+        item = step_from_json(body)
+    except CommandError as exc:
+        return jsonify(ok=False, error=str(exc)), 400
+    try:
+        ack = _service().call(item, timeout=10.0)
+    except ServiceError as exc:
+        return jsonify(ok=False, error=str(exc)), 503
+    except TocktableError as exc:
+        return jsonify(ok=False, error=str(exc)), 409
+    return jsonify(ok=True, seq=ack.seq, version=ack.version, steps=list(ack.steps)), 200
