@@ -6,12 +6,13 @@ check the wiring alone before the first game night.
 
 from __future__ import annotations
 
+import importlib
 import queue
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Literal, TextIO
 
 import cv2
 import numpy as np
@@ -22,7 +23,32 @@ from hardware.lights import TableLights
 from hardware.pins import ConsoleButton, PinMap
 
 Reader = Callable[[Image], Sequence[Any]]
-"""Something that reads cards from a frame, e.g. ``vision.CardReader.default().read``."""
+"""Something that reads cards from a frame, e.g. ``vision.CardReader.default().read``: a list of
+observations with ``.card`` ("Ah" or None), ``.face_up``, ``.confidence`` and ``.corners`` (4x2 pixels)."""
+
+AUTO: Literal["auto"] = "auto"
+
+
+def default_reader(out: TextIO) -> Reader | None:
+    """``vision.CardReader.default().read`` when the card reader is installed, else None.
+
+    vision is imported here, when the check reaches the camera, never when hardware is imported.
+    """
+    try:
+        vision = importlib.import_module("vision")
+    except ImportError:
+        vision = None
+    card_reader = getattr(vision, "CardReader", None)
+    if card_reader is None:
+        out.write("  no card reader in this installation (vision.CardReader): the frame is saved as seen\n")
+        return None
+    out.write("  loading the card reader...\n")
+    try:
+        read: Reader = card_reader.default().read
+    except Exception as exc:  # a missing model file must not hide the camera check
+        out.write(f"  the card reader could not start: {exc}\n")
+        return None
+    return read
 
 
 @dataclass
@@ -50,13 +76,18 @@ def check_hardware(
     pin_factory: Any,
     source: FrameSource | None,
     out: TextIO,
-    reader: Reader | None = None,
+    reader: Reader | Literal["auto"] | None = AUTO,
     listen_seconds: float = 30.0,
     led_seconds: float = 0.6,
     hold_time: float = 1.0,
     snapshot: Path | None = None,
 ) -> CheckReport:
-    """Run the three checks (LEDs, buttons, camera) and return what was seen."""
+    """Run the three checks (LEDs, buttons, camera) and return what was seen.
+
+    ``reader`` reads the cards in the camera frame: ``"auto"`` uses ``vision.CardReader`` when it is
+    installed, None skips reading. With ``snapshot`` the frame is saved with every card outlined
+    and named (green: read, orange: face down, red: unsure).
+    """
     report = CheckReport()
     pins.validate(seats=len(pins.seat_leds))
     say = out.write
@@ -104,18 +135,45 @@ def check_hardware(
     height, width = frame.image.shape[:2]
     report.frame_size = (width, height)
     say(f": {width}x{height}, {health.fps:.1f} fps\n")
+    if reader == AUTO:
+        reader = default_reader(out)
     annotated = frame.image.copy()
     if reader is not None:
         found = reader(frame.image)
         report.detections = len(found)
         say(f"  {len(found)} card(s) seen\n")
         for obs in found:
-            name = getattr(obs, "card", None) or ("face down" if not getattr(obs, "face_up", True) else "unsure")
-            say(f"    {name} (confidence {getattr(obs, 'confidence', 0):.2f})\n")
-            corners = np.asarray(getattr(obs, "corners", np.zeros((0, 2))), dtype=np.int32)
-            if corners.size:
-                cv2.polylines(annotated, [corners.reshape(-1, 1, 2)], True, (0, 255, 0), 2)
+            name, colour = describe(obs)
+            say(f"    {name} (confidence {float(getattr(obs, 'confidence', 0.0)):.2f})\n")
+            draw_observation(annotated, obs, name, colour)
     if snapshot is not None:
         cv2.imwrite(str(snapshot), annotated)
         say(f"  snapshot saved to {snapshot}\n")
     return report
+
+
+def describe(observation: Any) -> tuple[str, tuple[int, int, int]]:
+    """A card's name for people and its outline colour (BGR)."""
+    card = getattr(observation, "card", None)
+    if card:
+        return str(card), (0, 200, 0)
+    if not getattr(observation, "face_up", True):
+        mark = getattr(observation, "mark", None)
+        return (f"face down, mark {mark}" if mark else "face down"), (0, 140, 255)
+    return "unsure", (0, 0, 230)
+
+
+def draw_observation(image: Image, observation: Any, name: str, colour: tuple[int, int, int]) -> None:
+    """Outline a card and write its name by its first corner."""
+    corners = np.asarray(getattr(observation, "corners", np.zeros((0, 2))), dtype=np.float64).reshape(-1, 2)
+    if len(corners) < 3:
+        return
+    points = np.round(corners).astype(np.int32)
+    thickness = max(2, image.shape[0] // 360)
+    cv2.polylines(image, [points.reshape(-1, 1, 2)], True, colour, thickness, cv2.LINE_AA)
+    x, y = int(points[:, 0].min()), int(points[:, 1].min())
+    scale = max(0.5, image.shape[0] / 1200)
+    (w, h), _ = cv2.getTextSize(name, cv2.FONT_HERSHEY_SIMPLEX, scale, thickness)
+    y = max(y - 6, h + 4)
+    cv2.rectangle(image, (x - 2, y - h - 4), (x + w + 2, y + 4), (0, 0, 0), -1)
+    cv2.putText(image, name, (x, y), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, thickness, cv2.LINE_AA)

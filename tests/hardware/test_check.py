@@ -1,6 +1,7 @@
 import io
 import threading
 import time
+import types
 
 import cv2
 import numpy as np
@@ -45,7 +46,7 @@ def test_check_hardware_sees_leds_buttons_and_camera(mock_pins, tmp_path):
     assert report.frame_size == (160, 120) and report.detections == 1
     assert "all buttons work" in text and "Ah (confidence 0.99)" in text
     snap = cv2.imread(str(tmp_path / "snap.jpg"))
-    assert snap is not None and snap[10, 30, 1] > 200  # the green outline was drawn
+    assert snap is not None and snap[40, 10, 1] > 150 > snap[40, 10, 2]  # the green outline was drawn
 
 
 def test_check_reports_missing_buttons_and_camera(mock_pins):
@@ -75,3 +76,72 @@ def test_source_from_spec(tmp_path):
     assert isinstance(source_from_spec(str(tmp_path)), ReplaySource)
     with pytest.raises(FrameSourceError, match="webcam number"):
         source_from_spec("nonsense-camera")
+
+
+class FakeReader:
+    loaded = 0
+
+    @classmethod
+    def default(cls):
+        cls.loaded += 1
+        return cls()
+
+    def read(self, image):
+        corners = np.array([[20, 30], [60, 30], [60, 90], [20, 90]], float)
+        down = types.SimpleNamespace(card=None, face_up=False, mark="h:large", confidence=0.9, corners=corners + 70)
+        return [Seen(corners), down]
+
+
+class BrokenReader:
+    @classmethod
+    def default(cls):
+        raise FileNotFoundError("models/cards.onnx is missing")
+
+
+def camera_only(mock_pins, tmp_path, **kwargs):
+    cv2.imwrite(str(tmp_path / "f.png"), np.full((180, 240, 3), 90, np.uint8))
+    out = io.StringIO()
+    report = check_hardware(
+        PinMap.default(2), pin_factory=mock_pins, source=ReplaySource(tmp_path, fps=20), out=out,
+        listen_seconds=0.05, led_seconds=0.0, snapshot=tmp_path / "snap.png", **kwargs,
+    )  # fmt: skip
+    return report, out.getvalue(), cv2.imread(str(tmp_path / "snap.png"))
+
+
+def test_the_card_reader_is_found_and_its_cards_drawn(mock_pins, tmp_path, monkeypatch):
+    import vision
+
+    monkeypatch.setattr(vision, "CardReader", FakeReader, raising=False)
+    report, text, snap = camera_only(mock_pins, tmp_path)
+    assert FakeReader.loaded == 1 and report.detections == 2
+    assert "Ah (confidence 0.99)" in text and "face down, mark h:large (confidence 0.90)" in text
+    assert snap[60, 20].tolist() == [0, 200, 0]  # green outline of the card read
+    assert snap[130, 90].tolist() == [0, 140, 255]  # orange outline of the face-down card
+    assert (snap[:30, 15:70] != 90).any()  # its name is written above it
+
+
+def test_without_a_card_reader_the_frame_is_still_saved(mock_pins, tmp_path, monkeypatch):
+    import vision
+
+    monkeypatch.delattr(vision, "CardReader", raising=False)
+    report, text, snap = camera_only(mock_pins, tmp_path)
+    assert report.detections is None and report.frame_size == (240, 180)
+    assert "no card reader in this installation" in text and snap is not None
+
+
+def test_a_card_reader_that_cannot_start_does_not_stop_the_check(mock_pins, tmp_path, monkeypatch):
+    import vision
+
+    monkeypatch.setattr(vision, "CardReader", BrokenReader, raising=False)
+    report, text, snap = camera_only(mock_pins, tmp_path)
+    assert "could not start: models/cards.onnx is missing" in text
+    assert report.camera_error is None and snap is not None
+
+
+def test_reader_none_skips_reading(mock_pins, tmp_path, monkeypatch):
+    import vision
+
+    monkeypatch.setattr(vision, "CardReader", FakeReader, raising=False)
+    FakeReader.loaded = 0
+    report, text, _ = camera_only(mock_pins, tmp_path, reader=None)
+    assert FakeReader.loaded == 0 and report.detections is None and "card" not in text.split("3/3")[1]
