@@ -330,7 +330,7 @@ def _ranks_many(ids: npt.ArrayLike, wild_rank: WildRank, kind: TableKind, check:
         is_wild |= rank == wild
     codes = np.where(is_wild, tables.WILD_CODE, rank).astype(np.int32)
     codes.sort(axis=1)
-    index = (((codes[:, 4] * tables.BASE + codes[:, 3]) * tables.BASE + codes[:, 2]) * tables.BASE + codes[:, 1])
+    index = ((codes[:, 4] * tables.BASE + codes[:, 3]) * tables.BASE + codes[:, 2]) * tables.BASE + codes[:, 1]
     index = index * tables.BASE + codes[:, 0]
     suit = arr & 3
     suited = np.where(is_wild, 9, suit).min(axis=1) >= np.where(is_wild, -1, suit).max(axis=1)
