@@ -27,3 +27,12 @@ def test_committed_diagram_is_up_to_date():
     assert (DOCS / "wiring.svg").read_text(encoding="utf-8") == wiring_svg(PinMap.default(10)), (
         "docs/wiring.svg is stale: run python -m hardware.wiring -o docs/wiring.svg"
     )
+
+
+def test_every_wire_is_straight_so_none_cross():
+    pins = PinMap.default(10)
+    root = ET.fromstring(wiring_svg(pins))
+    wires = [el for el in root.iter() if el.tag.endswith("line") and el.get("stroke-width") == "2"]
+    assert len(wires) == len(ConsoleButton) + 10 + 2  # buttons, seat LEDs, status LED, buzzer
+    assert all(w.get("y1") == w.get("y2") for w in wires)
+    assert len({w.get("y1") + ("L" if float(w.get("x2")) < float(w.get("x1")) else "R") for w in wires}) == len(wires)
