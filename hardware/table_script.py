@@ -20,12 +20,16 @@ import random
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from hardware.errors import TableModelError
 from hardware.frames import Image
 from hardware.table_layout import Point
 from hardware.table_model import TableModel, TableState
 from table.cards import Deck
+
+if TYPE_CHECKING:
+    from vision.scene import RenderedScene
 
 Step = Callable[[TableModel], object]
 """Anything that changes the model: one of the step values below, or a function."""
@@ -185,6 +189,16 @@ class TableScript:
         return self.model.frame(t)
 
     __call__ = frame
+
+    def render_at(self, times: Iterable[float]) -> list[RenderedScene]:
+        """The picture and exact truth at each of ``times`` (seconds), without waiting for a clock:
+        for tests and replays that want every frame of a hand, e.g. ``script.render_at([0, 0.5, 1])``."""
+        out = []
+        for t in times:
+            self.frame(t)
+            assert self.model.last_render is not None
+            out.append(self.model.last_render)
+        return out
 
     @classmethod
     def holdem_hand(

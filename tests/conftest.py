@@ -1,4 +1,4 @@
-"""Shared fixtures: mock GPIO pins."""
+"""Shared fixtures: mock GPIO pins, synthetic table frames."""
 
 from __future__ import annotations
 
@@ -21,3 +21,24 @@ def mock_pins() -> Iterator[Any]:
     yield factory
     factory.reset()
     factory.close()
+
+
+@pytest.fixture
+def synthetic_frames() -> Any:
+    """Frames of a whole hold'em hand with exact truth, drawn without waiting on a clock.
+
+    ``synthetic_frames(seats=6, seed=0, pace=1.0, fps=2.0, folds=(), **model_options)`` returns a
+    list of ``(t, vision.scene.RenderedScene)``: hole cards dealt face down, folds mucked, flop,
+    turn and river face up, the rest shown, all gathered (see ``TableScript.holdem_hand``).
+    """
+    from hardware.table_model import TableModel
+    from hardware.table_script import TableScript
+
+    def make(
+        seats: int = 6, seed: int = 0, pace: float = 1.0, fps: float = 2.0, folds: tuple[int, ...] = (), **options: Any
+    ) -> list[tuple[float, Any]]:
+        script = TableScript.holdem_hand(TableModel(seats, seed=seed, **options), seed=seed, pace=pace, folds=folds)
+        times = [k / fps for k in range(int(script.duration * fps) + 1)]
+        return list(zip(times, script.render_at(times), strict=True))
+
+    return make

@@ -79,3 +79,12 @@ def test_the_synthetic_camera_films_a_hand():
     assert health.ok and health.fps > 8
     distinct = {f.image.tobytes() for f in frames}
     assert len(distinct) >= 8  # dealing, flop, turn, river, showdown, gathered
+
+
+def test_the_shared_synthetic_frames_fixture(synthetic_frames):
+    frames = synthetic_frames(seats=4, seed=1, pace=0.5, fps=4, folds=(2,), size=(480, 270))
+    assert frames[0][0] == 0 and all(scene.image.shape == (270, 480, 3) for _, scene in frames)
+    boards = [sum(t.face_up for t in scene.truth) for _, scene in frames]
+    assert max(boards) == 5 + 3 * 2  # five board cards and three players' hands face up at showdown
+    assert frames[-1][1].truth == ()  # gathered
+    assert len({t.card for _, scene in frames for t in scene.truth}) == 4 * 2 + 5
