@@ -77,8 +77,11 @@ class WebServer:
     """A threaded WSGI server for the app, on its own thread (stop() shuts it down)."""
 
     def __init__(self, app: Any, host: str, port: int) -> None:
+        import logging
+
         from werkzeug.serving import make_server
 
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per phone poll in the service log
         try:
             self._server = make_server(host, port, app, threaded=True)
         except OSError as exc:

@@ -376,7 +376,7 @@ class Service:
     def _see(self, view: TableView) -> Ack:
         self._view = view
         seq, kinds = None, []
-        for _ in range(8):  # each step changes the game; stop when the view asks for nothing more
+        for _ in range(64):  # each step changes the game; stop when the view asks for nothing more
             reading = self._interpreter.read(self.game, view)
             if reading.notices != self._camera_notices:
                 self._camera_notices = reading.notices

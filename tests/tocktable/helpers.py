@@ -1,0 +1,74 @@
+"""Shared pieces for the service tests: a settable clock, table views, a service on a temp store."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from table.engine import BlindStructure
+from table.session import SessionSettings
+from tocktable.service import Service
+from tocktable.store import Store
+from vision.view import SeenCard, TableView
+
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eli", "Fay")
+
+
+class FakeClock:
+    def __init__(self, start: float = 1_000_000.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def make_service(
+    path: Path, *, seats: int = 3, variant: str = "holdem", clock: Any = None, confirm_seconds: float | None = None,
+    lights: Any = None, level_minutes: float = 0.0, chips: int = 1000,
+) -> Service:  # fmt: skip
+    blinds = (
+        BlindStructure.timed([(5, 10), (10, 20), (20, 40)], minutes=level_minutes)
+        if level_minutes
+        else BlindStructure.fixed(5, 10)
+    )
+    settings = SessionSettings(seats=seats, variant=variant, blinds=blinds)
+    store = Store(path, clock=clock or FakeClock())
+    return Service(store, settings, players=[(NAMES[i], chips) for i in range(seats)], clock=clock or FakeClock(),
+                   confirm_seconds=confirm_seconds, lights=lights)  # fmt: skip
+
+
+def seen(card: str | None, *, zone: str, x: float = 0.5, face_up: bool = True, mark: str | None = None) -> SeenCard:
+    corners = ((x, 0.4), (x + 0.05, 0.4), (x + 0.05, 0.5), (x, 0.5))
+    return SeenCard(card if face_up else None, face_up, mark, zone, 0.99, corners)
+
+
+def view(board: list[str] | None = None, seats: dict[int, list[str]] | None = None, *, frame: int = 1,
+         face_down: dict[int, list[str]] | None = None, board_down: list[str] | None = None) -> TableView:  # fmt: skip
+    """A view: face-up board cards, face-up seat cards, and face-down cards given by their marks."""
+    board_cards = [seen(c, zone="board", x=0.1 * i) for i, c in enumerate(board or [])]
+    board_cards += [seen(None, zone="board", x=0.1 * (len(board_cards) + i), face_up=False, mark=m)
+                    for i, m in enumerate(board_down or [])]  # fmt: skip
+    seat_cards: dict[int, list[SeenCard]] = {}
+    for seat, cards in (seats or {}).items():
+        seat_cards.setdefault(seat, []).extend(seen(c, zone=f"seat:{seat}", x=0.1 * i) for i, c in enumerate(cards))
+    for seat, marks in (face_down or {}).items():
+        seat_cards.setdefault(seat, []).extend(
+            seen(None, zone=f"seat:{seat}", x=0.1 * i, face_up=False, mark=m) for i, m in enumerate(marks)
+        )
+    return TableView(frame, float(frame), tuple(board_cards), {s: tuple(c) for s, c in seat_cards.items()})
+
+
+def dump_database(path: Path) -> str:
+    """Every row of every table of a SQLite file, as text (to search for leaked cards)."""
+    db = sqlite3.connect(path)
+    try:
+        rows = []
+        for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'"):
+            rows += [repr(r) for r in db.execute(f"SELECT * FROM {table}")]  # noqa: S608 - names from the schema
+        return "\n".join(rows)
+    finally:
+        db.close()
