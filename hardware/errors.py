@@ -16,3 +16,7 @@ class FrameSourceError(TocktableError, OSError):
 class TableModelError(TocktableError, ValueError):
     """A synthetic-table request that cannot happen with a real deck on a real table: a card dealt
     twice, a card turned that is not on the table, a zone or slot that does not exist."""
+
+
+class GPIOError(TocktableError, OSError):
+    """The GPIO pins cannot be used here: the library for this Pi is missing, or this is not a Pi."""

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
-from hardware.errors import PinMapError
+from hardware.errors import GPIOError, PinMapError
 
 USABLE_PINS = frozenset(range(2, 28))
 """BCM GPIO 2..27 on the 40-pin header of every Pi since the B+ (0 and 1 are the HAT EEPROM bus)."""
@@ -95,3 +96,36 @@ class PinMap:
             if pin in used:
                 raise PinMapError(f"{self.source}: GPIO {pin} is used twice, by {used[pin]} and by {name}")
             used[pin] = name
+
+
+PIN_FACTORIES = ("auto", "mock", "lgpio")
+
+
+def make_pin_factory(kind: str = "auto") -> Any:
+    """The gpiozero pin factory to pass as ``pin_factory`` to the console and the lights.
+
+    ``"mock"``: gpiozero's mock pins with PWM (any computer: the demo and the tests).
+    ``"lgpio"``: the kernel's GPIO character device, which works on a Pi 5 (and a Pi 4).
+    ``"auto"``: None, so gpiozero chooses (``GPIOZERO_PIN_FACTORY`` in the environment, else the
+    first library it finds). gpiozero's pin libraries are imported here, not before.
+    """
+    if kind == "auto":
+        return None
+    if kind == "mock":
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        return MockFactory(pin_class=MockPWMPin)
+    if kind == "lgpio":
+        try:
+            from gpiozero.pins.lgpio import LGPIOFactory
+        except ImportError as exc:
+            raise GPIOError(
+                "lgpio is not installed: on the Pi run 'sudo apt install python3-lgpio' (and make the venv with "
+                "--system-site-packages) or pip install -e '.[pi]'"
+            ) from exc
+        try:
+            return LGPIOFactory()
+        except Exception as exc:  # no /dev/gpiochip*: not a Pi, or no permission
+            raise GPIOError(f"cannot open the GPIO chip with lgpio ({exc}): is this a Raspberry Pi, "
+                            "and is the user in the 'gpio' group?") from exc  # fmt: skip
+    raise PinMapError(f"pin factory {kind!r} is not known: use one of {', '.join(PIN_FACTORIES)}")

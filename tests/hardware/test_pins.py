@@ -48,3 +48,26 @@ def test_default_refuses_impossible_sizes():
 def test_hold_buttons_and_labels():
     assert {b for b in ConsoleButton if b.needs_hold} == {ConsoleButton.ALL_IN, ConsoleButton.UNDO}
     assert ConsoleButton.CHECK_CALL.label == "CHECK/CALL" and ConsoleButton.FOLD.label == "FOLD"
+
+
+def test_pin_factories(monkeypatch):
+    import sys
+
+    from hardware.errors import GPIOError
+    from hardware.lights import TableLights
+    from hardware.pins import make_pin_factory
+
+    assert make_pin_factory("auto") is None
+    factory = make_pin_factory("mock")
+    try:
+        with TableLights(PinMap.default(2), pin_factory=factory) as lights:
+            lights.show(dealer=0, to_act=1)  # PWM pins: the pulse works
+    finally:
+        factory.close()
+    monkeypatch.setitem(sys.modules, "lgpio", None)
+    monkeypatch.delitem(sys.modules, "gpiozero.pins.lgpio", raising=False)
+    with pytest.raises(GPIOError, match="python3-lgpio") as info:
+        make_pin_factory("lgpio")
+    assert isinstance(info.value, OSError) and isinstance(info.value, TocktableError)
+    with pytest.raises(PinMapError, match="auto, mock, lgpio"):
+        make_pin_factory("rpigpio")
