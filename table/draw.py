@@ -239,24 +239,35 @@ def _as_wild_rank(wild_rank: WildRank) -> int | None:
 
 
 def _hand(cards: Cards) -> tuple[DrawCard, ...]:
-    hand = tuple(parse_draw_cards(cards if isinstance(cards, str) else [_as_draw_card(c) for c in cards]))
+    if isinstance(cards, str):
+        hand = tuple(parse_draw_cards(cards))
+    else:
+        hand = tuple(c if type(c) is Card else _as_draw_card(c) for c in cards)
+    naturals = [c.id for c in hand if type(c) is Card]
+    if len(set(naturals)) != len(naturals):
+        _ensure_distinct_naturals(hand)
     if len(hand) != 5:
         raise InvalidCardsError(f"a draw hand has exactly 5 cards, got {len(hand)}")
-    jokers = sum(1 for c in hand if isinstance(c, Joker))
-    if jokers > MAX_JOKERS:
-        raise InvalidCardsError(f"a hand holds at most {MAX_JOKERS} jokers (a deck has one or two), got {jokers}")
+    if 5 - len(naturals) > MAX_JOKERS:
+        raise InvalidCardsError(
+            f"a hand holds at most {MAX_JOKERS} jokers (a deck has one or two), got {5 - len(naturals)}"
+        )
     return hand
 
 
 def _evaluate(cards: Cards, wild_rank: WildRank, kind: TableKind) -> DrawValue:
     hand = _hand(cards)
     wild = _as_wild_rank(wild_rank)
-    naturals = [c for c in hand if isinstance(c, Card) and c.rank != wild]
-    codes = sorted((int(c.rank) for c in naturals), reverse=True)
-    wilds = 5 - len(naturals)
-    suited = len({c.suit for c in naturals}) <= 1
+    codes: list[int] = []
+    suits: set[int] = set()
+    for card in hand:
+        if isinstance(card, Card) and card.rank != wild:
+            codes.append(card.rank)
+            suits.add(card.suit)
+    wilds = 5 - len(codes)
+    codes.sort(reverse=True)
     table = tables.rank_table(kind)
-    rank = int(table.lookup.item(tables.row_index([tables.WILD_CODE] * wilds + codes), int(suited)))
+    rank = int(table.lookup.item(tables.row_index([tables.WILD_CODE] * wilds + codes), int(len(suits) <= 1)))
     jokers = sum(1 for c in hand if isinstance(c, Joker))
     return DrawValue(rank, hand, table.keys[rank - 1], kind, wilds, jokers)
 
@@ -338,19 +349,26 @@ def _ranks_many(ids: npt.ArrayLike, wild_rank: WildRank, kind: TableKind, check:
     return result
 
 
+_BITS = np.array([1 << i for i in range(52)] + [0], dtype=np.int64)
+"""One bit per card id; none for the joker."""
+
+
 def _check_ids(arr: npt.NDArray[np.int16]) -> None:
     low, high = int(arr.min()), int(arr.max())
     if low < 0 or high > JOKER_ID:
         bad = low if low < 0 else high
         raise InvalidCardsError(f"card id {bad} is out of range: ids are 0..51, and 52 for a joker")
-    jokers = (arr == JOKER_ID).sum(axis=1)
+    jokers = (arr == JOKER_ID).sum(axis=1, dtype=np.int8)
     if int(jokers.max()) > MAX_JOKERS:
         row = int(np.argmax(jokers))
         raise InvalidCardsError(f"row {row} holds {int(jokers[row])} jokers: a hand holds at most {MAX_JOKERS}")
     # One bit per natural card (none for a joker): with no repeats the bits' sum equals their union.
-    bits = np.where(arr == JOKER_ID, np.int64(0), np.left_shift(np.int64(1), arr.astype(np.int64)))
-    union = np.bitwise_or.reduce(bits, axis=1)
-    repeats = np.flatnonzero(bits.sum(axis=1) != union)
+    bits = _BITS[arr]
+    total, union = bits[:, 0].copy(), bits[:, 0].copy()
+    for column in range(1, 5):
+        total += bits[:, column]
+        union |= bits[:, column]
+    repeats = np.flatnonzero(total != union)
     if repeats.size:
         row = int(repeats[0])
         raise InvalidCardsError(f"row {row} repeats a card ({arr[row].tolist()}): a hand holds each card once")
