@@ -21,6 +21,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from hardware.errors import FrameSourceError
+
 Image = npt.NDArray[np.uint8]
 
 
@@ -71,8 +73,9 @@ class SourceHealth:
 class FrameSource(ABC):
     """Base of every source: subclasses say how to open, grab one frame and close.
 
-    ``fault_after``: with no new frame for this long, health reports a fault (the two-second
-    promise). ``backoff``: first and longest wait between reconnection attempts.
+    ``fault_after``: with no new frame for this long, health reports a fault; 1.5 s keeps the
+    promise that a lost camera shows within two seconds (a source with a slow frame rate passes
+    a longer time). ``backoff``: first and longest wait between reconnection attempts.
     """
 
     name = "source"
@@ -80,10 +83,15 @@ class FrameSource(ABC):
     def __init__(
         self,
         *,
-        fault_after: float = 2.0,
+        fault_after: float = 1.5,
         backoff: tuple[float, float] = (0.25, 4.0),
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        if fault_after <= 0 or not 0 < backoff[0] <= backoff[1]:
+            raise FrameSourceError(
+                f"fault_after must be above 0 s and backoff (first, longest) with 0 < first <= longest, "
+                f"got {fault_after} and {backoff}"
+            )
         self._fault_after = fault_after
         self._backoff = backoff
         self._clock = clock

@@ -59,6 +59,8 @@ class Picamera2Source(FrameSource):
         request_timeout: float = 3.0,
         **kwargs: Any,
     ) -> None:
+        if fps is not None and fps > 0:
+            kwargs.setdefault("fault_after", max(1.5, 3 / fps))  # three missed frames at a slow rate
         super().__init__(**kwargs)
         if len(size) != 2 or size[0] <= 0 or size[1] <= 0 or fps <= 0:
             raise FrameSourceError(f"camera size and rate must be positive, got {size} at {fps} fps")

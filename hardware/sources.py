@@ -50,6 +50,8 @@ class OpenCVSource(FrameSource):
         capture_factory: Callable[..., Any] = open_capture,
         **kwargs: Any,
     ) -> None:
+        if fps is not None and fps > 0:
+            kwargs.setdefault("fault_after", max(1.5, 3 / fps))  # three missed frames at a slow rate
         super().__init__(**kwargs)
         if size is not None and (len(size) != 2 or min(size) <= 0):
             raise FrameSourceError(f"camera size must be (width, height) above 0, got {size}")
@@ -93,6 +95,8 @@ class ReplaySource(FrameSource):
     name = "replay"
 
     def __init__(self, path: str | Path, *, fps: float = 10.0, loop: bool = True, **kwargs: Any) -> None:
+        if fps is not None and fps > 0:
+            kwargs.setdefault("fault_after", max(1.5, 3 / fps))  # three missed frames at a slow rate
         super().__init__(**kwargs)
         self.path = Path(path)
         if fps <= 0:

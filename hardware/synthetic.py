@@ -24,12 +24,15 @@ Scene = Callable[[float], Image]
 class SyntheticTableSource(FrameSource):
     """Frames from ``scene(t)`` at ``fps``; ``fail_for(seconds)`` simulates an unplugged camera.
 
-    >>> SyntheticTableSource(TableModel(6, seed=1), fps=10)  # doctest: +SKIP
+    ``scene`` is typically a :class:`~hardware.table_model.TableModel` or a
+    :class:`~hardware.table_script.TableScript` (both are callable with ``t``).
     """
 
     name = "synthetic camera"
 
     def __init__(self, scene: Scene, *, fps: float = 10.0, **kwargs: Any) -> None:
+        if fps is not None and fps > 0:
+            kwargs.setdefault("fault_after", max(1.5, 3 / fps))  # three missed frames at a slow rate
         super().__init__(**kwargs)
         if fps <= 0:
             raise FrameSourceError(f"synthetic camera rate must be above 0 frames per second, got {fps}")

@@ -51,3 +51,11 @@ def test_bad_scene_output_is_a_fault_not_a_crash():
 def test_rate_must_be_positive():
     with pytest.raises(FrameSourceError, match="above 0"):
         SyntheticTableSource(moving_square, fps=0)
+
+
+def test_fault_time_follows_a_slow_rate():
+    assert SyntheticTableSource(moving_square, fps=10)._fault_after == 1.5  # a lost camera shows within 2 s
+    assert SyntheticTableSource(moving_square, fps=0.5)._fault_after == 6.0  # not a fault between slow frames
+    assert SyntheticTableSource(moving_square, fps=0.5, fault_after=1.0)._fault_after == 1.0
+    with pytest.raises(FrameSourceError, match="backoff"):
+        SyntheticTableSource(moving_square, backoff=(1.0, 0.5))
