@@ -53,6 +53,7 @@ __all__ = [
     "equity",
     "lay_out",
     "parse_cards",
+    "read_items",
     "trials_for",
 ]
 
@@ -174,8 +175,8 @@ def _item(value: object, where: str) -> Card | Mark | None:
     raise InvalidCardsError(f"{where}: {value!r} is not a card, a Tock mark or None (unknown)")
 
 
-def _items(value: object, where: str) -> list[Card | Mark | None]:
-    """A hand's or the board's items; a text such as ``"Ah Kh"``, ``"h:large ?"`` is split."""
+def read_items(value: object, where: str) -> list[Card | Mark | None]:
+    """Items from a list or a text such as ``"Ah Kh"``, ``"h:large ?"``; ``where`` names them in errors."""
     if isinstance(value, str):
         tokens = value.replace(",", " ").split()
         if len(tokens) == 1 and ":" not in tokens[0] and len(tokens[0]) > 3:
@@ -195,20 +196,20 @@ def lay_out(hands: Sequence[Cards], board: Cards = (), *, dead: Cards = ()) -> L
     if isinstance(hands, str | bytes) or not isinstance(hands, Sequence) or not 2 <= len(hands) <= 10:
         count = len(hands) if isinstance(hands, Sequence) and not isinstance(hands, str | bytes) else repr(hands)
         raise InvalidCardsError(f"equity needs a list of 2 to 10 hands, got {count}")
-    board_items = _items(board, "the board")
+    board_items = read_items(board, "the board")
     if len(board_items) > 5:
         raise InvalidCardsError(f"a board has at most 5 cards, got {len(board_items)}")
     items: list[tuple[str, Card | Mark | None]] = []
     for seat, hand in enumerate(hands):
         where = f"seat {seat + 1}"
-        hand_items = _items(hand, where)
+        hand_items = read_items(hand, where)
         if len(hand_items) != 2:
             raise InvalidCardsError(
                 f"{where} has {len(hand_items)} cards: give exactly 2 items (a Card, a Mark or None)"
             )
         items += [(where, item) for item in hand_items]
     items += [("the board", item) for item in [*board_items, *[None] * (5 - len(board_items))]]
-    items += [("the dead cards", item) for item in _items(dead, "the dead cards")]
+    items += [("the dead cards", item) for item in read_items(dead, "the dead cards")]
     if len(items) > 52:
         raise InvalidCardsError(
             f"the table holds {len(items)} cards ({2 * len(hands)} in hands, 5 on the board, "
