@@ -214,6 +214,8 @@ class Demo:
         self._signature: Any = None
         self.snapshots: list[dict[str, Any]] = []
         """Every settled hand's snapshot, as published (fast mode)."""
+        self.lights: Any = None
+        self.factory: Any = None
 
     @property
     def hands_done(self) -> int:

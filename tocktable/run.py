@@ -90,8 +90,10 @@ class DemoOptions:
     pace: float = 1.0
 
 
-def run_demo(config: Config, options: DemoOptions, *, out: TextIO) -> int:
-    """Run the demo (see ``tocktable.demo``); returns the exit code."""
+@contextmanager
+def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[Any]:
+    """Everything the demo needs, started (service, mock pins, LEDs, console, camera watcher,
+    dashboard); yields the :class:`tocktable.demo.Demo` and stops it all on exit."""
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
     from hardware.console import Console
@@ -132,6 +134,14 @@ def run_demo(config: Config, options: DemoOptions, *, out: TextIO) -> int:
         demo = Demo(service, model, watcher, Buttons(factory, config.pins, hold=hold), clock=clock,
                     buy_in=config.table.buy_in, seed=options.seed, out=out,
                     frames_per_change=1 if isinstance(watcher, TruthWatcher) else 4)  # fmt: skip
+        demo.lights, demo.factory = lights, factory
+        yield demo
+
+
+def run_demo(config: Config, options: DemoOptions, *, out: TextIO) -> int:
+    """Run the demo (see ``tocktable.demo``); returns the exit code."""
+    with open_demo(config, options, out=out) as demo:
+        service = demo.service
         if options.fast:
             hands = options.hands if options.hands is not None else 20
             out.write(f"Playing {hands} hands without waiting on the clock...\n")
@@ -139,14 +149,13 @@ def run_demo(config: Config, options: DemoOptions, *, out: TextIO) -> int:
             out.write(summary(service))
             return 0
         stop = threading.Event()
-        camera = _live_camera(model, watcher, service)
-        stack.enter_context(_closing(camera))
-        out.write("Playing live; press Ctrl-C to stop (the game is kept: run the demo again to resume).\n")
-        player = threading.Thread(target=_play_live, args=(demo, stop, options), daemon=True)
-        player.start()
-        _wait_for_signal(stop)
-        stop.set()
-        player.join(timeout=5)
+        with _closing(_live_camera(demo.model, demo.watcher, service)):
+            out.write("Playing live; press Ctrl-C to stop (the game is kept: run the demo again to resume).\n")
+            player = threading.Thread(target=_play_live, args=(demo, stop, options), daemon=True)
+            player.start()
+            _wait_for_signal(stop)
+            stop.set()
+            player.join(timeout=5)
         out.write(summary(service))
     return 0
 

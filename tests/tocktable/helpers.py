@@ -68,7 +68,7 @@ def dump_database(path: Path) -> str:
     try:
         rows = []
         for (table,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'"):
-            rows += [repr(r) for r in db.execute(f"SELECT * FROM {table}")]  # noqa: S608 - names from the schema
+            rows += [repr(r) for r in db.execute(f"SELECT * FROM {table}")]
         return "\n".join(rows)
     finally:
         db.close()
