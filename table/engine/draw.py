@@ -1,0 +1,434 @@
+"""One hand of five-card draw (high, or lowball "Petite Misère"), with jokers and wild cards.
+
+The flow of the seed rules: antes and/or an opening bet by the player left of the dealer; five
+cards each; a betting round starting left of the dealer; the draw, where every player still in
+exchanges 0 to 3 cards in turn (house option: up to 5, the dealer then giving at most 3 at a
+time and going round again); a second betting round; the showdown, where the camera reads the
+five cards of each hand still in (until then nobody's cards are known, as in Hold'em).
+
+:class:`DrawHand` is a :class:`table.engine.Hand`: the betting (no-limit or fixed-limit, all-ins,
+side pots, uncalled bets, the raise cap), the showdown rules for mucks, ``inputs`` and ``undo``
+are the Hold'em engine's. The first betting round is played as the engine's ``PREFLOP`` and the
+second as its ``RIVER`` (so fixed-limit uses the small bet before the draw and the big bet
+after); :attr:`DrawHand.phase` names the rounds for display.
+
+>>> from table.cards import parse_cards
+>>> hand = DrawHand(DrawRules(ante=1, jokers=1), stacks=[50, 50, 50], button=0)
+>>> hand.phase.value, hand.to_act, hand.pot_total
+('first betting', 1, 3)
+>>> hand.act(1, "bet", 4); hand.act(2, "call"); hand.act(0, "fold")
+>>> hand.phase.value, hand.to_draw
+('draw', 1)
+>>> hand.draw(1, 3); hand.draw(2, 0)
+>>> hand.act(1, "check"); hand.act(2, "check")
+>>> hand.deal_hole(1, "Jk Ah Ad 7c 2s"); hand.deal_hole(2, "Kh Kd Ks 9c 4h")
+>>> hand.showdown[0].winners, hand.showdown[0].describe(1)
+((1,), 'Three of a kind, aces (with a joker)')
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, cast
+
+from table.cards import Card, Joker, Rank
+from table.draw import (
+    DrawCard,
+    DrawValue,
+    LowRule,
+    WildTies,
+    evaluate_draw,
+    evaluate_low,
+    parse_draw_cards,
+    parse_wild_rank,
+)
+from table.engine.events import BlindPosted, HandMucked, HoleDealt, StreetStarted
+from table.engine.hand import Hand, Input
+from table.engine.pots import build_pots
+from table.engine.rules import ActionKind, Rules, Street
+from table.engine.showdown import PotResult, award_pots
+from table.errors import IllegalActionError, IllegalDealError, InvalidCardsError, RulesError
+from table.evaluate import HandValue
+
+__all__ = [
+    "CardsExchanged",
+    "CrowdedTableWarning",
+    "DealStep",
+    "DrawHand",
+    "DrawPhase",
+    "DrawRules",
+    "IllegalDrawError",
+]
+
+MAX_PLAYERS = 8
+WARN_ABOVE = 6
+"""The seed text says 3 to 6 players; up to 8 are allowed, with a warning (the stock runs low)."""
+PER_PASS = 3
+"""The dealer gives at most three cards at a time to one player (the seed's house rule)."""
+
+
+class IllegalDrawError(IllegalActionError):
+    """A draw the rules do not allow now (the hand is left unchanged)."""
+
+
+class CrowdedTableWarning(UserWarning):
+    """More players than the seed rules plan for (3 to 6): the stock may run out during the draw."""
+
+
+class DrawPhase(Enum):
+    """Where a draw hand is."""
+
+    FIRST_BETTING = "first betting"
+    DRAW = "draw"
+    SECOND_BETTING = "second betting"
+    SHOWDOWN = "showdown"
+    COMPLETE = "complete"
+
+
+@dataclass(frozen=True)
+class DrawRules:
+    """How a hand of five-card draw is played.
+
+    ``ante`` is paid by every player; ``opening_bet`` is a forced bet by the player left of the
+    dealer (the seed: "Le joueur situé après le donneur ... place sa mise"); either or both may
+    be used. ``small_bet`` is the smallest bet (and raise) in no-limit, and the fixed-limit bet
+    before the draw; ``big_bet`` the fixed-limit bet after it (twice the small bet by default).
+    ``jokers``: jokers in the deck (0, 1 or 2); ``wild_rank``: a declared wild rank ("3").
+    ``lowball``: None for the classic game (highest hand wins) or a :class:`LowRule` for Petite
+    Misère. ``ties``: how a wild card counts in a tie (high hands; the seed rule by default).
+    ``max_draw``: the most cards one player may exchange (3; the house option is 5).
+    """
+
+    betting: str = "no-limit"
+    ante: int = 1
+    opening_bet: int = 0
+    small_bet: int = 2
+    big_bet: int | None = None
+    raise_cap: int | None = 3
+    jokers: int = 0
+    wild_rank: Rank | str | None = None
+    lowball: LowRule | str | None = None
+    ties: WildTies | str = WildTies.NATURAL
+    max_draw: int = 3
+
+    def __post_init__(self) -> None:
+        for name, least in (("ante", 0), ("opening_bet", 0), ("small_bet", 1)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise RulesError(f"{name} must be a whole number of chips, {least} or more, got {value!r}")
+        if self.big_bet is not None and (
+            isinstance(self.big_bet, bool) or not isinstance(self.big_bet, int) or self.big_bet < 1
+        ):
+            raise RulesError(f"big_bet must be a whole number of chips above 0, or None, got {self.big_bet!r}")
+        if isinstance(self.jokers, bool) or self.jokers not in (0, 1, 2):
+            raise RulesError(f"jokers must be 0, 1 or 2 (a deck has at most two), got {self.jokers!r}")
+        if isinstance(self.max_draw, bool) or not isinstance(self.max_draw, int) or not 1 <= self.max_draw <= 5:
+            raise RulesError(
+                f"max_draw must be 1 to 5 cards (3 by the seed rules, 5 as a house option), got {self.max_draw!r}"
+            )
+        object.__setattr__(self, "wild_rank", parse_wild_rank(self.wild_rank))
+        try:
+            object.__setattr__(self, "ties", WildTies(self.ties))
+            object.__setattr__(self, "lowball", None if self.lowball is None else LowRule(self.lowball))
+        except ValueError:
+            raise RulesError(
+                f"ties must be one of {[t.value for t in WildTies]} and lowball None or one of "
+                f"{[r.value for r in LowRule]}, got ties={self.ties!r}, lowball={self.lowball!r}"
+            ) from None
+        self.betting_rules  # noqa: B018 - the Hold'em rules check betting and raise_cap
+
+    @property
+    def betting_rules(self) -> Rules:
+        """The :class:`Rules` that the betting machinery runs on."""
+        # Blinds are not posted by a draw hand: the big blind only sets the engine's default
+        # minimum raise, which DrawHand overrides with the small bet.
+        return Rules(
+            betting=self.betting,
+            small_blind=1,
+            big_blind=max(2, self.small_bet),
+            small_bet=self.small_bet,
+            big_bet=self.big_bet if self.big_bet is not None else 2 * self.small_bet,
+            raise_cap=self.raise_cap,
+        )
+
+    @property
+    def deck_size(self) -> int:
+        return 52 + self.jokers
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rules as plain data (for snapshots and logs)."""
+        return {
+            "betting": self.betting,
+            "ante": self.ante,
+            "opening_bet": self.opening_bet,
+            "small_bet": self.small_bet,
+            "big_bet": self.betting_rules.bet_size(Street.RIVER),
+            "raise_cap": self.raise_cap,
+            "jokers": self.jokers,
+            "wild_rank": None if self.wild_rank is None else cast(Rank, self.wild_rank).char,
+            "lowball": None if self.lowball is None else cast(LowRule, self.lowball).value,
+            "ties": cast(WildTies, self.ties).value,
+            "max_draw": self.max_draw,
+        }
+
+
+@dataclass(frozen=True)
+class CardsExchanged:
+    """A player discarded ``count`` cards and is to receive as many (0: stands pat)."""
+
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True)
+class DealStep:
+    """One pass of the dealer to one player during the draw: give ``cards`` cards.
+
+    ``reshuffle`` marks the first step the stock cannot cover: the discards are shuffled into
+    a new stock before it."""
+
+    seat: int
+    cards: int
+    round: int
+    reshuffle: bool = False
+
+
+class DrawHand(Hand):
+    """The one mutable object of a hand of five-card draw. Seats 0..n-1 clockwise (up to 10
+    seats, 2 to 8 of them with chips); a stack of 0 is an empty or sitting-out seat.
+
+    ``hole`` holds, once shown at the showdown, each hand's five cards, which may include
+    jokers (:class:`table.cards.Joker`), and ``showdown[i].values`` holds :class:`DrawValue`
+    objects (the same ``.rank`` and ``.describe()`` as a Hold'em value).
+    """
+
+    def __init__(self, rules: DrawRules, stacks: Sequence[int], button: int) -> None:
+        if not isinstance(rules, DrawRules):
+            raise RulesError("a DrawHand takes table.engine.draw.DrawRules")
+        players = sum(1 for chips in stacks if isinstance(chips, int) and not isinstance(chips, bool) and chips > 0)
+        if players > MAX_PLAYERS:
+            raise RulesError(f"five-card draw takes 2 to {MAX_PLAYERS} players, got {players}")
+        self.draw_rules = rules
+        self.draws: dict[int, int] = {}
+        self.exchanges: list[CardsExchanged] = []
+        super().__init__(rules.betting_rules, stacks, button)
+        if players > WARN_ABOVE:
+            warnings.warn(
+                f"{players} players: the seed rules plan for 3 to 6; with more, the stock may run out "
+                "during the draw (the discards are then shuffled in)",
+                CrowdedTableWarning,
+                stacklevel=2,
+            )
+
+    # ----------------------------------------------------------------- forced bets
+    def _post_blinds(self) -> None:
+        rules = self.draw_rules
+        if rules.ante:
+            for s in self.in_hand:
+                paid = self._pay(s, rules.ante, to_bet=False)
+                self.events.append(BlindPosted(s, "ante", paid, self.stacks[s] == 0))
+        first = self._next_seat(self.button)
+        if rules.opening_bet:
+            paid = self._pay(first, rules.opening_bet)
+            self.events.append(BlindPosted(first, "opening", paid, self.stacks[first] == 0))
+            self._current_bet = rules.opening_bet
+            first = self._next_seat(first)
+        self._last_raise = max(rules.small_bet, rules.opening_bet)
+        self.events.append(StreetStarted(Street.PREFLOP))
+        self._open_round(first=first)
+
+    # ----------------------------------------------------------------- phases
+    @property
+    def phase(self) -> DrawPhase:
+        if self.is_complete:
+            return DrawPhase.COMPLETE
+        if self.street == Street.SHOWDOWN:
+            return DrawPhase.SHOWDOWN
+        if self.street == Street.RIVER:
+            return DrawPhase.SECOND_BETTING
+        return DrawPhase.DRAW if self._awaiting_board else DrawPhase.FIRST_BETTING
+
+    def _draw_order(self) -> list[int]:
+        """Players still in, clockwise from the left of the dealer."""
+        return sorted(self._live(), key=lambda s: (s - self.button - 1) % self.seats)
+
+    @property
+    def to_draw(self) -> int | None:
+        """The seat whose draw is recorded next (None outside the draw)."""
+        if self.phase != DrawPhase.DRAW:
+            return None
+        return next(s for s in self._draw_order() if s not in self.draws)
+
+    def verify_draw(self, seat: int, count: int) -> None:
+        """Check a draw; raises :class:`IllegalDrawError` saying what is wrong and what is allowed."""
+        allowed = f"0 (stands pat) to {self.draw_rules.max_draw} cards"
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise IllegalDrawError(f"a draw is a whole number of cards, {allowed}; got {count!r}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in self.in_hand:
+            raise IllegalDrawError(f"seat {seat!r} is not in this hand (seats in hand: {list(self.in_hand)})")
+        if self.folded[seat]:
+            raise IllegalDrawError(f"seat {seat} folded: only players still in the hand draw")
+        phase = self.phase
+        if phase != DrawPhase.DRAW:
+            when = {
+                DrawPhase.FIRST_BETTING: f"the first betting round is still open (seat {self.to_act} to act)",
+                DrawPhase.SECOND_BETTING: "the draw is over: the second betting round is open",
+            }.get(phase, "the draw is over")
+            raise IllegalDrawError(f"seat {seat} cannot draw now: {when}")
+        if seat in self.draws:
+            raise IllegalDrawError(f"seat {seat} already drew {self.draws[seat]} card(s): one draw per player")
+        if seat != self.to_draw:
+            raise IllegalDrawError(f"it is seat {self.to_draw}'s turn to draw, not seat {seat}'s")
+        if not 0 <= count <= self.draw_rules.max_draw:
+            raise IllegalDrawError(f"seat {seat} cannot exchange {count} cards: {allowed}")
+
+    def can_draw(self, seat: int, count: int) -> bool:
+        """Whether :meth:`draw` would accept this, without raising."""
+        try:
+            self.verify_draw(seat, count)
+        except IllegalDrawError:
+            return False
+        return True
+
+    def draw(self, seat: int, count: int) -> None:
+        """Record that the player at ``seat`` exchanges ``count`` cards (0: stands pat).
+
+        Players draw in turn, clockwise from the left of the dealer; after the last one the
+        second betting round opens, again from the left of the dealer."""
+        self.verify_draw(seat, count)
+        self.inputs.append(("draw", (seat, count)))
+        self.draws[seat] = count
+        self.exchanges.append(CardsExchanged(seat, count))
+        if all(s in self.draws for s in self._live()):
+            self._awaiting_board = False
+            self.street = Street.RIVER
+            self._current_bet = 0
+            self._last_raise = self.draw_rules.small_bet
+            self.events.append(StreetStarted(Street.RIVER))
+            self._open_round(first=self._next_seat(self.button))
+
+    def deal_plan(self) -> list[DealStep]:
+        """How the dealer serves the draws declared so far: in turn from the left of the dealer,
+        at most three cards at a time, going round again for the rest (house option)."""
+        stock = self.draw_rules.deck_size - 5 * len(self.in_hand)
+        order = [s for s in self._draw_order() if self.draws.get(s, 0) > 0]
+        steps: list[DealStep] = []
+        left = {s: self.draws[s] for s in order}
+        round_number = 1
+        reshuffled = False
+        while any(left.values()):
+            for seat in order:
+                give = min(left[seat], PER_PASS)
+                if give:
+                    needs = not reshuffled and give > stock
+                    reshuffled = reshuffled or needs
+                    stock -= give
+                    left[seat] -= give
+                    steps.append(DealStep(seat, give, round_number, needs))
+            round_number += 1
+        return steps
+
+    # ----------------------------------------------------------------- betting
+    def verify_act(self, seat: int, action: ActionKind | str, amount: int | None = None) -> tuple[ActionKind, int]:
+        if not self.is_complete and self.phase == DrawPhase.DRAW:
+            raise IllegalActionError(
+                f"betting is closed during the draw: seat {self.to_draw} draws next (record it with draw(seat, count))"
+            )
+        return super().verify_act(seat, action, amount)
+
+    def deal_board(self, cards: Iterable[Card]) -> None:
+        """Five-card draw has no board: always raises :class:`IllegalDealError`."""
+        raise IllegalDealError("five-card draw has no board cards: record draws with draw(seat, count)")
+
+    # ----------------------------------------------------------------- showdown
+    def deal_hole(self, seat: int, cards: Iterable[DrawCard | str] | str) -> None:
+        """Record a player's five cards at the showdown, as the camera reads them (jokers as
+        ``"Jk"``/:data:`Card.JOKER`); settles the hand once every hand still in is known."""
+        try:
+            new = tuple(parse_draw_cards(cards))
+        except (InvalidCardsError, ValueError) as exc:
+            raise IllegalDealError(f"seat {seat!r}'s cards: {exc}") from None
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in self.in_hand:
+            raise IllegalDealError(f"seat {seat!r} is not in this hand (seats in hand: {list(self.in_hand)})")
+        if self.is_complete:
+            raise IllegalDealError("the hand is settled: its cards can no longer change")
+        if self.street != Street.SHOWDOWN:
+            raise IllegalDealError(f"hands are shown at the showdown; the hand is in the {self.phase.value}")
+        if self.folded[seat]:
+            raise IllegalDealError(f"seat {seat} folded: its cards stay unknown")
+        if seat in self.hole:
+            raise IllegalDealError(f"seat {seat}'s cards are already known: {' '.join(map(str, self.hole[seat]))}")
+        if seat in self.mucked:
+            raise IllegalDealError(f"seat {seat} mucked: its cards stay unknown")
+        if len(new) != 5:
+            raise IllegalDealError(f"a draw hand has 5 cards, got {len(new)}")
+        shown = [c for cards_ in self.hole.values() for c in cards_]
+        jokers = sum(1 for c in [*shown, *new] if isinstance(c, Joker))
+        if jokers > self.draw_rules.jokers:
+            deck = f"{self.draw_rules.jokers} joker(s)" if self.draw_rules.jokers else "no joker"
+            raise IllegalDealError(f"the deck has {deck}; {jokers} would be on the table")
+        taken = {c for c in shown if isinstance(c, Card)}
+        again = [str(c) for c in new if isinstance(c, Card) and c in taken]
+        if again:
+            raise IllegalDealError(f"{' '.join(again)} already shown in another hand: a deck holds each card once")
+        self.inputs.append(("deal_hole", (seat, new)))
+        # The Hold'em engine types hole cards as Card; a draw hand's may be jokers.
+        self.hole[seat] = cast(tuple[Card, ...], new)
+        self.events.append(HoleDealt(seat, cast(tuple[Card, ...], new)))
+        self._maybe_settle()
+
+    def value_of(self, cards: Iterable[DrawCard | str] | str) -> DrawValue:
+        """The value of five cards under this hand's rules (high or low, jokers, wild rank)."""
+        rules = self.draw_rules
+        if rules.lowball is None:
+            return evaluate_draw(cards, wild_rank=rules.wild_rank, ties=rules.ties)
+        return evaluate_low(cards, wild_rank=rules.wild_rank, rule=rules.lowball)
+
+    def values(self) -> dict[int, DrawValue]:
+        """The value of every hand shown so far, by seat."""
+        return {s: self.value_of(cards) for s, cards in self.hole.items() if not self.folded[s]}
+
+    def _award(self) -> list[PotResult]:
+        values = {s: v for s, v in self.values().items() if s in self._contenders()}
+        order = [e.seat for e in self.events if isinstance(e, HandMucked)]
+        pots = build_pots(self.committed, self.folded)
+        # award_pots reads only .rank and .describe(), which DrawValue has as HandValue does.
+        shown = cast(Mapping[int, HandValue], values)
+        return award_pots(pots, values=shown, mucked=order, seats=self.seats, button=self.button)
+
+    # ----------------------------------------------------------------- log
+    @classmethod
+    def rebuild(cls, rules: DrawRules, stacks: Sequence[int], button: int, inputs: Iterable[Input]) -> DrawHand:
+        """Rebuild a hand from its recorded inputs (``hand.inputs``)."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", CrowdedTableWarning)
+            hand = cls(rules, stacks, button)
+        for name, args in inputs:
+            getattr(hand, name)(*args)
+        return hand
+
+    def undo(self) -> list[Input]:
+        """Take back the last betting action or draw and everything recorded after it."""
+        last = max((i for i, (name, _) in enumerate(self.inputs) if name in ("act", "draw")), default=None)
+        if last is None:
+            raise IllegalActionError("nothing to undo: no player has acted or drawn in this hand")
+        removed = self.inputs[last:]
+        rebuilt = DrawHand.rebuild(self.draw_rules, self.starting_stacks, self.button, self.inputs[:last])
+        self.__dict__.update(rebuilt.__dict__)
+        return removed
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as plain data; adds the variant, phase, draws and dealing plan."""
+        data = super().snapshot()
+        data.update(
+            variant="draw",
+            rules=self.draw_rules.to_dict(),
+            phase=self.phase.value,
+            to_draw=self.to_draw,
+            draws=dict(sorted(self.draws.items())),
+            deal_plan=[(step.seat, step.cards, step.round, step.reshuffle) for step in self.deal_plan()],
+        )
+        return data
