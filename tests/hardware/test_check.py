@@ -37,7 +37,7 @@ def test_check_hardware_sees_leds_buttons_and_camera(mock_pins, tmp_path):
     report = check_hardware(
         pins, pin_factory=mock_pins, source=ReplaySource(tmp_path, fps=20),
         out=out, reader=lambda image: [Seen(corners)], listen_seconds=10, led_seconds=0.0, hold_time=0.1,
-        snapshot=tmp_path / "snap.jpg",
+        snapshot=tmp_path / "snap.jpg", press_for_me=False,
     )  # fmt: skip
     presser.join()
     text = out.getvalue()
@@ -53,8 +53,9 @@ def test_check_reports_missing_buttons_and_camera(mock_pins):
     out = io.StringIO()
     dead = OpenCVSource(0, capture_factory=lambda device: _Closed(), backoff=(0.05, 0.1))
     report = check_hardware(
-        PinMap.default(2), pin_factory=mock_pins, source=dead, out=out, listen_seconds=0.2, led_seconds=0.0
-    )
+        PinMap.default(2), pin_factory=mock_pins, source=dead, out=out, listen_seconds=0.2, led_seconds=0.0,
+        press_for_me=False,
+    )  # fmt: skip
     assert not report.ok and len(report.buttons_missing) == len(ConsoleButton)
     assert "never pressed: FOLD" in out.getvalue()
     assert report.camera_error and "cannot open" in report.camera_error
@@ -103,7 +104,7 @@ def camera_only(mock_pins, tmp_path, **kwargs):
     out = io.StringIO()
     report = check_hardware(
         PinMap.default(2), pin_factory=mock_pins, source=ReplaySource(tmp_path, fps=20), out=out,
-        listen_seconds=0.05, led_seconds=0.0, snapshot=tmp_path / "snap.png", **kwargs,
+        listen_seconds=0.05, led_seconds=0.0, snapshot=tmp_path / "snap.png", press_for_me=False, **kwargs,
     )  # fmt: skip
     return report, out.getvalue(), cv2.imread(str(tmp_path / "snap.png"))
 
@@ -145,3 +146,12 @@ def test_reader_none_skips_reading(mock_pins, tmp_path, monkeypatch):
     FakeReader.loaded = 0
     report, text, _ = camera_only(mock_pins, tmp_path, reader=None)
     assert FakeReader.loaded == 0 and report.detections is None and "card" not in text.split("3/3")[1]
+
+
+def test_on_mock_pins_every_button_is_pressed_for_you(mock_pins):
+    out = io.StringIO()
+    report = check_hardware(PinMap.default(3), pin_factory=mock_pins, source=None, out=out, listen_seconds=5,
+                            led_seconds=0.0, hold_time=0.2)  # fmt: skip
+    assert report.buttons_missing == [] and report.ok
+    assert "pressed for you" in out.getvalue() and "again" not in out.getvalue()
+    assert "3/3 camera: one frame skipped" in out.getvalue()
