@@ -355,7 +355,7 @@ def _lens(
         exact=chances[0].exact,
         deals=chances[0].deals,
         board_words=board_words(board_items),
-        summary=summary(seats, viewer=viewer, exact=chances[0].exact),
+        summary=summary(seats, viewer=viewer, exact=chances[0].exact, basis=basis),
     )
 
 

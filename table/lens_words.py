@@ -185,8 +185,8 @@ def explain(
     return tuple(sentences)
 
 
-def summary(seats: Sequence[SeatLens], *, viewer: int | None, exact: bool) -> str:
-    """Who leads, in one sentence."""
+def summary(seats: Sequence[SeatLens], *, viewer: int | None, exact: bool, basis: str) -> str:
+    """Who leads, in one sentence; ``basis`` says from what (``"From what the table can see"``)."""
     live = sorted((s for s in seats if not s.folded), key=lambda s: -s.equity)
 
     def who(seat: SeatLens) -> str:
@@ -198,7 +198,7 @@ def summary(seats: Sequence[SeatLens], *, viewer: int | None, exact: bool) -> st
     lead = live[0]
     if len(live) == 1:
         return f"{who(lead).capitalize()} {verb(lead, 'win')}: everyone else folded."
-    where = "Seen from your seat" if viewer is not None else "From what the table can see"
+    where = basis
     if lead.equity >= 1:
         return (
             f"{where}, {who(lead)} cannot lose." if exact else f"{where}, {who(lead)} {verb(lead, 'win')} every time."
