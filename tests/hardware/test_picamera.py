@@ -10,6 +10,7 @@ import pytest
 
 from hardware.errors import FrameSourceError
 from hardware.picamera import AF_MODE_CONTINUOUS, AF_MODE_MANUAL, Picamera2Source
+from tests.hardware.waiting import wait_until
 
 MODULE_3 = {
     "AfMode": (0, 2, 0), "LensPosition": (0.0, 15.0, 1.0), "AeEnable": (False, True, True),
@@ -100,15 +101,6 @@ def fake_camera(monkeypatch):
     camera = FakeCamera()
     monkeypatch.setitem(sys.modules, "picamera2", camera.module())
     return camera
-
-
-def wait_until(predicate, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def test_configures_size_rate_format_and_continuous_focus(fake_camera):

@@ -8,6 +8,7 @@ import pytest
 
 from hardware.errors import FrameSourceError
 from hardware.sources import STREAM_TIMEOUT_MS, OpenCVSource, ReplaySource, open_capture
+from tests.hardware.waiting import wait_until
 
 
 def image(value: int, size=(48, 64)) -> np.ndarray:
@@ -90,15 +91,6 @@ class FlakyCamera:
 
     def release(self):
         self.ok = False
-
-
-def wait_until(predicate, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def test_camera_unplugged_is_reported_and_recovers():
