@@ -57,6 +57,8 @@ def _build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default=None, help="address to listen on (default: web.host, 0.0.0.0)")
     serve.add_argument("--mock-pins", action="store_true", help="gpiozero mock pins instead of the GPIO header")
     serve.add_argument("--new-session", action="store_true", help="start a new game instead of resuming")
+    serve.add_argument("--camera-wait", type=float, default=8.0, metavar="SECONDS",
+                       help="how long to wait for the camera's first picture (default 8)")  # fmt: skip
 
     export = commands.add_parser(
         "export", help="write a session's hand histories (PHH) and ledger (CSV, JSON)",
@@ -155,7 +157,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     config = load_config(args.config)
     options = ServeOptions(data_dir=args.data, port=args.port, host=args.host, mock_pins=args.mock_pins,
-                           new_session=args.new_session)  # fmt: skip
+                           new_session=args.new_session, camera_wait=args.camera_wait)  # fmt: skip
     return run_serve(config, options, out=sys.stdout)
 
 

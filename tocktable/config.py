@@ -49,6 +49,8 @@ class TableConfig:
     betting: str = "no-limit"
     buy_in: int = 1000
     chip_set: str = "tock"
+    auto_confirm: float = 8.0
+    """Seconds a settled hand stays on the phones before the next is dealt (0: wait for NEXT)."""
 
     def seat_names(self) -> tuple[str, ...]:
         """The configured names, completed with "Seat N" for the seats without one."""
@@ -219,9 +221,17 @@ def _parse_table(r: _Reader) -> TableConfig:
         betting=r.choice("betting", BETTING, "no-limit"),
         buy_in=r.positive("buy_in", 1000),
         chip_set=r.choice("chip_set", CHIP_SETS, "tock"),
+        auto_confirm=float(_non_negative(r, "auto_confirm", 8.0)),
     )
     r.finish()
     return result
+
+
+def _non_negative(r: _Reader, key: str, default: float) -> float:
+    value = r.get(key, (int, float), default)
+    if value < 0 or value > 3600:
+        raise r.fail(key, f"= {value} is not allowed: use 0..3600 seconds")
+    return float(value)
 
 
 def _parse_blinds(r: _Reader) -> BlindsConfig:
@@ -332,6 +342,7 @@ variant = "holdem"            # "holdem" or "tock" (Tock-Poker: marked backs, bo
 betting = "no-limit"          # "no-limit" or "fixed-limit" (at most 3 raises a round)
 buy_in = 1000                 # chips each player starts with
 chip_set = "tock"             # "tock" (5/20/50/100), "white-red-blue-green" (1/2/10/25), "dealer" (1/5/10/25/100)
+auto_confirm = 8              # seconds a finished hand stays on the phones before the next; 0 = wait for NEXT
 
 [blinds]
 small = 5
@@ -342,7 +353,8 @@ ante = 0
 level_minutes = 0             # minutes per level; 0 = no clock
 
 [camera]
-source = "picamera"           # "picamera", a webcam number ("0"), a stream URL, a folder or video to replay
+source = "picamera"           # "picamera", a webcam number ("0"), a stream URL, a folder or video to replay,
+                              # or "none" to play without a camera (cards entered on the admin page)
 size = [1280, 720]
 fps = 15
 

@@ -20,7 +20,7 @@ from table.errors import TocktableError
 from table.session import SessionSettings
 from tocktable.camera import CameraLoop, TruthWatcher, VisionUnavailable, VisionWatcher, Watcher
 from tocktable.config import Config, default_data_dir
-from tocktable.server import WebServer, admin_pin, lan_address, print_banner
+from tocktable.server import WebServer, admin_pin, check_port, lan_address, print_banner
 from tocktable.service import Service
 from tocktable.store import Store
 
@@ -112,6 +112,9 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
         out.write("Camera: the demo camera reports exactly what the dealer puts down.\n")
         watcher = TruthWatcher(model)
     factory = MockFactory(pin_class=MockPWMPin)
+    port = options.port if options.port is not None else config.web.port
+    if options.web:
+        check_port("127.0.0.1", port)
     with ExitStack() as stack:
         store = stack.enter_context(_closing(Store(data_dir / DB_NAME, clock=clock or _wall)))
         lights = stack.enter_context(_closing(TableLights(config.pins, pin_factory=factory)))
@@ -123,7 +126,6 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
                                              clock=clock or _monotonic)))  # fmt: skip
         pin = admin_pin(config.web.admin_pin, data_dir)
         if options.web:
-            port = options.port if options.port is not None else config.web.port
             app = create_app(config, service, admin_pin=pin)
             server = stack.enter_context(_closing(WebServer(app, "127.0.0.1", port).start()))
             out.write(f"Dashboard: http://127.0.0.1:{server.port}  (open it in a browser)\n")
@@ -262,9 +264,11 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
         source = _camera(config, options.camera_wait, stack)
         port = options.port if options.port is not None else config.web.port
         host = options.host or config.web.host
+        check_port(host, port)
         store = stack.enter_context(_closing(Store(data_dir / DB_NAME)))
         pin = admin_pin(config.web.admin_pin, data_dir)
-        service = Service(store, settings, players=players, lights=lights, new_session=options.new_session)
+        service = Service(store, settings, players=players, lights=lights, new_session=options.new_session,
+                          confirm_seconds=config.table.auto_confirm or None)  # fmt: skip
         app = create_app(config, service, admin_pin=pin)
         server = stack.enter_context(_closing(WebServer(app, host, port)))
         stack.enter_context(_closing(service.start()))

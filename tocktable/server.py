@@ -73,6 +73,21 @@ def print_banner(url: str, pin: str, *, out: TextIO = sys.stdout, qr: bool = Tru
     out.flush()
 
 
+def check_port(host: str, port: int) -> None:
+    """Raise :class:`ServeError` now if ``host:port`` cannot be served (before anything is written)."""
+    if not 0 <= port <= 65535:
+        raise ServeError(f"port {port} is not allowed: use 1..65535")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        family, kind, proto, _, address = infos[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        hint = "choose another with --port" if "in use" in str(exc).lower() else "check web.host in the config"
+        raise ServeError(f"cannot serve on {host}:{port}: {exc.strerror or exc} ({hint})") from None
+
+
 class WebServer:
     """A threaded WSGI server for the app, on its own thread (stop() shuts it down)."""
 
@@ -84,6 +99,8 @@ class WebServer:
         logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per phone poll in the service log
         try:
             self._server = make_server(host, port, app, threaded=True)
+        except SystemExit:  # werkzeug exits on a port in use: say it our way
+            raise ServeError(f"cannot serve on {host}:{port}: the port is in use (choose another: --port)") from None
         except OSError as exc:
             hint = "choose another with --port" if "in use" in str(exc).lower() else "check web.host in the config"
             raise ServeError(f"cannot serve on {host}:{port}: {exc.strerror or exc} ({hint})") from None
