@@ -321,6 +321,11 @@ def _camera(config: Config, wait: float, stack: ExitStack) -> Any:
     source.start()
     if source.read(timeout=wait) is None:
         health = source.health()
+        if "size changed" in (health.last_error or ""):
+            raise StartError(
+                f"the camera library does not load ({health.last_error}): this is the numpy/simplejpeg trap on "
+                "Raspberry Pi OS, keep numpy below 2 in the venv (README, 'Running on a Raspberry Pi')"
+            )
         raise StartError(
             f"the camera {config.camera.source!r} gives no picture ({health.last_error or 'no frame'}): check the "
             f"cable and camera.source in {config.source}, or set camera.source = \"none\" to play without a camera"
