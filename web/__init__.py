@@ -1,41 +1,118 @@
 """The Flask dashboard, JSON API, server-sent events and admin pages.
 
 ``create_app(config, service)`` builds the app around a running ``tocktable.service.Service``;
-the web layer talks to the service (snapshots and commands), never to the engine.
+the web layer talks to the service (snapshots and commands), never to the engine. Blueprints:
+
+- ``dashboard``: ``GET /``, the live table for every phone (no login);
+- ``api``: ``GET /api/state``, ``POST /api/command`` (PIN header, for scripts);
+- ``events``: ``GET /api/events``, server-sent events;
+- ``records``: ``GET /api/history`` and the exports (PHH, ledger CSV/JSON);
+- ``openapi``: ``GET /api/openapi.json``;
+- ``admin``: ``/admin``, the host's pages behind the PIN;
+- ``dice``: ``/dice``, the poker dice referee.
+
+Serve it with :class:`web.serve.WebServer` (waitress, threaded) in production.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response
+from flask import Flask
 
-_PLACEHOLDER = """<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>tocktable</title><style>body{font:16px system-ui;margin:1em;background:#0b3d2e;color:#eee}
-pre{white-space:pre-wrap}</style><h1>tocktable</h1><p>The live table (the full dashboard is coming):</p>
-<pre id="t">loading...</pre><script>
-async function f(){try{const s=await (await fetch('/api/state')).json();const L=[];
-L.push(`hand ${s.hand_number}  ${s.phase}  ${s.street||''}  blinds ${s.blinds.small_blind}/${s.blinds.big_blind}`);
-L.push(`board: ${s.board.join(' ')||'-'}   pot: ${s.pot_total}`);
-for(const p of s.seats){if(!p.name)continue;L.push(`${p.seat===s.to_act?'>':' '} ${p.dealer?'D':' '} `+
-`${p.name.padEnd(8)} ${String(p.stack).padStart(6)}  bet ${p.bet}  ${p.state} ${p.hole.join(' ')}`);}
-for(const w of s.warnings)L.push('! '+w.message);document.getElementById('t').textContent=L.join('\\n');}
-catch(e){}setTimeout(f,500);}f();</script>"""
+SETTINGS_FILE = "dashboard.json"
 
 
-def create_app(config: Any, service: Any, *, admin_pin: str | None = None) -> Flask:
-    """The web app for ``service``; ``admin_pin`` guards the host's commands (default: the
-    configuration's ``web.admin_pin``)."""
+def create_app(
+    config: Any,
+    service: Any,
+    *,
+    admin_pin: str | None = None,
+    camera: Any = None,
+    public_url: str | None = None,
+    guard: Any = None,
+) -> Flask:
+    """The web app for ``service``.
+
+    ``admin_pin`` guards the host's pages and commands (default: the configuration's
+    ``web.admin_pin``, else the random one kept in the data directory). ``camera`` is the frame
+    source the camera page shows (anything with ``read(newer_than=, timeout=)``); it can also be
+    set later with ``app.extensions["tocktable.web"].camera = source``. ``public_url`` is the
+    address phones should open (default: this machine's LAN address). ``guard`` replaces the
+    :class:`web.security.PinGuard` (tests pass one with a fake clock).
+    """
+    from datetime import timedelta
+
+    from web.admin import admin
     from web.api import api
+    from web.context import EXTENSION, WebContext, load_dashboard_settings
+    from web.dashboard import dashboard
+    from web.dice import DiceTable, dice
+    from web.events import events
+    from web.history import History
+    from web.openapi import openapi
+    from web.present import DEFAULT_CHIP_SET, Presenter, chip_set_named
+    from web.records import records
+    from web.security import PinGuard, secret_key
+
+    data_dir = getattr(config, "data_dir", None)
+    data_dir = Path(data_dir) if data_dir is not None else None
+    pin = admin_pin if admin_pin is not None else _configured_pin(config, data_dir)
+    settings_file = data_dir / SETTINGS_FILE if data_dir is not None else None
+    saved = load_dashboard_settings(settings_file)
+    chip_name = saved.get("chip_set") or getattr(getattr(config, "table", None), "chip_set", None) or DEFAULT_CHIP_SET
+    try:
+        chip_set = chip_set_named(chip_name)
+    except ValueError:
+        chip_set = chip_set_named(DEFAULT_CHIP_SET)
 
     app = Flask(__name__)
-    app.config["TOCKTABLE_ADMIN_PIN"] = admin_pin if admin_pin is not None else getattr(config.web, "admin_pin", "")
-    app.config["TOCKTABLE_CONFIG"] = config
+    app.config.update(
+        SECRET_KEY=secret_key(data_dir),
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        PERMANENT_SESSION_LIFETIME=timedelta(hours=16),
+        MAX_CONTENT_LENGTH=64 * 1024,
+        TOCKTABLE_ADMIN_PIN=pin,
+        TOCKTABLE_CONFIG=config,
+    )
+    ctx = WebContext(
+        config=config,
+        service=service,
+        presenter=Presenter(chip_set),
+        guard=guard if guard is not None else PinGuard(pin),
+        history=History(service),
+        data_dir=data_dir,
+        camera=camera,
+        public_url=public_url,
+        settings_file=settings_file,
+        dice=DiceTable(),
+    )
+    app.extensions[EXTENSION] = ctx
     app.extensions["tocktable.service"] = service
-    app.register_blueprint(api)
+    for blueprint in (dashboard, api, events, records, openapi, admin, dice):
+        app.register_blueprint(blueprint)
 
-    @app.get("/")
-    def index() -> Response:
-        return Response(_PLACEHOLDER, mimetype="text/html")
+    @app.after_request
+    def _headers(response: Any) -> Any:
+        # Everything is served from the Pi itself: no outside script, style or frame may load.
+        response.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+            "script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        )
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        return response
 
     return app
+
+
+def _configured_pin(config: Any, data_dir: Path | None) -> str:
+    configured = getattr(getattr(config, "web", None), "admin_pin", "") or ""
+    if configured or data_dir is None:
+        return str(configured)
+    from tocktable.server import admin_pin
+
+    return admin_pin(configured, data_dir)

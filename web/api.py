@@ -1,23 +1,26 @@
 """The JSON API: the table state for every phone, and commands for the host.
 
 - ``GET /api/state``: the latest snapshot (``hand_number``, ``street``, ``seats``, ``board``,
-  ``pots``, ``to_act``, ``blinds``, ``phase``, ``warnings``...). Hole cards appear only once
+  ``pots``, ``to_act``, ``blinds``, ``phase``, ``warnings``...) as the dashboard draws it (see
+  :mod:`web.present`: chips per pot and bet, shown hands named). Hole cards appear only once
   shown at the showdown.
 - ``POST /api/command`` with the admin PIN in the ``X-Admin-Pin`` header and a JSON body such
   as ``{"kind": "act", "seat": 2, "action": "call"}`` or ``{"kind": "press", "button": "fold"}``
   (see ``tocktable.steps``). Answers ``200 {"ok": true, "seq": ..., "version": ...}`` once the
   command is written to disk, ``400`` for a malformed command, ``403`` for a wrong PIN, ``409``
-  for a command the game does not allow now (nothing written), ``503`` when the service is busy.
+  for a command the game does not allow now (nothing written), ``429`` after too many wrong
+  PINs (the same :class:`web.security.PinGuard` as the admin login), ``503`` when the service is busy.
 """
 
 from __future__ import annotations
 
-import hmac
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from table.errors import TocktableError
+from web.context import context
+from web.security import LoginLocked
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -29,8 +32,8 @@ def _service() -> Any:
 @api.get("/state")
 def state() -> Response:
     """The table now, as JSON."""
-    snapshot = _service().snapshot()
-    response = Response(snapshot.json, mimetype="application/json")
+    ctx = context()
+    response = Response(ctx.presenter.text(ctx.service.snapshot()), mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -41,9 +44,14 @@ def command() -> tuple[Response, int]:
     from tocktable.service import ServiceError
     from tocktable.steps import CommandError, step_from_json
 
-    pin = current_app.config.get("TOCKTABLE_ADMIN_PIN") or ""
     given = request.headers.get("X-Admin-Pin", "")
-    if not pin or not hmac.compare_digest(given.encode(), pin.encode()):
+    try:
+        ok = context().guard.check(given, request.remote_addr or "?")
+    except LoginLocked as exc:
+        response = jsonify(ok=False, error=str(exc))
+        response.headers["Retry-After"] = str(int(exc.retry_after) + 1)
+        return response, 429
+    if not ok:
         return jsonify(ok=False, error="wrong or missing admin PIN (header X-Admin-Pin)"), 403
     body = request.get_json(silent=True)
     if body is None:

@@ -1,0 +1,128 @@
+"""The host's camera page: the latest frame, what was read on it, and the zones.
+
+Privacy: a face-up card in a seat's zone before the showdown is a peek. The view sent to the
+page leaves its face out, and the JPEG is blacked out over it (over every seat zone when
+there is no view to say where the cards are), so a peek never crosses the network, not even
+to the host's phone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+SHOWING = ("showdown",)
+
+
+def _latest(camera: Any) -> Any:
+    if camera is None:
+        return None
+    try:
+        return camera.read(newer_than=0, timeout=0.0)
+    except Exception:  # a camera gone away: the page says "no frame"
+        return None
+
+
+def latest_view(service: Any) -> Any:
+    """The table view the service last took from the camera (None before the first)."""
+    view = getattr(service, "view", None)
+    if view is None or callable(view):
+        view = getattr(service, "_view", None)
+    return view
+
+
+def hole_cards_public(service: Any) -> bool:
+    """Whether the hand is at its showdown, the only time a seat's face-up cards may be shown."""
+    state = service.snapshot().to_dict()
+    return state.get("street") in SHOWING
+
+
+def _zones(config: Any) -> dict[str, list[list[float]]]:
+    zones: dict[str, list[list[float]]] = {}
+    board = getattr(getattr(config, "zones", None), "board", None)
+    if board:
+        zones["board"] = [list(p) for p in board]
+    seat_zones = getattr(config, "seat_zones", None)
+    if callable(seat_zones):
+        for seat, zone in enumerate(seat_zones()):
+            zones[f"seat:{seat}"] = [list(p) for p in zone]
+    return zones
+
+
+def camera_view(service: Any, config: Any, camera: Any) -> dict[str, Any]:
+    """What the camera page draws over the frame, in normalised coordinates (0..1)."""
+    view = latest_view(service)
+    public = hole_cards_public(service)
+    cards = []
+    conflicts = []
+    if view is not None:
+        seen = [*view.board, *(c for seat in sorted(view.seats) for c in view.seats[seat])]
+        for card in seen:
+            hidden = card.zone.startswith("seat:") and card.face_up and not public
+            cards.append({
+                "card": None if hidden else card.card,
+                "face_up": card.face_up,
+                "hidden": hidden,
+                "mark": card.mark,
+                "zone": card.zone,
+                "confidence": round(float(card.confidence), 3),
+                "corners": [list(p) for p in card.corners],
+            })  # fmt: skip
+        for conflict in view.conflicts:
+            text = conflict.message
+            if conflict.card and conflict.zone.startswith("seat:") and not public:
+                text = text.replace(conflict.card, "a card")
+            conflicts.append({"kind": conflict.kind, "zone": conflict.zone, "message": text})
+    frame = _latest(camera)
+    state = service.snapshot().to_dict()
+    return {
+        "camera": camera is not None,
+        "frame": frame.index if frame is not None else None,
+        "size": [int(frame.image.shape[1]), int(frame.image.shape[0])] if frame is not None else None,
+        "view_frame": view.frame_index if view is not None else None,
+        "zones": _zones(config),
+        "cards": cards,
+        "conflicts": conflicts,
+        "status": state.get("camera"),
+    }
+
+
+def mask_peeks(image: np.ndarray, view: Any, zones: dict[str, list[list[float]]]) -> np.ndarray:
+    """A copy of ``image`` with every face-up card in a seat zone blacked out (every seat zone
+    when there is no view)."""
+    import cv2
+
+    out = image.copy()
+    height, width = out.shape[:2]
+
+    def fill(points: list[list[float]] | tuple[Any, ...], grow: float) -> None:
+        quad = np.array([[x * width, y * height] for x, y in points], dtype=np.float32)
+        centre = quad.mean(axis=0)
+        quad = centre + (quad - centre) * grow
+        cv2.fillPoly(out, [quad.round().astype(np.int32)], (20, 20, 20))
+
+    if view is None:
+        for name, zone in zones.items():
+            if name.startswith("seat:"):
+                fill(zone, 1.0)
+        return out
+    for seat in view.seats:
+        for card in view.seats[seat]:
+            if card.face_up:
+                fill(card.corners, 1.25)
+    return out
+
+
+def frame_jpeg(camera: Any, *, service: Any, config: Any, quality: int = 80) -> bytes | None:
+    """The latest frame as JPEG bytes, peeks blacked out unless the hand is at its showdown."""
+    import cv2
+
+    frame = _latest(camera)
+    if frame is None:
+        return None
+    image = frame.image
+    if not hole_cards_public(service):
+        image = mask_peeks(image, latest_view(service), _zones(config))
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    return bytes(data.tobytes()) if ok else None

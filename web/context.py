@@ -1,0 +1,123 @@
+"""What every blueprint shares: the service, the presenter, the PIN guard, the history cache.
+
+One :class:`WebContext` per app, kept in ``app.extensions["tocktable.web"]``; no globals, so
+two apps (two tests) never share state.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from flask import current_app
+
+from web.history import History
+from web.present import Presenter, chip_set_named
+from web.security import PinGuard
+
+EXTENSION = "tocktable.web"
+
+
+@dataclass
+class WebContext:
+    """The app's shared parts. ``camera`` is anything with ``read(newer_than=, timeout=)``
+    returning a frame with ``.image`` (BGR) and ``.index``: a ``hardware`` frame source."""
+
+    config: Any
+    service: Any
+    presenter: Presenter
+    guard: PinGuard
+    history: History
+    data_dir: Path | None
+    camera: Any = None
+    heartbeat: float = 15.0
+    """Seconds between SSE comment lines on an idle stream (keeps proxies and phones connected)."""
+    max_streams: int = 56
+    """SSE streams served at once; beyond, ``/api/events`` answers 503 and the page polls."""
+    stream_seconds: float | None = None
+    """End each SSE stream after this long (the browser reconnects); None: never."""
+    public_url: str | None = None
+    """The dashboard URL phones should open (set by the server; else worked out per request)."""
+    mdns_url: str | None = None
+    """``http://tocktable.local:port/`` while advertised on mDNS."""
+    settings_file: Path | None = None
+    dice: Any = None
+    """The poker dice referee page's state (web.dice.DiceTable)."""
+    closing: threading.Event = field(default_factory=threading.Event)
+    """Set when the server stops: every SSE stream ends within a second."""
+    _streams: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def open_stream(self) -> bool:
+        """Count one more SSE stream; False when the limit is reached."""
+        with self._lock:
+            if self._streams >= self.max_streams:
+                return False
+            self._streams += 1
+            return True
+
+    def close_stream(self) -> None:
+        with self._lock:
+            self._streams = max(0, self._streams - 1)
+
+    @property
+    def streams(self) -> int:
+        return self._streams
+
+
+    # ------------------------------------------------------------------ game and chips
+    def set_chip_set(self, name: str) -> None:
+        """Draw chips in the colours of the set ``name`` from now on (kept in the data directory)."""
+        self.presenter.chip_set = chip_set_named(name)
+        if self.settings_file is not None:
+            save_dashboard_settings(self.settings_file, {"chip_set": name})
+
+    @staticmethod
+    def new_game_supported() -> bool:
+        """Whether the service can open a new session while running."""
+        import tocktable.service as service_module
+
+        return hasattr(service_module, "NewSession")
+
+    def new_game(self, settings: Any, players: Any) -> Any:
+        """The service input that closes the session and opens a new one."""
+        from tocktable.service import NewSession  # type: ignore[attr-defined]
+
+        return NewSession(settings, tuple(players))
+
+    def end_session(self) -> Any:
+        """The service input that closes the session and opens an empty one with the same settings."""
+        from tocktable.service import NewSession  # type: ignore[attr-defined]
+
+        return NewSession(self.service.game.settings, ())
+
+
+def load_dashboard_settings(path: Path | None) -> dict[str, Any]:
+    """The dashboard's own settings (the chip set chosen on the admin page), {} when none."""
+    if path is None:
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save_dashboard_settings(path: Path, changes: dict[str, Any]) -> None:
+    data = {**load_dashboard_settings(path), **changes}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        tmp.replace(path)
+    except OSError:
+        pass  # a read-only data directory: the choice lasts until the restart
+
+
+def context() -> WebContext:
+    """The current app's :class:`WebContext`."""
+    found: WebContext = current_app.extensions[EXTENSION]
+    return found

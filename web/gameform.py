@@ -1,0 +1,141 @@
+"""Reading the host's "new game" form: variant, betting, seats, players, buy-in, blinds, chip set.
+
+>>> game = read_game({"seats": 4, "players": "Ann, Bob\\nCy", "blinds": "5/10, 10/20/2", "level_minutes": 15})
+>>> game.settings.seats, [p for p, _ in game.players], game.settings.blinds.levels[1].ante
+(4, ['Ann', 'Bob', 'Cy'], 2)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from table.chips import CHIP_SETS
+from table.engine import BlindLevel, BlindStructure
+from table.errors import TocktableError
+from table.session import SessionSettings
+
+VARIANTS = ("holdem", "tock")
+BETTING = ("no-limit", "fixed-limit")
+MAX_NAME = 24
+
+
+class GameFormError(TocktableError, ValueError):
+    """A field of the new-game form that is missing or not allowed; the message names it."""
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """What the form asks for: the session's settings, the players (name, chips) by seat, the chip set."""
+
+    settings: SessionSettings
+    players: tuple[tuple[str, int], ...]
+    chip_set: str
+
+
+def _int(data: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
+    value = data.get(key, default)
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise GameFormError(f"{key} must be a whole number from {low} to {high}, got {value!r}")
+    return value
+
+
+def _choice(data: Mapping[str, Any], key: str, allowed: tuple[str, ...], default: str) -> str:
+    value = data.get(key, default)
+    if value not in allowed:
+        raise GameFormError(f"{key} must be one of {', '.join(allowed)}, got {value!r}")
+    return str(value)
+
+
+def _names(value: Any, seats: int) -> list[str]:
+    if value is None:
+        return []
+    items = re.split(r"[,\n;]+", value) if isinstance(value, str) else value
+    if not isinstance(items, list | tuple) or not all(isinstance(n, str) for n in items):
+        raise GameFormError("players must be names separated by commas or lines, or a list of names")
+    names = [" ".join(n.split()) for n in items if n.strip()]
+    if len(names) > seats:
+        raise GameFormError(f"{len(names)} players for {seats} seats: add seats or remove players")
+    for name in names:
+        if len(name) > MAX_NAME:
+            raise GameFormError(f"player name {name[:MAX_NAME]!r}... is longer than {MAX_NAME} characters")
+    seen = {n.casefold() for n in names}
+    if len(seen) != len(names):
+        raise GameFormError("two players have the same name: names must differ (the ledger goes by name)")
+    return names
+
+
+def read_blinds(value: Any) -> tuple[BlindLevel, ...]:
+    """``"5/10, 10/20, 25/50/5"`` (small/big[/ante] per level) or ``[[5, 10], [10, 20, 0]]``."""
+    if isinstance(value, str):
+        parts = [p.strip() for p in re.split(r"[,\n;]+", value) if p.strip()]
+        rows: list[Any] = [p.split("/") for p in parts]
+    elif isinstance(value, list | tuple):
+        rows, parts = list(value), [str(v) for v in value]
+    else:
+        raise GameFormError("blinds must be levels like '5/10, 10/20, 25/50/5' (small/big/ante)")
+    if not rows:
+        raise GameFormError("blinds need at least one level, e.g. '5/10'")
+    if len(rows) > 60:
+        raise GameFormError(f"at most 60 blind levels, got {len(rows)}")
+    levels = []
+    for i, (row, text) in enumerate(zip(rows, parts, strict=True), start=1):
+        where = f"blinds: level {i} {text!r}"
+        if not isinstance(row, list | tuple) or not 2 <= len(row) <= 3:
+            raise GameFormError(f"{where}: write small/big or small/big/ante")
+        numbers = []
+        for item in row:
+            text_item = str(item).strip()
+            if isinstance(item, bool) or not text_item.isdigit() or int(text_item) > 10**9:
+                raise GameFormError(f"{where}: {item!r} is not a whole number of chips")
+            numbers.append(int(text_item))
+        small, big, ante = (*numbers, 0)[:3]
+        try:
+            levels.append(BlindLevel(small, big, ante))
+        except TocktableError as exc:
+            raise GameFormError(f"{where}: {exc}") from None
+    return tuple(levels)
+
+
+def read_game(data: Mapping[str, Any]) -> NewGame:
+    """The new game described by the form (JSON or form fields); :class:`GameFormError` otherwise."""
+    if not isinstance(data, Mapping):
+        raise GameFormError("the new game is a JSON object with seats, players, blinds...")
+    known = {"variant", "betting", "seats", "players", "buy_in", "blinds", "level_minutes", "chip_set", "rebuys"}
+    unknown = sorted(set(data) - known - {"csrf_token"})
+    if unknown:
+        raise GameFormError(f"unknown field {unknown[0]!r}: the form has {', '.join(sorted(known))}")
+    seats = _int(data, "seats", 6, 2, 10)
+    names = _names(data.get("players"), seats)
+    buy_in = _int(data, "buy_in", 1000, 1, 10**9)
+    minutes = data.get("level_minutes", 0)
+    if isinstance(minutes, str):
+        try:
+            minutes = float(minutes.strip() or 0)
+        except ValueError:
+            raise GameFormError(f"level_minutes must be a number of minutes, got {minutes!r}") from None
+    if isinstance(minutes, bool) or not isinstance(minutes, int | float) or not 0 <= minutes <= 600:
+        raise GameFormError(f"level_minutes must be from 0 (no clock) to 600, got {minutes!r}")
+    rebuys = data.get("rebuys", True)
+    if isinstance(rebuys, str):
+        rebuys = rebuys.lower() in ("1", "true", "on", "yes")
+    if not isinstance(rebuys, bool):
+        raise GameFormError(f"rebuys must be true or false, got {rebuys!r}")
+    chip_set = _choice(data, "chip_set", tuple(CHIP_SETS), "tock")
+    try:
+        settings = SessionSettings(
+            seats=seats,
+            betting=_choice(data, "betting", BETTING, "no-limit"),
+            variant=_choice(data, "variant", VARIANTS, "holdem"),
+            blinds=BlindStructure(read_blinds(data.get("blinds", "5/10")), level_seconds=float(minutes) * 60),
+            rebuys=rebuys,
+        )
+    except GameFormError:
+        raise
+    except TocktableError as exc:
+        raise GameFormError(str(exc)) from None
+    return NewGame(settings, tuple((name, buy_in) for name in names), chip_set)

@@ -1,0 +1,293 @@
+"""``GET /api/openapi.json``: an OpenAPI 3.0 document of every JSON endpoint (and, for
+completeness, the event stream and the file exports).
+
+The schemas say what the dashboard relies on; objects allow more properties, so the service
+can add fields without breaking clients. The test suite runs schemathesis against this
+document: every documented answer must match it, and no request may cause a 5xx.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify
+
+openapi = Blueprint("openapi", __name__, url_prefix="/api")
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    return {**schema, "nullable": True}
+
+
+INT = {"type": "integer"}
+STR = {"type": "string"}
+BOOL = {"type": "boolean"}
+CARD = {"type": "string", "pattern": "^[2-9TJQKA][cdhs]$", "description": "a card such as Ah or Td"}
+MARK = {"type": "string", "description": "a Tock mark such as h:large or s:ace, or plain"}
+CHIPS = {
+    "type": "array",
+    "description": "the amount as the fewest chips of the chip set: [value, count] pairs, largest first",
+    "items": {"type": "array", "items": INT, "minItems": 2, "maxItems": 2},
+}
+LEVEL = {
+    "type": "object",
+    "required": ["small_blind", "big_blind", "ante"],
+    "properties": {"small_blind": INT, "big_blind": INT, "ante": INT},
+}
+
+
+def _object(required: list[str], properties: dict[str, Any], description: str = "") -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "required": required, "properties": properties}
+    if description:
+        schema["description"] = description
+    return schema
+
+
+SEAT = _object(
+    ["seat", "name", "stack", "bet", "in_hand", "folded", "all_in", "dealer", "hole", "marks", "state"],
+    {
+        "seat": INT,
+        "name": _nullable(STR),
+        "stack": INT,
+        "bet": INT,
+        "bet_chips": CHIPS,
+        "in_hand": BOOL,
+        "folded": BOOL,
+        "all_in": BOOL,
+        "sitting_out": BOOL,
+        "busted": BOOL,
+        "dealer": BOOL,
+        "mucked": BOOL,
+        "hole": {"type": "array", "items": CARD, "maxItems": 2,
+                 "description": "empty until the seat shows its cards at the showdown"},
+        "marks": {"type": "array", "items": _nullable(MARK), "description": "Tock marks of the face-down hole cards"},
+        "state": {"type": "string",
+                  "enum": ["empty", "busted", "folded", "all_in", "playing", "sitting_out", "waiting"]},
+        "hand": {**STR, "description": "the shown hand's name (at the showdown)"},
+        "best_five": {"type": "array", "items": CARD},
+    },
+    "one seat at the table",
+)  # fmt: skip
+
+POT = _object(["amount", "eligible"], {"amount": INT, "eligible": {"type": "array", "items": INT}, "chips": CHIPS})
+
+WINNER = _object(["seat", "name", "amount", "hand"], {
+    "seat": INT, "name": STR, "amount": INT, "hand": STR, "best_five": {"type": "array", "items": CARD},
+})  # fmt: skip
+
+HAND = _object(
+    ["number", "button", "board", "shown", "pots", "payoffs"],
+    {
+        "number": INT,
+        "button": INT,
+        "level": LEVEL,
+        "board": {"type": "array", "items": CARD},
+        "shown": {"type": "array", "items": _object(["seat", "name", "cards"], {
+            "seat": INT, "name": STR, "cards": {"type": "array", "items": CARD}, "hand": STR,
+            "best_five": {"type": "array", "items": CARD}})},
+        "pots": {"type": "array", "items": _object(["index", "amount", "eligible", "winners"], {
+            "index": INT, "amount": INT, "eligible": {"type": "array", "items": INT},
+            "winners": {"type": "array", "items": WINNER}})},
+        "payoffs": {"type": "array", "items": _object(["seat", "name", "net"], {"seat": INT, "name": STR, "net": INT})},
+    },
+    "a finished hand: board, shown hands, each pot's winners with their hand",
+)  # fmt: skip
+
+LEDGER_LINE = _object(["name", "bought_in", "cashed_out", "net"],
+                      {"name": STR, "bought_in": INT, "cashed_out": INT, "net": INT})  # fmt: skip
+
+STATE = _object(
+    ["hand_number", "street", "seats", "board", "pots", "to_act", "blinds", "phase", "version", "session"],
+    {
+        "hand_number": INT,
+        "phase": {"type": "string", "enum": ["seating", "playing", "settled", "ready"]},
+        "status": {"type": "string", "enum": ["waiting", "playing", "complete"]},
+        "street": _nullable({"type": "string", "enum": ["preflop", "flop", "turn", "river", "showdown"]}),
+        "betting": {"type": "string", "enum": ["no-limit", "fixed-limit"]},
+        "variant": STR,
+        "button": _nullable(INT),
+        "small_blind_seat": _nullable(INT),
+        "big_blind_seat": _nullable(INT),
+        "to_act": _nullable(INT),
+        "board": {"type": "array", "items": CARD, "maxItems": 5},
+        "board_marks": {"type": "array", "items": _nullable(MARK)},
+        "pots": {"type": "array", "items": _ref("Pot")},
+        "pot_total": INT,
+        "pot_chips": CHIPS,
+        "legal_actions": {"type": "array", "items": _object(["action", "min_to", "max_to"], {
+            "action": {"type": "string", "enum": ["fold", "check", "call", "bet", "raise", "all_in"]},
+            "min_to": INT, "max_to": INT})},
+        "blinds": _object(["small_blind", "big_blind", "ante", "level", "levels", "next", "seconds_left"], {
+            "small_blind": INT, "big_blind": INT, "ante": INT, "level": INT, "levels": INT,
+            "hand_level": _nullable(LEVEL), "next": _nullable(LEVEL),
+            "seconds_left": _nullable({"type": "number"}), "level_seconds": {"type": "number"},
+            "clock": {"type": "string", "enum": ["running", "paused", "stopped"]}}),
+        "seats": {"type": "array", "items": _ref("Seat")},
+        "last_hand": _nullable(_ref("Hand")),
+        "draw": {"type": "array", "items": _object(["seat", "card"], {"seat": INT, "card": CARD})},
+        "eliminated": {"type": "array", "items": STR},
+        "ledger": {"type": "array", "items": _ref("LedgerLine")},
+        "version": INT,
+        "session": INT,
+        "warnings": {"type": "array", "items": _object(["kind", "message"], {
+            "kind": STR, "message": STR, "seat": _nullable(INT)})},
+        "camera": _object(["ok"], {"ok": BOOL, "message": _nullable(STR)}),
+        "pending_bet": _nullable(INT),
+        "confirm_in": _nullable({"type": "number"}),
+        "chip_set": _object(["name", "chips"], {"name": STR, "total": INT, "chips": {"type": "array", "items": _object(
+            ["value", "colour", "hex", "count"], {"value": INT, "colour": STR, "hex": STR, "count": INT})}}),
+    },
+    "the table now; hole cards only once shown at the showdown",
+)  # fmt: skip
+
+HISTORY = _object(["session", "hands_played", "hands", "stacks", "ledger"], {
+    "session": INT,
+    "hands_played": INT,
+    "hands": {"type": "array", "items": _ref("Hand"), "description": "newest first"},
+    "stacks": _object(["hands", "players"], {
+        "hands": {"type": "array", "items": INT, "description": "x values: 0 is before the first hand"},
+        "players": {"type": "array", "items": _object(["name", "stacks"], {
+            "name": STR, "stacks": {"type": "array", "items": _nullable(INT)}})}}),
+    "ledger": {"type": "array", "items": _ref("LedgerLine")},
+})  # fmt: skip
+
+LEDGER = _object(["session", "hands", "ledger", "payments", "results"], {
+    "session": INT,
+    "started": STR,
+    "hands": INT,
+    "ledger": {"type": "array", "items": _ref("LedgerLine")},
+    "payments": {"type": "array", "items": _object(["payer", "payee", "amount"], {
+        "payer": STR, "payee": STR, "amount": INT})},
+    "results": {"type": "array", "items": {"type": "object"}},
+})  # fmt: skip
+
+ERROR = _object(["ok", "error"], {"ok": {"type": "boolean", "enum": [False]}, "error": STR},
+                "what was wrong and what is allowed")  # fmt: skip
+ACK = _object(["ok", "seq", "version", "steps"], {
+    "ok": {"type": "boolean", "enum": [True]}, "seq": _nullable(INT), "version": INT,
+    "steps": {"type": "array", "items": STR}})  # fmt: skip
+COMMAND = {
+    "type": "object",
+    "required": ["kind"],
+    "description": "a step or input: act (seat, action, amount), undo, deal_board (cards), show (seat, cards), "
+    "muck (seat), settle, mark (seat, index, mark), correct (seat, index, card), choose_button (draws or seat), "
+    "confirm, seat (seat, name, chips), leave, rebuy (seat, amount), sit_out (seat, back), set_level (index), "
+    "pause_clock (resume), press (button), bet_amount (amount)",
+    "properties": {"kind": STR},
+    "example": {"kind": "press", "button": "check_call"},
+}
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    text = {400: "malformed request", 401: "not logged in", 403: "wrong PIN or CSRF token", 404: "nothing there",
+            409: "not allowed now (nothing changed)", 429: "too many wrong PINs", 501: "not supported",
+            503: "the service is busy or stopped"}  # fmt: skip
+    return {str(c): _json(_ref("Error"), text[c]) for c in codes}
+
+
+ADMIN: list[dict[str, list[str]]] = [{"adminSession": [], "csrfToken": []}]
+
+
+def document() -> dict[str, Any]:
+    """The OpenAPI document."""
+    limit = {"name": "limit", "in": "query", "required": False, "description": "how many hands (newest first)",
+             "schema": {"type": "integer", "minimum": 0, "maximum": 500, "default": 20}}  # fmt: skip
+    paths: dict[str, Any] = {
+        "/api/state": {"get": {"summary": "The table now", "operationId": "getState",
+                               "responses": {"200": _json(_ref("State"), "the presented snapshot")}}},
+        "/api/events": {"get": {
+            "summary": "The table live: server-sent events", "operationId": "events",
+            "description": "An endless text/event-stream: one `state` event (data: the State JSON) per change, "
+            "comment lines as heartbeats. 503 when every stream slot is taken: poll /api/state.",
+            "responses": {"200": {"description": "the stream", "content": {"text/event-stream": {"schema": STR}}},
+                          **_errors(503)}}},
+        "/api/history": {"get": {"summary": "Finished hands, stacks over the session, ledger", "operationId": "history",
+                                 "parameters": [limit],
+                                 "responses": {"200": _json(_ref("History"), "the session so far"), **_errors(400)}}},
+        "/api/export/ledger.json": {"get": {"summary": "The ledger and the payments that settle it",
+                                            "operationId": "ledgerJson",
+                                            "responses": {"200": _json(_ref("Ledger"), "the ledger")}}},
+        "/api/export/ledger.csv": {"get": {"summary": "The ledger as CSV", "operationId": "ledgerCsv", "responses": {
+            "200": {"description": "name,bought_in,cashed_out,net", "content": {"text/csv": {"schema": STR}}}}}},
+        "/api/export/phh": {"get": {"summary": "Hand histories (Poker Hand History, TOML)", "operationId": "phh",
+                                    "responses": {"200": {"description": "a .phhs file",
+                                                          "content": {"application/toml": {"schema": STR}}}}}},
+        "/api/command": {"post": {
+            "summary": "One host command (scripting)", "operationId": "command",
+            "parameters": [{"name": "X-Admin-Pin", "in": "header", "required": True, "schema": STR}],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Command")}}},
+            "responses": {"200": _json(_ref("Ack"), "written to disk"), **_errors(400, 403, 409, 429, 503)}}},
+        "/admin/command": {"post": {
+            "summary": "One host command from the admin page", "operationId": "adminCommand", "security": ADMIN,
+            "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Command")}}},
+            "responses": {"200": _json(_ref("Ack"), "written to disk"), **_errors(400, 401, 403, 409, 503)}}},
+        "/admin/game": {"post": {
+            "summary": "A new game (closes the session)", "operationId": "newGame", "security": ADMIN,
+            "requestBody": {"required": True, "content": {"application/json": {"schema": _object([], {
+                "variant": {"type": "string", "enum": ["holdem", "tock"]},
+                "betting": {"type": "string", "enum": ["no-limit", "fixed-limit"]},
+                "seats": {"type": "integer", "minimum": 2, "maximum": 10},
+                "players": {"type": "string", "description": "names separated by commas or lines"},
+                "buy_in": INT, "blinds": {"type": "string", "example": "5/10, 10/20, 25/50/5"},
+                "level_minutes": {"type": "number"}, "chip_set": STR, "rebuys": BOOL})}}},
+            "responses": {"200": _json(_ref("Ack"), "the new session is open"),
+                          **_errors(400, 401, 403, 409, 501, 503)}}},
+        "/admin/end": {"post": {
+            "summary": "End the session (its exports stay)", "operationId": "endSession", "security": ADMIN,
+            "responses": {"200": _json(_object(["ok", "ended", "session"], {"ok": BOOL, "ended": INT, "session": INT}),
+                                       "ended"), **_errors(401, 403, 501, 503)}}},
+        "/admin/chip-set": {"post": {
+            "summary": "Draw chips in another set's colours", "operationId": "chipSet", "security": ADMIN,
+            "requestBody": {"required": True, "content": {"application/json": {"schema": _object(["name"], {
+                "name": STR})}}},
+            "responses": {"200": _json(_object(["ok", "chip_set"], {"ok": BOOL, "chip_set": {"type": "object"}}),
+                                       "chosen"), **_errors(400, 401, 403)}}},
+        "/admin/camera/view.json": {"get": {
+            "summary": "What the camera read, and the zones", "operationId": "cameraView", "security": ADMIN,
+            "responses": {"200": _json(_object(["zones", "cards", "conflicts"], {
+                "camera": BOOL, "frame": _nullable(INT), "size": _nullable({"type": "array", "items": INT}),
+                "zones": {"type": "object"}, "cards": {"type": "array", "items": {"type": "object"}},
+                "conflicts": {"type": "array", "items": {"type": "object"}}}), "the camera's view"),
+                **_errors(401)}}},
+        "/api/openapi.json": {"get": {"summary": "This document", "operationId": "openapi",
+                                      "responses": {"200": _json({"type": "object"}, "OpenAPI 3.0")}}},
+    }  # fmt: skip
+    from web.dice import DICE_PATHS, DICE_SCHEMAS
+
+    paths.update(DICE_PATHS)
+    schemas = {"State": STATE, "Seat": SEAT, "Pot": POT, "Hand": HAND, "LedgerLine": LEDGER_LINE,
+               "History": HISTORY, "Ledger": LEDGER, "Error": ERROR, "Ack": ACK, "Command": COMMAND,
+               **DICE_SCHEMAS}  # fmt: skip
+    return {
+        "openapi": "3.0.3",
+        "info": {
+            "title": "tocktable",
+            "version": "1",
+            "description": "The live poker table: state, live events, history, exports, host commands. Hole cards "
+            "never appear before the showdown.",
+        },
+        "paths": paths,
+        "components": {
+            "schemas": schemas,
+            "securitySchemes": {
+                "adminSession": {"type": "apiKey", "in": "cookie", "name": "session",
+                                 "description": "the signed session cookie set by POST /admin/login"},
+                "csrfToken": {"type": "apiKey", "in": "header", "name": "X-CSRF-Token",
+                              "description": "the session's CSRF token (in the admin page)"},
+            },
+        },
+    }  # fmt: skip
+
+
+@openapi.get("/openapi.json")
+def openapi_json() -> Response:
+    """The OpenAPI document."""
+    return jsonify(document())

@@ -1,0 +1,130 @@
+"""What the dashboard draws: the service's snapshot plus what it takes to draw it.
+
+The service publishes one JSON snapshot per change. The page needs a little more, derived
+only from that snapshot (never from the engine): each pot and bet broken into chips of the
+chip set in use, each shown hand's name and five cards, the chip set's colours. A
+:class:`Presenter` adds those once per published snapshot and shares the text between every
+phone (SSE and ``/api/state`` alike), so 50 phones cost one conversion, not 50.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from table.chips import CHIP_SETS, ChipSet
+from table.errors import TocktableError
+from table.evaluate import evaluate
+
+DEFAULT_CHIP_SET = "tock"
+
+
+def chip_set_named(name: str) -> ChipSet:
+    """The seed's chip set called ``name`` (the configuration's ``table.chip_set``)."""
+    try:
+        return CHIP_SETS[name]
+    except KeyError:
+        raise ChipSetError(f"no chip set {name!r}: choose one of {', '.join(CHIP_SETS)}") from None
+
+
+class ChipSetError(TocktableError, ValueError):
+    """An unknown chip set name."""
+
+
+def chips_for(chip_set: ChipSet, amount: int) -> list[list[int]]:
+    """``amount`` as the fewest chips: ``[[value, count], ...]`` largest first (empty for 0)."""
+    if not isinstance(amount, int) or amount <= 0:
+        return []
+    try:
+        return [[value, count] for value, count in chip_set.break_amount(amount).items()]
+    except TocktableError:  # an amount the set cannot make (no 1 chip): show the number only
+        return []
+
+
+def describe_shown(cards: list[str], board: list[str]) -> dict[str, Any]:
+    """The name and best five cards of a shown hand on ``board`` (nothing before 3 board cards)."""
+    if len(board) < 3 or len(cards) != 2:
+        return {}
+    try:
+        value = evaluate([*cards, *board])
+    except TocktableError:
+        return {}
+    return {"hand": value.describe(), "best_five": [str(c) for c in value.best_five]}
+
+
+def present(state: dict[str, Any], chip_set: ChipSet) -> dict[str, Any]:
+    """The snapshot with the drawing aids added (a new dict; ``state`` is not changed)."""
+    out = dict(state)
+    out["chip_set"] = chip_set.to_dict()
+    out["pots"] = [{**pot, "chips": chips_for(chip_set, pot.get("amount", 0))} for pot in state.get("pots", [])]
+    out["pot_chips"] = chips_for(chip_set, state.get("pot_total", 0))
+    seats = []
+    board = list(state.get("board", []))
+    for seat in state.get("seats", []):
+        entry = {**seat, "bet_chips": chips_for(chip_set, seat.get("bet", 0))}
+        if seat.get("hole"):
+            entry.update(describe_shown(list(seat["hole"]), board))
+        seats.append(entry)
+    out["seats"] = seats
+    if state.get("last_hand"):
+        out["last_hand"] = present_hand(state["last_hand"])
+    return out
+
+
+def present_hand(record: dict[str, Any]) -> dict[str, Any]:
+    """A finished hand (``HandRecord.to_dict()``) with every shown hand's name and five cards."""
+    board = list(record.get("board", []))
+    shown = {}
+    out_shown = []
+    for entry in record.get("shown", []):
+        described = describe_shown(list(entry.get("cards", [])), board)
+        shown[entry.get("seat")] = described
+        out_shown.append({**entry, **described})
+    pots = []
+    for pot in record.get("pots", []):
+        winners = [
+            {**w, "best_five": shown.get(w.get("seat"), {}).get("best_five", [])} for w in pot.get("winners", [])
+        ]
+        pots.append({**pot, "winners": winners})
+    return {**record, "shown": out_shown, "pots": pots}
+
+
+class Presenter:
+    """Presents each published snapshot once; every reader of the same snapshot gets the same text."""
+
+    def __init__(self, chip_set: ChipSet) -> None:
+        self._chip_set = chip_set
+        self._lock = threading.Lock()
+        self._cache: OrderedDict[int, tuple[Any, str]] = OrderedDict()
+
+    @property
+    def chip_set(self) -> ChipSet:
+        return self._chip_set
+
+    @chip_set.setter
+    def chip_set(self, chip_set: ChipSet) -> None:
+        with self._lock:
+            self._chip_set = chip_set
+            self._cache.clear()
+
+    def text(self, snapshot: Any) -> str:
+        """The presented JSON text of a :class:`tocktable.snapshot.Snapshot`."""
+        with self._lock:
+            # Keyed by identity: the service shares one Snapshot object with every reader, and
+            # the cache holds it, so its id cannot be reused while cached.
+            cached = self._cache.get(id(snapshot))
+            if cached is not None and cached[0] is snapshot:
+                return cached[1]
+            state = json.loads(snapshot.json)
+            text = json.dumps(present(state, self._chip_set), separators=(",", ":"))
+            self._cache[id(snapshot)] = (snapshot, text)
+            while len(self._cache) > 8:
+                self._cache.popitem(last=False)
+            return text
+
+    def state(self, snapshot: Any) -> dict[str, Any]:
+        """The presented snapshot as plain data."""
+        data: dict[str, Any] = json.loads(self.text(snapshot))
+        return data

@@ -1,0 +1,113 @@
+"""Serving the app in production: waitress, in this process, on its own thread.
+
+Why waitress: it is pure Python (installs on a Pi with no compiler), runs on Linux, macOS and
+Windows, is a production WSGI server with a fixed pool of worker threads, and flushes each
+chunk of a streamed response at once, which server-sent events need. One process matters: the
+service and its snapshots live in this process, so every worker thread reads them directly
+(gunicorn's pre-forked workers would each need their own copy of the game).
+
+An SSE stream holds a worker thread for as long as the phone stays connected, so the pool is
+sized for the phones: ``threads`` (default 64) serves 56 live streams and keeps 8 threads for
+pages and API calls; past 56 streams ``/api/events`` answers 503 and those phones poll.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from typing import Any
+
+from table.errors import TocktableError
+
+DEFAULT_THREADS = 64
+RESERVED_THREADS = 8
+"""Worker threads kept free of SSE streams, for pages, the API and the host's commands."""
+
+
+class ServeError(TocktableError, OSError):
+    """The dashboard cannot be served (port taken, address not available)."""
+
+
+class WebServer:
+    """The app on ``host:port`` with waitress; ``start()`` runs it on a thread, ``stop()`` ends
+    every stream and closes the port. ``port=0`` picks a free port (read ``.port``).
+    ``advertise`` registers ``tocktable.local`` on mDNS when zeroconf is installed."""
+
+    def __init__(self, app: Any, host: str, port: int, *, threads: int = DEFAULT_THREADS, advertise: bool = False):
+        from waitress.server import create_server  # type: ignore[import-untyped]
+
+        if threads < RESERVED_THREADS + 2:
+            raise ServeError(f"threads must be at least {RESERVED_THREADS + 2}, got {threads}")
+        self.app = app
+        try:
+            self._server: Any = create_server(
+                app,
+                host=host,
+                port=port,
+                threads=threads,
+                connection_limit=threads * 3,
+                channel_timeout=300,
+                ident="tocktable",
+                clear_untrusted_proxy_headers=True,
+            )
+        except OSError as exc:
+            hint = "choose another with --port" if "in use" in str(exc).lower() else "check web.host in the config"
+            raise ServeError(f"cannot serve on {host}:{port}: {exc.strerror or exc} ({hint})") from None
+        except (OverflowError, ValueError) as exc:
+            raise ServeError(f"cannot serve on {host}:{port}: {exc}") from None
+        self.host = host
+        self.port = int(self._server.effective_port)
+        context = self._context()
+        if context is not None:
+            context.max_streams = threads - RESERVED_THREADS
+        self.advertiser: Any = None
+        self._advertise = advertise
+        self._thread = threading.Thread(target=self._run, name="tocktable-web", daemon=True)
+
+    def _context(self) -> Any:
+        extensions = getattr(self.app, "extensions", {})
+        return extensions.get("tocktable.web")
+
+    def _run(self) -> None:
+        try:
+            self._server.run()
+        except Exception:  # the loop ends with the sockets closed under it at stop(): nothing to report
+            logging.getLogger("tocktable.web").debug("waitress loop ended", exc_info=True)
+
+    def start(self) -> WebServer:
+        self._thread.start()
+        if self._advertise and self.host in ("0.0.0.0", "::", ""):
+            from web.join import Advertiser
+
+            self.advertiser = Advertiser(self.port)
+            context = self._context()
+            if context is not None and self.advertiser.active:
+                context.mdns_url = self.advertiser.url
+        return self
+
+    @property
+    def url(self) -> str:
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "", "::") else self.host
+        return f"http://{host}:{self.port}/"
+
+    def stop(self) -> None:
+        """End the SSE streams, stop the worker threads, close every connection and the port."""
+        if self.advertiser is not None:
+            self.advertiser.close()
+        context = self._context()
+        if context is not None:
+            context.closing.set()
+        server = self._server
+        server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
+        for channel in list(server._map.values()):
+            with contextlib.suppress(OSError):
+                channel.close()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> WebServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,310 @@
+/* The live table: renders each state pushed over SSE (or polled), fetches the history after
+   each hand. Uses TT from draw.js. */
+"use strict";
+
+(() => {
+  const { el, svg, fmt, mmss, card, back, chips, PALETTE } = TT;
+  const $ = (id) => document.getElementById(id);
+  let state = null, receivedAt = 0, historyKey = null;
+
+  const STREET = { preflop: "Pre-flop", flop: "Flop", turn: "Turn", river: "River", showdown: "Showdown" };
+
+  function seatName(s, seat) {
+    const p = s.seats[seat];
+    return (p && p.name) || `Seat ${seat + 1}`;
+  }
+
+  /* ------------------------------------------------------------ blinds and phase */
+  function renderBlinds(s) {
+    const b = s.blinds || {};
+    const lv = b.hand_level && s.status !== "waiting" ? b.hand_level : b;
+    const parts = [el("span", { class: "now num", text: `${fmt(lv.small_blind)} / ${fmt(lv.big_blind)}` })];
+    if (lv.ante) parts.push(el("span", { class: "num", text: `ante ${fmt(lv.ante)}` }));
+    if (b.levels > 1) parts.push(el("span", { class: "clock", text: `level ${b.level + 1} of ${b.levels}` }));
+    if (b.next) {
+      parts.push(el("span", { class: "next num", text: `next ${fmt(b.next.small_blind)} / ${fmt(b.next.big_blind)}${b.next.ante ? ` ante ${fmt(b.next.ante)}` : ""}` }));
+    }
+    if (b.seconds_left !== null && b.seconds_left !== undefined && b.level_seconds > 0) {
+      parts.push(el("span", { class: "left num", id: "time-left", text: "" }));
+      if (b.clock === "paused") parts.push(el("span", { class: "clock", text: "clock paused" }));
+    }
+    if (s.betting === "fixed-limit") parts.push(el("span", { class: "clock", text: "fixed limit" }));
+    if (s.variant === "tock") parts.push(el("span", { class: "clock", text: "Tock-Poker" }));
+    $("blinds").replaceChildren(...parts);
+    tickClock();
+  }
+
+  function tickClock() {
+    const node = $("time-left");
+    if (!node || !state) return;
+    const b = state.blinds;
+    const passed = b.clock === "running" ? (Date.now() - receivedAt) / 1000 : 0;
+    node.textContent = `${mmss(b.seconds_left - passed)} left`;
+  }
+
+  function phaseText(s) {
+    if (s.phase === "seating") return ["Waiting for the draw for the first dealer", "each player turns a card face up"];
+    if (s.phase === "ready") return ["Between hands", "the dealer deals the next one"];
+    if (s.phase === "settled") {
+      const wait = s.confirm_in !== null && s.confirm_in !== undefined ? `next hand in ${Math.ceil(s.confirm_in)} s` : "waiting for the host";
+      return [`Hand ${s.hand_number} is over`, wait];
+    }
+    if (s.to_act !== null && s.to_act !== undefined) return [`${seatName(s, s.to_act)} to act`, STREET[s.street] || ""];
+    if (s.street === "showdown") return ["Showdown", "players turn their cards face up"];
+    const next = { preflop: "flop", flop: "turn", turn: "river" }[s.street];
+    return [STREET[s.street] || "", next ? `waiting for the ${next}` : ""];
+  }
+
+  function renderPhase(s) {
+    const [main, detail] = phaseText(s);
+    $("phase").replaceChildren(el("strong", { text: main }), detail ? ` · ${detail}` : "");
+    $("hand-no").textContent = s.hand_number ? `Hand ${s.hand_number}` : "No hand yet";
+  }
+
+  /* ------------------------------------------------------------ the table */
+  function place(i, n, r) {
+    const a = Math.PI / 2 + (2 * Math.PI * i) / n;  // seat 0 at the bottom, clockwise on screen
+    return { x: 50 + r.x * Math.cos(a), y: 50 + r.y * Math.sin(a) };
+  }
+
+  function winnersOf(s) {
+    const h = s.last_hand;
+    if (!h || h.number !== s.hand_number || s.phase !== "settled") return {};
+    const won = {};
+    for (const pot of h.pots) for (const w of pot.winners) won[w.seat] = (won[w.seat] || 0) + w.amount;
+    return won;
+  }
+
+  function renderTable(s) {
+    const n = s.seats.length;
+    $("table").classList.toggle("many", n > 6);
+    const wide = $("table").clientWidth > $("table").clientHeight;
+    const seatR = wide ? { x: 41, y: 42 } : { x: 36, y: 40 };
+    const betR = wide ? { x: 27, y: 24 } : { x: 24, y: 27 };
+    const won = winnersOf(s);
+    const draws = {};
+    for (const d of s.draw || []) draws[d.seat] = d.card;
+    const nodes = [];
+    for (const p of s.seats) {
+      const at = place(p.seat, n, seatR);
+      const classes = ["seat", p.state];
+      const tags = [];
+      if (p.state === "empty") {
+        nodes.push(el("div", { class: "seat empty", style: { left: `${at.x}%`, top: `${at.y}%` } },
+          el("div", { class: "name muted", text: `Seat ${p.seat + 1}` })));
+        continue;
+      }
+      if (s.phase === "playing" && s.to_act === p.seat) { classes.push("to-act"); tags.push(el("span", { class: "tag act", text: "TO ACT" })); }
+      if (p.state === "folded") tags.push(el("span", { class: "tag folded", text: "FOLDED" }));
+      if (p.all_in || (p.in_hand && !p.folded && p.stack === 0 && s.status === "playing")) tags.push(el("span", { class: "tag allin", text: "ALL-IN" }));
+      if (p.state === "sitting_out") tags.push(el("span", { class: "tag out", text: "SITTING OUT" }));
+      if (p.state === "busted") tags.push(el("span", { class: "tag out", text: "OUT" }));
+      if (won[p.seat]) { classes.push("winner"); tags.push(el("span", { class: "tag win", text: `WINS ${fmt(won[p.seat])}` })); }
+      const blind = s.status !== "waiting" ? (p.seat === s.small_blind_seat ? " · SB" : p.seat === s.big_blind_seat ? " · BB" : "") : "";
+      const hole = el("div", { class: "hole" });
+      if (p.hole && p.hole.length) hole.append(...p.hole.map((c) => card(c)));
+      else if (draws[p.seat] !== undefined && s.phase === "seating") hole.append(card(draws[p.seat]));
+      else if (p.in_hand && !p.folded && !p.mucked) hole.append(...[0, 1].map((k) => back((p.marks || [])[k])));
+      nodes.push(el("div", { class: classes.join(" "), style: { left: `${at.x}%`, top: `${at.y}%` }, "data-seat": p.seat },
+        el("div", { class: "name", text: p.name + blind }),
+        el("div", { class: "stack num", text: fmt(p.stack) }),
+        tags.length ? el("div", {}, ...tags) : null,
+        hole.childNodes.length ? hole : null,
+        p.hand ? el("div", { class: "hand-name", text: p.hand }) : null));
+      if (p.bet > 0) {
+        const b = place(p.seat, n, betR);
+        nodes.push(el("div", { class: "bet", style: { left: `${b.x}%`, top: `${b.y}%` }, "data-bet": p.seat },
+          chips(p.bet_chips, s.chip_set, { perStack: 4, width: 12 }), el("span", { class: "num", text: fmt(p.bet) })));
+      }
+      if (p.dealer) {
+        const d = place(p.seat + 0.42, n, { x: seatR.x * 0.8, y: seatR.y * 0.8 });
+        nodes.push(el("div", { class: "dealer-btn", style: { left: `${d.x}%`, top: `${d.y}%` }, title: "dealer button", text: "D" }));
+      }
+    }
+    $("seats").replaceChildren(...nodes);
+
+    const board = [];
+    const marks = s.board_marks || [];
+    for (let i = 0; i < 5; i++) {
+      if (s.board[i]) board.push(card(s.board[i]));
+      else if (marks[i]) board.push(back(marks[i]));
+      else board.push(el("span", { class: "slot" }));
+    }
+    $("board").replaceChildren(...board);
+
+    const potAmount = s.status === "playing" ? s.pot_total : s.pots.reduce((t, p) => t + p.amount, 0);
+    const pot = $("pot");
+    if (potAmount > 0) {
+      const sides = s.pots.length > 1 ? `${s.pots.length - 1} side pot${s.pots.length > 2 ? "s" : ""}` : "";
+      pot.replaceChildren(
+        chips(s.status === "playing" ? s.pot_chips : potChips(s), s.chip_set, { perStack: 6, width: 20 }),
+        el("div", { class: "label", text: "Pot" }),
+        el("div", { class: "amount num", id: "pot-amount", text: fmt(potAmount) }),
+        sides ? el("div", { class: "sides", text: sides }) : null);
+    } else pot.replaceChildren();
+    const status = $("status");
+    const [main] = phaseText(s);
+    status.hidden = !(s.phase === "settled" || s.phase === "seating" || s.phase === "ready");
+    status.textContent = main;
+  }
+
+  /** The chips of every pot together (a settled hand's pots), largest value first. */
+  function potChips(s) {
+    const total = {};
+    for (const pot of s.pots) for (const [value, count] of pot.chips || []) total[value] = (total[value] || 0) + count;
+    return Object.entries(total).map(([v, n]) => [Number(v), n]).sort((a, b) => b[0] - a[0]);
+  }
+
+  /* ------------------------------------------------------------ panels */
+  function renderWarnings(s) {
+    $("warnings").replaceChildren(...(s.warnings || []).map((w) => el("li", { text: `⚠ ${w.message}` })));
+    if (s.camera && !s.camera.ok) $("warnings").append(el("li", { text: `⚠ camera: ${s.camera.message || "no picture"}` }));
+  }
+
+  function cardsRow(codes, best, size) {
+    const bestSet = new Set(best || []);
+    return el("span", { class: "cards" }, ...(codes || []).map((c) => card(c, `${size || "mini"} ${bestSet.has(c) ? "best" : ""}`)));
+  }
+
+  function potTitle(i, total) {
+    return total === 1 ? "Pot" : i === 0 ? "Main pot" : `Side pot ${i}`;
+  }
+
+  function showdownNode(h, heading) {
+    const nodes = [el("h2", { text: heading })];
+    h.pots.forEach((pot, i) => {
+      const names = pot.winners.map((w) => w.name).join(" and ");
+      const split = pot.winners.length > 1 ? " (split)" : "";
+      const part = el("div", { class: "pot-result", "data-pot": i });
+      part.append(el("div", { class: "muted", text: `${potTitle(i, h.pots.length)} · ${fmt(pot.amount)}` }));
+      for (const w of pot.winners) {
+        part.append(el("div", { class: "winner" }, `${w.name} wins `, el("span", { class: "amt num", text: fmt(w.amount) }), split));
+        part.append(el("div", { class: "hand", text: w.hand }));
+        if (w.best_five && w.best_five.length) part.append(cardsRow(w.best_five, null, "mini"));
+      }
+      if (!pot.winners.length) part.append(el("div", { text: names }));
+      nodes.push(part);
+    });
+    const winners = new Set(h.pots.flatMap((p) => p.winners.map((w) => w.seat)));
+    const others = (h.shown || []).filter((x) => !winners.has(x.seat));
+    if (others.length) {
+      nodes.push(el("ul", { class: "others" }, ...others.map((x) => el("li", {}, `${x.name}: ${x.hand || "shown"} `, cardsRow(x.cards, x.best_five, "tiny")))));
+    }
+    if (h.board && h.board.length) nodes.push(el("div", { class: "others" }, "Board ", cardsRow(h.board, null, "tiny")));
+    return nodes;
+  }
+
+  function renderShowdown(s) {
+    const h = s.last_hand, panel = $("showdown");
+    const current = h && h.number === s.hand_number && s.phase === "settled";
+    panel.hidden = !current;
+    if (current) panel.replaceChildren(...showdownNode(h, `Hand ${h.number}: result`));
+  }
+
+  function renderPots(s) {
+    const live = s.status === "playing" && s.pots.length > 0;
+    $("pots-panel").hidden = !live;
+    if (!live) return;
+    $("pots").replaceChildren(...s.pots.map((pot, i) => el("li", { "data-pot": i },
+      el("strong", { text: potTitle(i, s.pots.length) }),
+      chips(pot.chips, s.chip_set, { perStack: 5, width: 13 }),
+      el("span", { class: "num", text: fmt(pot.amount) }),
+      el("span", { class: "who", text: pot.eligible.map((seat) => seatName(s, seat)).join(", ") }))));
+  }
+
+  function renderLedger(lines) {
+    const rows = [el("tr", {}, el("th", { text: "Player" }), el("th", { text: "In" }), el("th", { text: "Now" }), el("th", { text: "Net" }))];
+    for (const l of lines || []) {
+      const cls = l.net > 0 ? "pos" : l.net < 0 ? "neg" : "";
+      rows.push(el("tr", {}, el("td", { text: l.name }), el("td", { class: "num", text: fmt(l.bought_in) }),
+        el("td", { class: "num", text: fmt(l.cashed_out) }), el("td", { class: `num ${cls}`, text: (l.net > 0 ? "+" : "") + fmt(l.net) })));
+    }
+    $("ledger").replaceChildren(...rows);
+  }
+
+  /* ------------------------------------------------------------ history and chart */
+  function renderHands(history) {
+    const list = $("hands");
+    if (!history.hands.length) { list.replaceChildren(el("li", { class: "muted", text: "No hand finished yet." })); return; }
+    list.replaceChildren(...history.hands.map((h) => {
+      const won = h.pots.flatMap((p) => p.winners.map((w) => `${w.name} +${fmt(w.amount)}`)).join(", ");
+      const best = h.pots[0] && h.pots[0].winners[0];
+      return el("li", {},
+        el("div", { class: "head" }, el("span", { class: "no", text: `#${h.number}` }), el("strong", { class: "pos", text: won }),
+          best && best.hand !== "everyone else folded" ? el("span", { class: "muted", text: best.hand }) : el("span", { class: "muted", text: "uncontested" })),
+        h.board.length ? cardsRow(h.board, best ? best.best_five : null, "tiny") : null);
+    }));
+  }
+
+  function renderChart(series) {
+    const box = $("chart");
+    const xs = series.hands;
+    if (xs.length < 2) { box.replaceChildren(el("p", { class: "muted", text: "The chart starts after the first hand." })); return; }
+    const W = 340, H = 190, L = 44, R = 8, T = 8, B = 22;
+    const values = series.players.flatMap((p) => p.stacks.filter((v) => v !== null));
+    const top = Math.max(1, ...values), x0 = xs[0], x1 = xs[xs.length - 1];
+    const X = (x) => L + ((x - x0) / Math.max(1, x1 - x0)) * (W - L - R);
+    const Y = (v) => T + (1 - v / top) * (H - T - B);
+    const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "stacks after each hand" });
+    for (const f of [0, 0.5, 1]) {
+      const v = Math.round(top * f);
+      root.append(svg("line", { x1: L, x2: W - R, y1: Y(v), y2: Y(v), stroke: "#2a3d33", "stroke-width": 1 }));
+      root.append(svg("text", { x: L - 4, y: Y(v) + 4, "text-anchor": "end", fill: "#9fb3a8", "font-size": 10, text: fmt(v) }));
+    }
+    root.append(svg("text", { x: L, y: H - 6, fill: "#9fb3a8", "font-size": 10, text: `hand ${x0}` }));
+    root.append(svg("text", { x: W - R, y: H - 6, fill: "#9fb3a8", "font-size": 10, "text-anchor": "end", text: `hand ${x1}` }));
+    const legend = el("div", { class: "legend" });
+    series.players.forEach((p, i) => {
+      const colour = PALETTE[i % PALETTE.length];
+      let d = "", pen = false;
+      p.stacks.forEach((v, k) => {
+        if (v === null) { pen = false; return; }
+        d += `${pen ? "L" : "M"}${X(xs[k]).toFixed(1)},${Y(v).toFixed(1)}`;
+        pen = true;
+      });
+      root.append(svg("path", { d, fill: "none", stroke: colour, "stroke-width": 2, "stroke-linejoin": "round" }, svg("title", { text: p.name })));
+      const last = [...p.stacks].reverse().find((v) => v !== null);
+      legend.append(el("span", {}, el("i", { style: { background: colour } }), `${p.name} ${fmt(last)}`));
+    });
+    box.replaceChildren(root, legend);
+  }
+
+  async function refreshHistory(s) {
+    const key = `${s.session}:${s.ledger.map((l) => l.cashed_out).join(",")}:${s.last_hand ? s.last_hand.number : 0}`;
+    if (key === historyKey) return;
+    historyKey = key;
+    const history = await TT.getJSON("/api/history?limit=8");
+    if (!history) { historyKey = null; return; }
+    renderHands(history);
+    renderChart(history.stacks);
+  }
+
+  /* ------------------------------------------------------------ wiring */
+  function render(s) {
+    state = s;
+    receivedAt = Date.now();
+    document.body.dataset.phase = s.phase;
+    document.body.dataset.version = s.version;
+    renderBlinds(s);
+    renderPhase(s);
+    renderTable(s);
+    renderWarnings(s);
+    renderShowdown(s);
+    renderPots(s);
+    renderLedger(s.ledger);
+    refreshHistory(s);
+  }
+
+  const initial = document.getElementById("initial-state");
+  if (initial && initial.textContent.trim()) {
+    try { render(JSON.parse(initial.textContent)); } catch (e) { /* the live feed will draw it */ }
+  }
+  const live = $("live");
+  TT.follow(render, (mode) => {
+    live.className = `live live-${mode === "live" ? "on" : mode}`;
+    live.textContent = mode === "live" ? "live" : mode === "polling" ? "polling" : "offline";
+  }, { sse: !/[?&]poll\b/.test(location.search) });
+  setInterval(tickClock, 1000);
+  let width = 0;
+  window.addEventListener("resize", () => { if (state && Math.abs(window.innerWidth - width) > 20) { width = window.innerWidth; renderTable(state); } });
+})();

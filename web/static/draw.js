@@ -1,0 +1,173 @@
+/* Drawing helpers shared by the dashboard, admin and dice pages: DOM and SVG builders, cards,
+   Tock backs, chips. Everything is built with textContent, never innerHTML, so a player's
+   name can never inject markup. No dependencies, no build step. */
+"use strict";
+
+const TT = (() => {
+  const SUIT = { s: "♠", h: "♥", d: "♦", c: "♣" };
+  const SUIT_NAME = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
+  const SVG_NS = "http://www.w3.org/2000/svg";
+
+  function apply(node, attrs) {
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "text") node.textContent = String(value);
+      else if (key === "class") node.setAttribute("class", value);
+      else if (key === "style" && typeof value === "object") Object.assign(node.style, value);
+      else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : String(value));
+    }
+  }
+
+  function append(node, children) {
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  /** An HTML element: el("div", {class: "x", text: "hi"}, child, ...). */
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    apply(node, attrs);
+    return append(node, children);
+  }
+
+  /** An SVG element. */
+  function svg(tag, attrs, ...children) {
+    const node = document.createElementNS(SVG_NS, tag);
+    apply(node, attrs);
+    return append(node, children);
+  }
+
+  /** 12345 -> "12,345" (the same on every phone, whatever its locale). */
+  function fmt(n) {
+    return String(Math.round(Number(n) || 0)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  }
+
+  function mmss(seconds) {
+    const s = Math.max(0, Math.floor(seconds));
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+    const two = (x) => String(x).padStart(2, "0");
+    return h ? `${h}:${two(m)}:${two(r)}` : `${two(m)}:${two(r)}`;
+  }
+
+  /** A face-up card: "Ah" -> a white card with "A" and a red heart. */
+  function card(code, extra) {
+    if (!code) return back(null, extra);
+    const rank = code.slice(0, -1), suit = code.slice(-1);
+    const shown = rank === "T" ? "10" : rank;
+    const red = suit === "h" || suit === "d";
+    return el("span", {
+      class: `card face ${red ? "red" : "black"} ${extra || ""}`,
+      title: `${shown}${SUIT[suit] || suit}`,
+      "aria-label": `${shown} of ${SUIT_NAME[suit] || suit}`,
+      "data-card": code,
+    }, el("span", { class: "rank", text: shown }), el("span", { class: "pip", text: SUIT[suit] || "?" }));
+  }
+
+  /** A face-down card; with a Tock mark ("h:large", "s:ace") the mark is drawn on the back:
+      the suit pip small, medium or large, the ace's pip inside a ring. */
+  function back(mark, extra) {
+    const node = el("span", { class: `card back ${extra || ""}`, "aria-label": "face-down card" });
+    if (mark && mark !== "plain" && mark.includes(":")) {
+      const [suit, size] = mark.split(":");
+      const red = suit === "h" || suit === "d";
+      node.classList.add("marked");
+      node.title = `Tock mark: ${SUIT_NAME[suit] || suit}, ${size}`;
+      node.setAttribute("data-mark", mark);
+      node.append(el("span", { class: `mark ${size} ${red ? "red" : "black"}`, text: SUIT[suit] || "?" }));
+    }
+    return node;
+  }
+
+  /** Chips as small stacks: list is [[value, count], ...] largest first; colours from the chip set. */
+  function chips(list, chipSet, opts) {
+    const o = Object.assign({ perStack: 6, width: 14 }, opts || {});
+    const colour = {};
+    for (const c of (chipSet && chipSet.chips) || []) colour[c.value] = c.hex;
+    const w = o.width, h = w * 0.32, stacks = list || [];
+    const tall = Math.min(o.perStack, Math.max(1, ...stacks.map(([, n]) => n)));
+    const width = stacks.length * (w + 3) + 1, height = tall * h * 0.55 + h + 2;
+    const root = svg("svg", {
+      class: "chips", width, height, viewBox: `0 0 ${width} ${height}`, role: "img",
+      "aria-label": stacks.map(([v, n]) => `${n}×${v}`).join(", "),
+    });
+    stacks.forEach(([value, count], i) => {
+      const cx = 1 + i * (w + 3) + w / 2, fill = colour[value] || "#888";
+      const light = isLight(fill);
+      const shown = Math.min(count, o.perStack);
+      for (let k = 0; k < shown; k++) {
+        const cy = height - h / 2 - 1 - k * h * 0.55;
+        root.append(svg("ellipse", { cx, cy, rx: w / 2, ry: h / 2, fill, stroke: light ? "#777" : "#111", "stroke-width": 0.6 }));
+        root.append(svg("ellipse", {
+          cx, cy, rx: w / 2 - 1.3, ry: h / 2 - 0.6, fill: "none", stroke: light ? "#c62828" : "#fff",
+          "stroke-width": 1.1, "stroke-dasharray": "2 2.2",
+        }));
+      }
+      root.append(svg("title", { text: `${count} × ${value} (${(chipSet && chipSet.chips.find((c) => c.value === value) || {}).colour || ""})` }));
+    });
+    return root;
+  }
+
+  function isLight(hex) {
+    const v = parseInt(String(hex).replace("#", ""), 16);
+    if (Number.isNaN(v)) return false;
+    return ((v >> 16) & 255) * 0.3 + ((v >> 8) & 255) * 0.59 + (v & 255) * 0.11 > 160;
+  }
+
+  /** Palette for players in the chart (distinct on a dark background). */
+  const PALETTE = ["#ffca28", "#4fc3f7", "#ef5350", "#66bb6a", "#ab47bc", "#ff7043", "#26c6da", "#d4e157", "#ec407a", "#8d6e63"];
+
+  /** A polling JSON GET that never throws: null on any failure. */
+  async function getJSON(url) {
+    try {
+      const r = await fetch(url, { cache: "no-store", headers: { Accept: "application/json" } });
+      return r.ok ? await r.json() : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  /** Live state: SSE on /api/events, polling /api/state whenever the stream is cut.
+      onState(state) is called for each new state; onMode("live"|"polling"|"offline"). */
+  function follow(onState, onMode, opts) {
+    const o = Object.assign({ pollMs: 1500, reconnectMs: 15000, sse: true }, opts || {});
+    let lastVersion = -1, lastSession = null, pollTimer = null, mode = null;
+    const setMode = (m) => { if (m !== mode) { mode = m; onMode && onMode(m); } };
+    const take = (state) => {
+      if (!state) return;
+      if (state.session === lastSession && state.version <= lastVersion) return;
+      lastSession = state.session; lastVersion = state.version;
+      onState(state);
+    };
+    const poll = async () => {
+      const state = await getJSON("/api/state");
+      if (state) { take(state); if (mode !== "live") setMode("polling"); } else if (mode !== "live") setMode("offline");
+      if (mode !== "live") pollTimer = setTimeout(poll, o.pollMs);
+      else pollTimer = null;
+    };
+    const startPolling = () => { if (!pollTimer) pollTimer = setTimeout(poll, 0); };
+    const connect = () => {
+      const source = new EventSource("/api/events");
+      source.addEventListener("open", () => {
+        setMode("live");
+        if (pollTimer) { clearTimeout(pollTimer); pollTimer = null; }
+      });
+      source.addEventListener("state", (e) => { try { take(JSON.parse(e.data)); } catch (err) { /* torn: the next is whole */ } });
+      source.addEventListener("error", () => {
+        // The browser reconnects a cut stream by itself; meanwhile the page polls so it never
+        // goes stale. A refused stream (all slots taken, server restarting) is retried later.
+        setMode("polling");
+        startPolling();
+        if (source.readyState === EventSource.CLOSED) setTimeout(connect, o.reconnectMs);
+      });
+    };
+    if (o.sse && "EventSource" in window) connect();
+    else { setMode("polling"); startPolling(); }
+    return { pollNow: poll };
+  }
+
+  return { el, svg, fmt, mmss, card, back, chips, PALETTE, getJSON, follow, SUIT };
+})();
