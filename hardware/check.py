@@ -83,6 +83,7 @@ def check_hardware(
     hold_time: float = 1.0,
     snapshot: Path | None = None,
     press_for_me: bool | None = None,
+    camera_timeout: float = 5.0,
 ) -> CheckReport:
     """Run the three checks (LEDs, buttons, camera) and return what was seen.
 
@@ -133,13 +134,13 @@ def check_hardware(
         say(" skipped (no camera configured)\n")
         return report
     with source:
-        frame = source.read(timeout=5.0)
+        frame = source.read(timeout=camera_timeout)
         settle = time.monotonic() + 1.0  # a few more frames (at most a second), to measure the frame rate
         while frame is not None and frame.index < 5 and time.monotonic() < settle:
             frame = source.read(newer_than=frame.index, timeout=settle - time.monotonic()) or frame
         health = source.health()
     if frame is None:
-        report.camera_error = health.last_error or "no frame within 5 s"
+        report.camera_error = health.last_error or f"no frame within {camera_timeout:g} s"
         say(f": FAILED, {report.camera_error}\n")
         return report
     height, width = frame.image.shape[:2]

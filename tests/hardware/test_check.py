@@ -54,7 +54,7 @@ def test_check_reports_missing_buttons_and_camera(mock_pins):
     dead = OpenCVSource(0, capture_factory=lambda device: _Closed(), backoff=(0.05, 0.1))
     report = check_hardware(
         PinMap.default(2), pin_factory=mock_pins, source=dead, out=out, listen_seconds=0.2, led_seconds=0.0,
-        press_for_me=False,
+        press_for_me=False, camera_timeout=0.5,
     )  # fmt: skip
     assert not report.ok and len(report.buttons_missing) == len(ConsoleButton)
     assert "never pressed: FOLD" in out.getvalue()

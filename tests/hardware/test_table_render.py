@@ -67,7 +67,7 @@ def test_tock_backs_carry_their_mark():
 
 def test_the_synthetic_camera_films_a_hand():
     model = TableModel(6, seed=2, size=(640, 360))
-    script = TableScript.holdem_hand(model, seed=4, pace=0.3)
+    script = TableScript.holdem_hand(model, seed=4, pace=0.2)
     with SyntheticTableSource(script, fps=15) as camera:
         frames = []
         for frame in camera.frames(timeout=3):
@@ -76,7 +76,7 @@ def test_the_synthetic_camera_films_a_hand():
                 break
         health = camera.health()
     assert all(f.image.shape == (360, 640, 3) for f in frames)
-    assert health.ok and health.fps > 8
+    assert health.ok and health.fps > 5
     distinct = {f.image.tobytes() for f in frames}
     assert len(distinct) >= 8  # dealing, flop, turn, river, showdown, gathered
 
