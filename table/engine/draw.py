@@ -314,7 +314,8 @@ class DrawHand(Hand):
         """How the dealer serves the draws declared so far: in turn from the left of the dealer,
         at most three cards at a time, going round again for the rest (house option)."""
         stock = self.draw_rules.deck_size - 5 * len(self.in_hand)
-        order = [s for s in self._draw_order() if self.draws.get(s, 0) > 0]
+        # In the order the players drew (a player who folds afterwards was still served).
+        order = [e.seat for e in self.exchanges if e.count > 0]
         steps: list[DealStep] = []
         left = {s: self.draws[s] for s in order}
         round_number = 1
