@@ -356,6 +356,12 @@ def _sample(layout: Layout, trials: int, rng: np.random.Generator) -> npt.NDArra
     return deals
 
 
+@lru_cache(maxsize=1)
+def _category_table() -> npt.NDArray[np.intp]:
+    """Category of every rank 0..7462 (one gather instead of a search per hand)."""
+    return category_of(np.arange(7463)).astype(np.intp)
+
+
 class _Tally:
     """Running counts over deals: for each seat, how often it was among k best hands (k = 1 is
     a win alone), from which wins, ties, pot shares and their variance follow; and how often
@@ -379,7 +385,7 @@ class _Tally:
             # (category, seat) over every hand.
             keys = (winners[:, None] * seats + column)[best]
             self.best += np.bincount(keys, minlength=(seats + 1) * seats).reshape(seats + 1, seats)
-            keys = category_of(ranks).astype(np.intp) * seats + column
+            keys = _category_table()[ranks] * seats + column
             self.categories += np.bincount(keys.ravel(), minlength=len(Category) * seats).reshape(-1, seats)
             self.n += len(part)
 
