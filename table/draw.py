@@ -45,6 +45,7 @@ __all__ = [
     "evaluate_low",
     "evaluate_low_many",
     "parse_draw_cards",
+    "parse_wild_rank",
 ]
 
 DrawCard = Card | Joker
@@ -220,11 +221,12 @@ def _ensure_distinct_naturals(cards: Iterable[DrawCard]) -> None:
         )
 
 
-def _as_wild_rank(wild_rank: WildRank) -> int | None:
-    if wild_rank is None:
-        return None
-    if isinstance(wild_rank, Rank):
-        return int(wild_rank)
+def parse_wild_rank(wild_rank: WildRank) -> Rank | None:
+    """A declared wild rank from a :class:`Rank`, text such as ``"3"``, ``"T"``, ``"10"``, or None.
+
+    A bare number is refused: ``3`` could mean the threes or rank index 3 (the fives)."""
+    if wild_rank is None or isinstance(wild_rank, Rank):
+        return wild_rank
     if isinstance(wild_rank, int):
         raise RulesError(
             f"wild_rank {wild_rank!r}: a bare number is ambiguous (rank index or face value?); "
@@ -232,7 +234,7 @@ def _as_wild_rank(wild_rank: WildRank) -> int | None:
         )
     if isinstance(wild_rank, str):
         try:
-            return int(Card.parse(wild_rank.strip() + "c").rank)
+            return Card.parse(wild_rank.strip() + "c").rank
         except CardParseError:
             pass
     raise RulesError(f"wild_rank {wild_rank!r} is not a rank: give a Rank, or text such as '3', 'T' or '10', or None")
@@ -257,7 +259,7 @@ def _hand(cards: Cards) -> tuple[DrawCard, ...]:
 
 def _evaluate(cards: Cards, wild_rank: WildRank, kind: TableKind) -> DrawValue:
     hand = _hand(cards)
-    wild = _as_wild_rank(wild_rank)
+    wild = parse_wild_rank(wild_rank)
     codes: list[int] = []
     suits: set[int] = set()
     for card in hand:
@@ -329,7 +331,7 @@ def _ranks_many(ids: npt.ArrayLike, wild_rank: WildRank, kind: TableKind, check:
         raise InvalidCardsError(f"card ids must be an integer array, got dtype {arr.dtype}")
     if arr.ndim != 2 or arr.shape[1] != 5:
         raise InvalidCardsError(f"card ids must have shape (N, 5), got {arr.shape}")
-    wild = _as_wild_rank(wild_rank)
+    wild = parse_wild_rank(wild_rank)
     if arr.shape[0] == 0:
         return np.zeros(0, dtype=np.int32)
     arr = arr.astype(np.int16)
