@@ -94,8 +94,6 @@ class DemoOptions:
 def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[Any]:
     """Everything the demo needs, started (service, mock pins, LEDs, console, camera watcher,
     dashboard); yields the :class:`tocktable.demo.Demo` and stops it all on exit."""
-    from gpiozero.pins.mock import MockFactory, MockPWMPin
-
     from hardware.console import Console
     from hardware.lights import TableLights
     from hardware.table_model import TableModel
@@ -111,7 +109,7 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
     if watcher is None:
         out.write("Camera: the demo camera reports exactly what the dealer puts down.\n")
         watcher = TruthWatcher(model)
-    factory = MockFactory(pin_class=MockPWMPin)
+    factory = _pin_factory(True)
     port = options.port if options.port is not None else config.web.port
     if options.web:
         check_port("127.0.0.1", port)
@@ -289,11 +287,9 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
 
 
 def _pin_factory(mock: bool) -> Any:
-    if mock:
-        from gpiozero.pins.mock import MockFactory, MockPWMPin
+    from hardware.pins import make_pin_factory
 
-        return MockFactory(pin_class=MockPWMPin)
-    return None
+    return make_pin_factory("mock" if mock else "auto")
 
 
 def _gpio(make: Any) -> Any:
