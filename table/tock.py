@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 from table.cards import SUIT_CHARS, Card, Rank, Suit
 from table.errors import TocktableError
@@ -85,3 +86,16 @@ def mark_of(card: Card) -> Mark:
 
 ALL_MARKS: tuple[Mark, ...] = tuple(Mark(suit, size) for suit in Suit for size in SizeClass)
 """The 16 marks of a Tock deck."""
+
+
+_LENS_NAMES = frozenset({"Lens", "LensHistory", "SeatLens", "lens", "own_view", "replay", "reveal", "showdown"})
+
+
+def __getattr__(name: str) -> Any:
+    """The learning lens, reachable from here as well: ``table.tock.lens`` is
+    :func:`table.lens.lens` (imported on first use, since the lens itself needs marks)."""
+    if name in _LENS_NAMES:
+        from table import lens as lens_module
+
+        return getattr(lens_module, name)
+    raise AttributeError(f"module 'table.tock' has no attribute {name!r}")

@@ -29,3 +29,12 @@ def test_pool_sizes():
 def test_bad_marks(text):
     with pytest.raises(MarkParseError, match="expected a suit letter"):
         Mark.parse(text)
+
+
+def test_the_lens_is_reachable_from_table_tock():
+    import table.lens
+    import table.tock
+
+    assert table.tock.lens is table.lens.lens and table.tock.showdown is table.lens.showdown
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+        table.tock.nothing  # noqa: B018
