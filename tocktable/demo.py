@@ -200,7 +200,7 @@ class Demo:
 
     def __init__(
         self, service: Any, model: Any, watcher: Watcher, buttons: Buttons, *, clock: VirtualClock | None,
-        buy_in: int, seed: int | None = None, frames_per_change: int = 1, out: TextIO | None = None,
+        buy_in: int, seed: int | None = None, steady_frames: int = 1, out: TextIO | None = None,
     ) -> None:  # fmt: skip
         self.service, self.model, self.watcher, self.buttons = service, model, watcher, buttons
         self.clock = clock
@@ -208,7 +208,8 @@ class Demo:
         self.rng = random.Random(seed)
         self.dealer = DemoDealer(model, random.Random(self.rng.random()))
         self.players = DemoPlayers(self.dealer, buttons, random.Random(self.rng.random()))
-        self.frames_per_change = frames_per_change
+        self.steady_frames = steady_frames
+        self.max_frames = max(1, 4 * steady_frames)
         self.out = out
         self._frame = 0
         self._signature: Any = None
@@ -239,15 +240,21 @@ class Demo:
         return self.dealer.next_move(snap) or self._rebuy(snap) or self.players.next_move(snap)
 
     def feed_camera(self) -> None:
-        """Read the table now through the watcher and hand a changed view to the service."""
-        view = None
-        for _ in range(self.frames_per_change):
+        """Film the table until the camera's view is steady (the tracker wants a card read the
+        same way over several frames), then hand a changed view to the service."""
+        view, steady, last = None, 0, None
+        for _ in range(self.max_frames):
             self._frame += 1
             image = None if isinstance(self.watcher, TruthWatcher) else self.model.frame()
             stamp = self.clock() if self.clock is not None else time.monotonic()
             view = self.watcher.watch(image, index=self._frame, timestamp=stamp)
-        if view is not None and view_signature(view) != self._signature:
-            self._signature = view_signature(view)
+            signature = view_signature(view)
+            steady = steady + 1 if signature == last else 1
+            last = signature
+            if steady >= self.steady_frames:
+                break
+        if view is not None and last != self._signature:
+            self._signature = last
             self.service.call(view)
 
     def run_fast(self, hands: int, *, confirm_seconds: float) -> None:

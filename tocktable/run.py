@@ -133,7 +133,7 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
         out.flush()
         demo = Demo(service, model, watcher, Buttons(factory, config.pins, hold=hold), clock=clock,
                     buy_in=config.table.buy_in, seed=options.seed, out=out,
-                    frames_per_change=1 if isinstance(watcher, TruthWatcher) else 4)  # fmt: skip
+                    steady_frames=1 if isinstance(watcher, TruthWatcher) else 6)  # fmt: skip
         demo.lights, demo.factory = lights, factory
         yield demo
 
