@@ -38,7 +38,7 @@ __all__ = ["BOARD_LIMIT", "Reach", "describe_target", "nut_ranks", "reach"]
 
 BOARD_LIMIT = 1_100
 """Enumerate the possible boards (for the nuts and the exact best hand) when at most this many."""
-_PAIRS_LIMIT = 2_000_000
+_PAIRS_LIMIT = 1_000_000
 _NONE = 52  # padding id in target rows; never known, never free
 
 
@@ -285,10 +285,18 @@ def _exact(layout: Layout, seat: int, boards: _Boards) -> tuple[int, tuple[Card,
     holes = holes[holes[:, 0] != holes[:, 1]]
     if len(holes) * len(boards.cards) > _PAIRS_LIMIT:
         return None
-    unknown = np.array([layout.items[2 * seat + i] is None for i in range(2)])
-    use = boards.use[:, None, :] + _unknown_use(holes, unknown)[None, :, :]  # (B, H, 16)
-    apart = ~(boards.cards[:, None, :, None] == holes[None, :, None, :]).any(axis=(2, 3))  # (B, H)
-    board_index, hole_index = np.nonzero(apart & (use <= layout.slack()).all(axis=2))
+    bits = np.left_shift(np.int64(1), np.arange(52, dtype=np.int64))
+    board_bits = bits[boards.cards].sum(axis=1)
+    allowed = (board_bits[:, None] & bits[holes].sum(axis=1)[None, :]) == 0  # (B, H): no card twice
+    slack = layout.slack()
+    unknown = [i for i in range(2) if layout.items[2 * seat + i] is None]
+    if unknown:
+        # Cards of a mark at unknown positions (board and hole together) must fit in its slack.
+        marks = MARK_INDEX[holes[:, unknown]].astype(np.int64)
+        for mark in np.unique(marks):
+            in_hole = (marks == mark).sum(axis=1)
+            allowed &= boards.use[:, mark][:, None] + in_hole[None, :] <= slack[mark]
+    board_index, hole_index = np.nonzero(allowed)
     ranks = evaluate_seats(holes[hole_index][:, None, :], boards.cards[board_index])[:, 0].astype(np.int64)
     top = int(ranks.argmax())
     nuts = bool((ranks == boards.nuts[board_index]).any())

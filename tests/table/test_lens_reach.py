@@ -72,15 +72,19 @@ def test_reach_equals_a_walk_over_every_deal(seed, seats, face_up):
             assert item == card or item == mark_of(card)
 
 
-def test_reach_with_unknown_cards_uses_the_targets_alone():
+def test_reach_with_unknown_cards():
     # Dead cards shrink the deck so that every deal can be walked; two unknown board cards.
     keep = set(parse_cards("2h 3h 4h 5h 6h 7s 7c 9d Jc Qd Ks Ah Ac 8h"))
     dead = [c for c in Deck() if c not in keep]
     hands = [["h:small", None], ["Qd", "7s"], ["h:small", "Ks"]]
     layout = lay_out(hands, ["Ah", None, "h:medium", None, "Ac"], dead=dead)
-    best, _ = brute_reach(layout)
+    best, nuts = brute_reach(layout)
     found = reach(layout)
     assert [f.best for f in found] == list(category_of(best))
+    # Two unseen board cards are still few enough boards to enumerate: exact hands and nuts too.
+    assert all(f.best_cards is not None for f in found)
+    assert [evaluate(f.best_cards).rank for f in found] == list(best)
+    assert [f.nuts for f in found] == list(nuts)
     # A-2-3-4-5 of hearts would need three more small hearts, but seat 3 shows one of the
     # four: only a flush is left.
     assert found[0].best == Category.FLUSH
