@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -45,6 +46,8 @@ __all__ = [
     "evaluate_low",
     "evaluate_low_many",
     "parse_draw_cards",
+    "parse_low_rule",
+    "parse_ties",
     "parse_wild_rank",
 ]
 
@@ -274,22 +277,35 @@ def _evaluate(cards: Cards, wild_rank: WildRank, kind: TableKind) -> DrawValue:
     return DrawValue(rank, hand, table.keys[rank - 1], kind, wilds, jokers)
 
 
-def _high_kind(ties: WildTies | str) -> TableKind:
+E = TypeVar("E", WildTies, LowRule)
+
+
+def _option(kind: type[E], value: E | str, what: str) -> E:
     try:
-        rule = WildTies(ties)
+        return kind(value)
     except ValueError:
-        allowed = ", ".join(repr(t.value) for t in WildTies)
-        raise RulesError(f"ties {ties!r} is not a tie rule: use one of {allowed}") from None
-    return TableKind.HIGH_NATURAL if rule is WildTies.NATURAL else TableKind.HIGH_SUBSTITUTED
+        allowed = ", ".join(repr(option.value) for option in kind)
+        raise RulesError(f"{what} {value!r} is not known: use one of {allowed}") from None
+
+
+def parse_ties(ties: WildTies | str) -> WildTies:
+    """The tie rule from a :class:`WildTies` or its value (``"natural"``, ``"substituted"``)."""
+    return _option(WildTies, ties, "tie rule")
+
+
+def parse_low_rule(rule: LowRule | str) -> LowRule:
+    """The lowball convention from a :class:`LowRule` or its value (``"ace-to-five"``, ``"deuce-to-seven"``)."""
+    return _option(LowRule, rule, "low rule")
+
+
+def _high_kind(ties: WildTies | str) -> TableKind:
+    natural = parse_ties(ties) is WildTies.NATURAL
+    return TableKind.HIGH_NATURAL if natural else TableKind.HIGH_SUBSTITUTED
 
 
 def _low_kind(rule: LowRule | str) -> TableKind:
-    try:
-        low = LowRule(rule)
-    except ValueError:
-        allowed = ", ".join(repr(r.value) for r in LowRule)
-        raise RulesError(f"low rule {rule!r} is not known: use one of {allowed}") from None
-    return TableKind.LOW_ACE_TO_FIVE if low is LowRule.ACE_TO_FIVE else TableKind.LOW_DEUCE_TO_SEVEN
+    ace_to_five = parse_low_rule(rule) is LowRule.ACE_TO_FIVE
+    return TableKind.LOW_ACE_TO_FIVE if ace_to_five else TableKind.LOW_DEUCE_TO_SEVEN
 
 
 # ------------------------------------------------------------------------- one hand

@@ -43,6 +43,8 @@ from table.draw import (
     evaluate_draw,
     evaluate_low,
     parse_draw_cards,
+    parse_low_rule,
+    parse_ties,
     parse_wild_rank,
 )
 from table.engine.events import BlindPosted, HandMucked, HoleDealt, StreetStarted
@@ -130,14 +132,8 @@ class DrawRules:
                 f"max_draw must be 1 to 5 cards (3 by the seed rules, 5 as a house option), got {self.max_draw!r}"
             )
         object.__setattr__(self, "wild_rank", parse_wild_rank(self.wild_rank))
-        try:
-            object.__setattr__(self, "ties", WildTies(self.ties))
-            object.__setattr__(self, "lowball", None if self.lowball is None else LowRule(self.lowball))
-        except ValueError:
-            raise RulesError(
-                f"ties must be one of {[t.value for t in WildTies]} and lowball None or one of "
-                f"{[r.value for r in LowRule]}, got ties={self.ties!r}, lowball={self.lowball!r}"
-            ) from None
+        object.__setattr__(self, "ties", parse_ties(self.ties))
+        object.__setattr__(self, "lowball", None if self.lowball is None else parse_low_rule(self.lowball))
         self.betting_rules  # noqa: B018 - the Hold'em rules check betting and raise_cap
 
     @property

@@ -274,9 +274,11 @@ def test_bad_rules_raise_typed_errors() -> None:
         evaluate_draw("Ah Kd Qc Js Th", wild_rank="Z")
     with pytest.raises(RulesError, match="wild_rank 3: a bare number is ambiguous"):
         evaluate_draw("Ah Kd Qc Js Th", wild_rank=3)  # type: ignore[arg-type]
-    with pytest.raises(RulesError, match="use one of 'natural', 'substituted'"):
+    with pytest.raises(RulesError, match="tie rule 'jokers-high' is not known: use one of 'natural', 'substituted'"):
         evaluate_draw("Ah Kd Qc Js Th", ties="jokers-high")
-    with pytest.raises(RulesError, match="use one of 'ace-to-five', 'deuce-to-seven'"):
+    with pytest.raises(
+        RulesError, match="low rule 'ace-to-six' is not known: use one of 'ace-to-five', 'deuce-to-seven'"
+    ):
         evaluate_low("Ah Kd Qc Js Th", rule="ace-to-six")
 
 

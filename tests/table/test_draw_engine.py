@@ -228,8 +228,8 @@ def test_table_size_two_to_eight_with_a_warning_above_six() -> None:
         ({"small_bet": 0}, "small_bet must be a whole number of chips, 1 or more"),
         ({"big_bet": 0}, "big_bet must be a whole number"),
         ({"wild_rank": "Z"}, "wild_rank 'Z' is not a rank"),
-        ({"lowball": "ace-to-six"}, "lowball None or one of"),
-        ({"ties": "best"}, "ties must be one of"),
+        ({"lowball": "ace-to-six"}, "low rule 'ace-to-six' is not known: use one of 'ace-to-five', 'deuce-to-seven'"),
+        ({"ties": "best"}, "tie rule 'best' is not known: use one of 'natural', 'substituted'"),
         ({"betting": "pot-limit"}, "betting 'pot-limit' is not known"),
     ],
 )

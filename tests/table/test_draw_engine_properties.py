@@ -44,10 +44,13 @@ def tables(draw: st.DrawFn) -> tuple[DrawRules, list[int], int]:
     return rules, stacks, button
 
 
-def new_hand(rules: DrawRules, stacks: list[int], button: int) -> DrawHand:
+def start(table: tuple[DrawRules, list[int], int], data: st.DataObject) -> tuple[DrawHand, Shoe]:
+    """A new hand (crowded tables allowed silently) and a shuffled shoe for its showdown."""
+    rules, stacks, button = table
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", CrowdedTableWarning)
-        return DrawHand(rules, stacks, button)
+        hand = DrawHand(rules, stacks, button)
+    return hand, Shoe(rules.jokers, data.draw(st.randoms(use_true_random=False)))
 
 
 def check_invariants(hand: DrawHand) -> None:
@@ -97,9 +100,7 @@ def step(hand: DrawHand, data: st.DataObject, shoe: Shoe) -> None:
 @SETTINGS
 @given(tables(), st.data())
 def test_random_legal_play_conserves_chips_and_reaches_the_end(table: Any, data: st.DataObject) -> None:
-    rules, stacks, button = table
-    hand = new_hand(rules, stacks, button)
-    shoe = Shoe(rules.jokers, data.draw(st.randoms(use_true_random=False)))
+    hand, shoe = start(table, data)
     phases = [hand.phase]
     for _ in range(300):
         check_invariants(hand)
@@ -146,9 +147,7 @@ def attempt(hand: DrawHand, move: tuple[Any, ...], data: st.DataObject, shoe: Sh
 @SETTINGS
 @given(tables(), st.data())
 def test_rejected_input_changes_nothing(table: Any, data: st.DataObject) -> None:
-    rules, stacks, button = table
-    hand = new_hand(rules, stacks, button)
-    shoe = Shoe(rules.jokers, data.draw(st.randoms(use_true_random=False)))
+    hand, shoe = start(table, data)
     refused = 0
     for _ in range(40):
         if hand.is_complete:
@@ -171,9 +170,7 @@ def test_rejected_input_changes_nothing(table: Any, data: st.DataObject) -> None
 @given(tables(), st.data())
 def test_the_three_illegal_draws_of_the_issue(table: Any, data: st.DataObject) -> None:
     """Drawing from a folded seat, drawing more than allowed, and drawing twice are always refused."""
-    rules, stacks, button = table
-    hand = new_hand(rules, stacks, button)
-    shoe = Shoe(rules.jokers, data.draw(st.randoms(use_true_random=False)))
+    hand, shoe = start(table, data)
     for _ in range(300):
         if hand.is_complete:
             break

@@ -12,7 +12,6 @@ the Hold'em evaluator.
 
 from __future__ import annotations
 
-from functools import cache
 from itertools import combinations, combinations_with_replacement
 
 import numpy as np
@@ -195,20 +194,10 @@ def test_a_declared_wild_rank_matches_brute_force(kind: TableKind) -> None:
     check_against_reference(hands[keep], kind, wild_rank=5)
 
 
-@cache
-def all_hands(n: int, k: int) -> npt.NDArray[np.int8]:
-    """Every k-subset of range(n) in lexicographic order, built a block per first card."""
-    if k == 0:
-        return np.zeros((1, 0), dtype=np.int8)
-    blocks = []
-    for first in range(n - k + 1):
-        rest = all_hands(n - first - 1, k - 1) + first + 1
-        blocks.append(np.concatenate([np.full((len(rest), 1), first, dtype=np.int8), rest], axis=1))
-    return np.concatenate(blocks)
-
-
 def test_category_counts_of_all_hands_of_52_cards_and_a_joker() -> None:
-    hands = all_hands(53, 5)
+    from bench.draw import deck_hands
+
+    hands = deck_hands(jokers=1)
     assert len(hands) == 2_869_685
     counts = np.bincount(draw_categories(evaluate_draw_many(hands, check=False)), minlength=10)
     substituted = draw_categories(evaluate_draw_many(hands, ties="substituted"), ties="substituted")
