@@ -75,6 +75,15 @@ class CameraStatus:
     message: str | None = None
 
 
+@dataclass(frozen=True)
+class NewSession:
+    """Close the open session in the store and open a new one with these settings and players
+    (the host's "new game", or the end of the night with no players)."""
+
+    settings: SessionSettings
+    players: tuple[tuple[str, int], ...] = ()
+
+
 class _Barrier:
     """Answered once every input queued before it has been handled."""
 
@@ -242,6 +251,11 @@ class Service:
         """The latest published snapshot."""
         return self._snapshot
 
+    @property
+    def view(self) -> TableView | None:
+        """The table view last taken from the camera (None before the first)."""
+        return self._view
+
     def subscribe(self, *, maxsize: int = 16) -> Subscription:
         """Receive every snapshot published from now on (the current one first)."""
         subscription = Subscription(self, maxsize)
@@ -323,6 +337,8 @@ class Service:
             return self._set_bet(item.amount)
         if isinstance(item, TableView):
             return self._see(item)
+        if isinstance(item, NewSession):
+            return self._new_session(item)
         if isinstance(item, CameraStatus):
             if item != self._camera:
                 self._camera = item
@@ -396,6 +412,25 @@ class Service:
             seq = ack.seq
             kinds.append(step.kind)
         return Ack(seq, self._version, tuple(kinds))
+
+    def _new_session(self, item: NewSession) -> Ack:
+        """Open a new session (checked first: a refused one writes nothing), then close the old one."""
+        if len(item.players) > item.settings.seats:
+            raise CommandError(f"{len(item.players)} players for {item.settings.seats} seats")
+        trial = Game(item.settings, clock=self.clock)
+        for seat, (name, chips) in enumerate(item.players):
+            trial.apply(Seat(seat, name, chips))
+        old = self.session_id
+        self.session_id, self.game = self._open(item.settings, item.players, new_session=True)
+        self.store.close_session(old)
+        self._interpreter = ViewInterpreter()
+        self._camera_notices = ()
+        self._pending_bet = None
+        self._settled_at = None
+        self._level = self._level_index()
+        self._show_lights()
+        self._publish()
+        return Ack(self._last_seq, self._version, ("new_session",))
 
     # ------------------------------------------------------------------ the console
     def _press(self, button: ConsoleButton) -> Ack:
