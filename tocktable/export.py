@@ -84,9 +84,25 @@ def payments(ledger: list[dict[str, Any]]) -> list[Payment]:
     return out
 
 
+def closed_ledger(session: Session) -> list[dict[str, Any]]:
+    """Bought in and cashed out per name as of the last closed hand: the chips of a hand still
+    being played (blinds already posted) are not anybody's yet, so the nets sum to zero."""
+    lines: dict[str, list[int]] = {}
+    for line in session.departed:
+        lines.setdefault(line.name, [0, 0])
+        lines[line.name][0] += line.bought_in
+        lines[line.name][1] += line.cashed_out
+    for _, player in sorted(session.players.items()):
+        lines.setdefault(player.name, [0, 0])
+        lines[player.name][0] += player.bought_in
+        lines[player.name][1] += player.stack
+    return [{"name": name, "bought_in": bought, "cashed_out": out, "net": out - bought}
+            for name, (bought, out) in lines.items()]  # fmt: skip
+
+
 def ledger_data(session: Session, info: SessionInfo) -> dict[str, Any]:
     """The ledger, the payments that settle it and every finished hand's results."""
-    ledger = [line.to_dict() for line in session.ledger()]
+    ledger = closed_ledger(session)
     return {
         "session": info.id,
         "started": datetime.fromtimestamp(info.created_at, UTC).isoformat(timespec="seconds"),
