@@ -179,6 +179,7 @@ class Service:
         self._recent: deque[tuple[float, Notice]] = deque(maxlen=6)
         self._camera = CameraStatus(True, None)
         self._pending_bet: int | None = None
+        self._status_ok: bool | None = None
         self._settled_at: float | None = None
         self._last_seq: int | None = None
         self._version = 0
@@ -523,7 +524,10 @@ class Service:
         to_act = hand.to_act if hand is not None and self.game.phase == Phase.PLAYING else None
         try:
             self.lights.show(dealer=self.game.button, to_act=to_act)
-            self.lights.set_status(self._camera.ok and not self._camera_notices)
+            ok = self._camera.ok and not self._camera_notices
+            if ok != self._status_ok:  # restarting a blink on every press would cost a thread each time
+                self._status_ok = ok
+                self.lights.set_status(ok)
         except TocktableError as exc:  # a seat without an LED must not stop the game
             log.warning("lights: %s", exc)
 
