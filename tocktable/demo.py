@@ -27,7 +27,7 @@ from table.cards import Card
 from table.tock import mark_of
 from tocktable.camera import TruthWatcher, Watcher, view_signature
 from tocktable.players import STYLES, Style, decide
-from tocktable.steps import Rebuy, Tick
+from tocktable.steps import Confirm, Rebuy, Tick
 
 NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jade")
 ALL_CARDS = tuple(str(Card.from_id(i)) for i in range(52))
@@ -222,7 +222,13 @@ class Demo:
     def hands_done(self) -> int:
         return len(self.service.game.session.records)
 
-    def _rebuy(self, snap: dict[str, Any]) -> Move | None:
+    def _host(self, snap: dict[str, Any]) -> Move | None:
+        """The host's part: deal the next hand when the table waits between hands, and rebuy a
+        busted player during a hand they are not in (a settled hand is left for the clock)."""
+        if snap["phase"] == "ready":
+            return partial(self._call, Confirm())
+        if snap["phase"] != "playing":
+            return None
         for p in snap["seats"]:
             if p["name"] and p["stack"] == 0 and not p["in_hand"] and not p["sitting_out"]:
                 return partial(self._call, Rebuy(p["seat"], self.buy_in))
@@ -237,7 +243,7 @@ class Demo:
 
     def next_move(self) -> Move | None:
         snap = self.service.snapshot().to_dict()
-        return self.dealer.next_move(snap) or self._rebuy(snap) or self.players.next_move(snap)
+        return self.dealer.next_move(snap) or self._host(snap) or self.players.next_move(snap)
 
     def feed_camera(self) -> None:
         """Film the table until the camera's view is steady (the tracker wants a card read the
