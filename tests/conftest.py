@@ -1,4 +1,4 @@
-"""Shared fixtures: mock GPIO pins, synthetic table frames."""
+"""Shared fixtures: mock GPIO pins, synthetic table frames, the web app and its test client."""
 
 from __future__ import annotations
 
@@ -42,3 +42,28 @@ def synthetic_frames() -> Any:
         return list(zip(times, script.render_at(times), strict=True))
 
     return make
+
+
+@pytest.fixture
+def service(tmp_path: Any) -> Iterator[Any]:
+    """A running service on a temp store: six players seated (``tests.web.helpers``), no hand yet."""
+    from tests.web.helpers import make_service
+
+    running = make_service(tmp_path)
+    yield running
+    running.stop()
+    running.store.close()
+
+
+@pytest.fixture
+def app(service: Any, tmp_path: Any) -> Any:
+    """The web app around ``service``; the admin PIN is ``tests.web.helpers.PIN``."""
+    from tests.web.helpers import make_app
+
+    return make_app(service, tmp_path)
+
+
+@pytest.fixture
+def client(app: Any) -> Any:
+    """Flask's test client for ``app``."""
+    return app.test_client()
