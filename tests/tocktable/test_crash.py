@@ -187,3 +187,27 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_command(tmp_path):
     assert not failures
     assert kills >= 20 and len(acked) >= 150 and hands >= 5, (kills, len(acked), hands)
     assert refused and all("turn, not seat" in message for message in refused)
+
+
+@pytest.mark.slow
+def test_a_killed_demo_resumes_where_it_stopped(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    args = [sys.executable, "-m", "tocktable", "demo", "--fast", "--no-web", "--perfect-camera", "--data",
+            str(tmp_path / "demo")]  # fmt: skip
+    rng = random.Random(5)
+    steps_before = 0
+    for _ in range(4):
+        process = subprocess.Popen([*args, "--hands", "1000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   env=env, cwd=ROOT)  # fmt: skip
+        time.sleep(rng.uniform(1.5, 3.0))
+        process.send_signal(signal.SIGKILL)
+        _, err = process.communicate(timeout=10)
+        assert b"Traceback" not in err, err.decode()
+        with Store(tmp_path / "demo" / "tocktable.sqlite", create=False) as store:
+            steps = len(store.commands(1))
+            replay_session(store, 1)  # the log replays after every kill
+        assert steps > steps_before
+        steps_before = steps
+    finished = subprocess.run([*args, "--hands", "3"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    assert finished.returncode == 0, finished.stderr
+    assert "Resuming session 1 at hand" in finished.stdout and "all accounted for" in finished.stdout
