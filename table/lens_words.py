@@ -171,9 +171,14 @@ def explain(
             sentences.append(f"{name} could hold the nuts, the best hand this board allows.")
         else:
             sentences.append(f"{name} cannot hold the nuts: whatever the cards are, a better hand is possible.")
-    win = f"{name} {'win' if you else 'wins'} {percent(seat.win, exact=exact)} of the time"
-    tie = f" and {'split' if you else 'splits'} the pot {percent(seat.tie, exact=exact)}" if seat.tie >= 0.005 else ""
-    sentences.append(f"{basis}, {win[0].lower() + win[1:] if name == 'You' else win}{tie}.")
+    subject = "you" if you else name
+    splits = f"{'split' if you else 'splits'} the pot {percent(seat.tie, exact=exact)}" if seat.tie >= 0.005 else ""
+    if seat.win > 0:
+        win = f"{subject} {'win' if you else 'wins'} {percent(seat.win, exact=exact)} of the time"
+        sentences.append(f"{basis}, {win}{' and ' + splits if splits else ''}.")
+    else:
+        never = "cannot win" if exact else ("almost never win" if you else "almost never wins")
+        sentences.append(f"{basis}, {subject} {never}{' outright, but ' + splits if splits else ''}.")
     if seat.outs is not None and seat.equity < 0.5:
         if seat.outs:
             cards = " ".join(map(str, seat.outs))

@@ -55,6 +55,9 @@ def test_a_hand_with_no_chance_left_is_drawing_dead():
     view = showdown(["Ah Ad", "7c 2d"], "As Ac Kh Kd")
     assert view.seats[1].outs == ()
     assert "No river card can save it: it is drawing dead." in view.seats[1].explanation
+    assert "With the hands face up, Seat 2 cannot win." in view.seats[1].explanation
+    split = showdown(["2h 3h", "2d 3d", "Kc 4s"], "Ah Kd Qc Js")  # the ten gives both low hands a straight
+    assert any(line.endswith("cannot win outright, but splits the pot 10%.") for line in split.seats[0].explanation)
 
 
 @pytest.mark.parametrize(
