@@ -1,0 +1,109 @@
+"""No page and no API ever shows a hole card before the showdown, not even one the camera saw
+face up (a peek): pages, JSON, exports, the event stream, the host's camera view and frame."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+
+from hardware.frames import Frame
+from tests.tocktable.helpers import view
+from tests.web.helpers import DEMO_FLOP, DEMO_PREFLOP, DEMO_RIVER, DEMO_SHOWDOWN, DEMO_TURN, play
+from tests.web.test_admin import login
+from tests.web.test_events import EventReader
+from tocktable.steps import ChooseButton
+from web.context import EXTENSION
+
+PEEKED = ("As", "Qs")  # Bob's (seat 1) hole cards in the demo hand
+CARD_TOKEN = re.compile(r"(?<![A-Za-z0-9])(As|Qs)(?![a-z])|AsQs|QsAs")
+
+
+class StillCamera:
+    """A frame source that always has the same frame: white where the peeked cards lie."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self.frame = Frame(image, 0.0, 7)
+
+    def read(self, *, newer_than: int = 0, timeout: float = 1.0) -> Frame | None:
+        return self.frame if self.frame.index > newer_than else None
+
+
+def peek_view() -> Any:
+    """The camera's view at the flop: board face up, Bob's two cards face up in his zone."""
+    return view(board=["Ah", "Kd", "7c"], seats={1: list(PEEKED)}, frame=7)
+
+
+def white_where_seat_1_cards_are(width: int = 400, height: int = 300) -> np.ndarray:
+    image = np.zeros((height, width, 3), np.uint8)
+    for card in peek_view().seat_cards(1):
+        xs = [x * width for x, _ in card.corners]
+        ys = [y * height for _, y in card.corners]
+        image[int(min(ys)) : int(max(ys)), int(min(xs)) : int(max(xs))] = 255
+    return image
+
+
+def everything(client: Any) -> dict[str, str]:
+    """The text of every page and API a phone or the host can fetch."""
+    urls = ["/", "/api/state", "/api/history?limit=50", "/api/export/phh", "/api/export/ledger.json",
+            "/api/export/ledger.csv", "/api/openapi.json", "/admin", "/admin/camera", "/admin/camera/view.json",
+            "/dice"]  # fmt: skip
+    out = {}
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        out[url] = response.get_data(as_text=True)
+    stream = client.get("/api/events", buffered=False)
+    reader = EventReader(stream, until=lambda events: any(kind == "state" for kind, _ in events))
+    out["/api/events"] = repr(reader.wait())
+    return out
+
+
+def test_a_peeked_hole_card_is_shown_nowhere_before_the_showdown(app: Any, client: Any, service: Any) -> None:
+    image = white_where_seat_1_cards_are()
+    app.extensions[EXTENSION].camera = StillCamera(image)
+    login(client)
+    play(service, [ChooseButton(seat=0), *DEMO_PREFLOP])
+    service.call(peek_view())  # the flop read from the table, and Bob's peek
+    state = client.get("/api/state").get_json()
+    assert state["board"] == ["Ah", "Kd", "7c"] and state["street"] == "flop"
+    assert any(w["kind"] == "peek" and w["seat"] == 1 for w in state["warnings"])
+    for url, text in everything(client).items():
+        assert CARD_TOKEN.search(text) is None, f"{url} shows a peeked card: {CARD_TOKEN.search(text)}"
+    camera = client.get("/admin/camera/view.json").get_json()
+    hidden = [c for c in camera["cards"] if c["zone"] == "seat:1"]
+    assert len(hidden) == 2 and all(c["hidden"] and c["card"] is None for c in hidden)
+    assert [c["card"] for c in camera["cards"] if c["zone"] == "board"] == ["Ah", "Kd", "7c"]
+    frame = client.get("/admin/camera/frame.jpg")
+    assert frame.mimetype == "image/jpeg"
+    import cv2
+
+    decoded = cv2.imdecode(np.frombuffer(frame.data, np.uint8), cv2.IMREAD_COLOR)
+    bright = image > 0
+    assert bright.any()
+    assert decoded[bright].mean() < 60  # blacked out where the cards lie (JPEG blurs the edges a little)
+
+
+def test_at_the_showdown_the_shown_cards_appear(app: Any, client: Any, service: Any) -> None:
+    """The other side of the test above: the same searches do find the cards once shown."""
+    image = white_where_seat_1_cards_are()
+    app.extensions[EXTENSION].camera = StillCamera(image)
+    login(client)
+    play(service, [ChooseButton(seat=0), *DEMO_PREFLOP, *DEMO_FLOP, *DEMO_TURN, *DEMO_RIVER, *DEMO_SHOWDOWN])
+    texts = everything(client)
+    for url in ("/", "/api/state", "/api/history?limit=50", "/api/export/phh", "/api/events"):
+        assert CARD_TOKEN.search(texts[url]) is not None, url
+    frame = client.get("/admin/camera/frame.jpg")
+    import cv2
+
+    decoded = cv2.imdecode(np.frombuffer(frame.data, np.uint8), cv2.IMREAD_COLOR)
+    assert decoded[image > 0].mean() > 200  # at the showdown the host sees the table as it is
+
+
+def test_camera_page_without_a_camera(client: Any) -> None:
+    login(client)
+    assert client.get("/admin/camera/frame.jpg").status_code == 404
+    data = client.get("/admin/camera/view.json").get_json()
+    assert data["camera"] is False and data["frame"] is None and data["cards"] == []
+    assert set(data["zones"]) == {"board", *(f"seat:{s}" for s in range(6))}
