@@ -67,8 +67,12 @@ def _wait_for_signal(stop: threading.Event) -> None:
 
 def vision_watcher(zones: dict[str, Any], size: tuple[int, int], out: TextIO) -> Watcher | None:
     """The real card reader and tracker, or None (with a line saying why) when not installed."""
+    out.write("Card reader: loading the models...\n")
+    out.flush()
     try:
-        return VisionWatcher.default(zones, size=size)
+        watcher = VisionWatcher.default(zones, size=size)
+        out.write("Card reader: ready.\n")
+        return watcher
     except VisionUnavailable as exc:
         out.write(f"Card reader: not available ({exc}).\n")
         return None
@@ -259,7 +263,7 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
     with ExitStack() as stack:
         factory = _pin_factory(options.mock_pins)
         lights = stack.enter_context(_closing(_gpio(lambda: TableLights(config.pins, pin_factory=factory))))
-        source = _camera(config, options.camera_wait, stack)
+        source = _camera(config, options.camera_wait, stack, out)
         port = options.port if options.port is not None else config.web.port
         host = options.host or config.web.host
         check_port(host, port)
@@ -306,7 +310,7 @@ def _gpio(make: Any) -> Any:
             ) from None
 
 
-def _camera(config: Config, wait: float, stack: ExitStack) -> Any:
+def _camera(config: Config, wait: float, stack: ExitStack, out: TextIO) -> Any:
     from hardware.sources import source_from_spec
 
     spec = config.camera.source.strip().lower()
@@ -314,6 +318,8 @@ def _camera(config: Config, wait: float, stack: ExitStack) -> Any:
         return None
     source = source_from_spec(config.camera.source, size=config.camera.size, fps=config.camera.fps)
     stack.enter_context(_closing(source))
+    out.write(f"Camera: waiting up to {wait:g} s for the first picture from {config.camera.source!r}...\n")
+    out.flush()
     source.start()
     if source.read(timeout=wait) is None:
         health = source.health()
