@@ -201,11 +201,15 @@ class Service:
             return info.id, game
         if len(players) > settings.seats:
             raise CommandError(f"{len(players)} players for {settings.seats} seats")
-        session_id = self.store.new_session({"settings": settings.to_dict()})
-        self.session_id, self.game = session_id, Game(settings, clock=self.clock)
-        for seat, (name, chips) in enumerate(players):
-            self._commit(Seat(seat, name, chips), publish=False)
-        return session_id, self.game
+        game = Game(settings, clock=self.clock)
+        first = []
+        for seat, (name, chips) in enumerate(players):  # checked on the game before anything is written
+            step = Seat(seat, name, chips)
+            first.append((step.kind, {"step": payload_of(step), "commands": game.apply(step)}))
+        session_id = self.store.new_session({"settings": settings.to_dict()}, first)
+        commands = self.store.commands(session_id)
+        self._last_seq = commands[-1].seq if commands else None
+        return session_id, game
 
     def start(self) -> Service:
         """Start the service thread (the game is already rebuilt from the store)."""

@@ -161,13 +161,20 @@ class Store:
         self.close()
 
     # -- sessions ------------------------------------------------------------------------
-    def new_session(self, meta: Mapping[str, Any]) -> int:
-        """Start a session (a night of play) and return its id."""
+    def new_session(self, meta: Mapping[str, Any], first: Sequence[tuple[str, Mapping[str, Any]]] = ()) -> int:
+        """Start a session (a night of play) and return its id; ``first`` commands (kind, payload),
+        such as the players sitting down, are written in the same transaction: all or nothing."""
+        now = self._clock()
         with self._lock, self._transaction():
             cursor = self._db.execute(
-                "INSERT INTO sessions(created_at, meta) VALUES (?, ?)", (self._clock(), json.dumps(dict(meta)))
+                "INSERT INTO sessions(created_at, meta) VALUES (?, ?)", (now, json.dumps(dict(meta)))
             )
-            return int(cursor.lastrowid or 0)
+            session_id = int(cursor.lastrowid or 0)
+            self._db.executemany(
+                "INSERT INTO commands(session_id, hand_number, kind, payload, at) VALUES (?, 0, ?, ?, ?)",
+                [(session_id, kind, json.dumps(dict(payload)), now) for kind, payload in first],
+            )
+            return session_id
 
     def close_session(self, session_id: int) -> None:
         with self._lock, self._transaction():

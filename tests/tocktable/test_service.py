@@ -335,3 +335,19 @@ def test_service_refuses_inputs_it_does_not_know(service):
     service.stop()
     with pytest.raises(TocktableError, match="stopped"):
         service.call(Tick())
+
+
+def test_a_new_session_seats_everyone_in_one_write_or_nobody(tmp_path):
+    from table.engine import BlindStructure
+    from table.session import SessionSettings
+    from tocktable.service import Service
+    from tocktable.store import Store
+
+    settings = SessionSettings(seats=3, blinds=BlindStructure.fixed(5, 10))
+    with Store(tmp_path / "t.sqlite") as store:
+        with pytest.raises(TocktableError, match="already at the table"):
+            Service(store, settings, players=[("Ann", 100), ("ann", 100)])
+        assert store.sessions() == []
+        service = Service(store, settings, players=[("Ann", 100), ("Bob", 100)])
+        assert [c.kind for c in store.commands(service.session_id)] == ["seat", "seat"]
+        assert service.snapshot().to_dict()["last_seq"] == store.commands(service.session_id)[-1].seq
