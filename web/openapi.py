@@ -170,16 +170,53 @@ ERROR = _object(["ok", "error"], {"ok": {"type": "boolean", "enum": [False]}, "e
 ACK = _object(["ok", "seq", "version", "steps"], {
     "ok": {"type": "boolean", "enum": [True]}, "seq": _nullable(INT), "version": INT,
     "steps": {"type": "array", "items": STR}})  # fmt: skip
-COMMAND = {
-    "type": "object",
-    "required": ["kind"],
-    "description": "a step or input: act (seat, action, amount), undo, deal_board (cards), show (seat, cards), "
-    "muck (seat), settle, mark (seat, index, mark), correct (seat, index, card), choose_button (draws or seat), "
-    "confirm, seat (seat, name, chips), leave, rebuy (seat, amount), sit_out (seat, back), set_level (index), "
-    "pause_clock (resume), press (button), bet_amount (amount)",
-    "properties": {"kind": STR},
-    "example": {"kind": "press", "button": "check_call"},
-}
+def _field_schema(type_text: str) -> dict[str, Any]:
+    """The JSON schema of a step field, from its annotation (as text: ``from __future__``)."""
+    nullable = "None" in type_text
+    base = type_text.split(" |")[0]
+    schema: dict[str, Any]
+    if base == "int":
+        schema = {"type": "integer"}
+    elif base == "bool":
+        schema = {"type": "boolean"}
+    elif base == "str":
+        schema = {"type": "string"}
+    elif base.startswith("tuple"):
+        schema = {"type": "array", "items": CARD, "maxItems": 5}
+    elif base.startswith("Mapping"):
+        seats = {str(seat): CARD for seat in range(10)}
+        schema = {"type": "object", "properties": seats, "additionalProperties": False, "description": "seat -> card"}
+    else:  # pragma: no cover - every field type of tocktable.steps is listed above
+        raise TypeError(f"no JSON schema for {type_text}")
+    return {**schema, "nullable": True} if nullable else schema
+
+
+def command_schema() -> dict[str, Any]:
+    """One object schema per command kind, from the step and input types of ``tocktable.steps``."""
+    from dataclasses import MISSING, fields
+
+    from hardware.pins import ConsoleButton
+    from tocktable.steps import INPUT_TYPES, STEP_TYPES
+
+    variants = []
+    for kind, cls in sorted({**STEP_TYPES, **INPUT_TYPES}.items()):
+        if kind == "tick":
+            continue
+        properties: dict[str, Any] = {"kind": {"type": "string", "enum": [kind]}}
+        required = ["kind"]
+        for spec in fields(cls):
+            properties[spec.name] = _field_schema(str(spec.type))
+            if spec.default is MISSING and spec.default_factory is MISSING:
+                required.append(spec.name)
+        if kind == "press":
+            properties["button"] = {"type": "string", "enum": [b.value for b in ConsoleButton]}
+        variants.append({"type": "object", "title": kind, "required": required, "properties": properties,
+                         "additionalProperties": False})  # fmt: skip
+    return {
+        "description": "a step or an input of tocktable.steps, by its kind: e.g. {\"kind\": \"press\", "
+        "\"button\": \"check_call\"}, {\"kind\": \"act\", \"seat\": 2, \"action\": \"raise\", \"amount\": 40}",
+        "oneOf": variants,
+    }
 
 
 def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
@@ -264,7 +301,7 @@ def document() -> dict[str, Any]:
 
     paths.update(DICE_PATHS)
     schemas = {"State": STATE, "Seat": SEAT, "Pot": POT, "Hand": HAND, "LedgerLine": LEDGER_LINE,
-               "History": HISTORY, "Ledger": LEDGER, "Error": ERROR, "Ack": ACK, "Command": COMMAND,
+               "History": HISTORY, "Ledger": LEDGER, "Error": ERROR, "Ack": ACK, "Command": command_schema(),
                **DICE_SCHEMAS}  # fmt: skip
     return {
         "openapi": "3.0.3",

@@ -1,0 +1,59 @@
+"""schemathesis against ``/api/openapi.json``: generated requests to every documented operation
+(a bounded number each); no answer may be a 5xx, and every answer must match the document."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+
+from tests.web.helpers import DEMO_HAND, PIN, make_app, make_service, play
+from tocktable.steps import Confirm
+from web.openapi import document
+
+
+@pytest.fixture(scope="module")
+def web_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One app for the whole module, mid-session: a hand played and the next one dealt."""
+    data_dir: Path = tmp_path_factory.mktemp("openapi")
+    service = make_service(data_dir)
+    play(service, [*DEMO_HAND, Confirm()])
+    yield make_app(service, data_dir)
+    service.stop()
+    service.store.close()
+
+
+@pytest.fixture(scope="module")
+def web_schema(web_app: Any) -> Any:
+    schema = schemathesis.openapi.from_wsgi("/api/openapi.json", web_app)
+    return schema.exclude(path="/api/events")  # an endless stream: tested in test_events.py
+
+
+LABELS = [
+    op.ok().label for op in schemathesis.openapi.from_dict(document()).exclude(path="/api/events").get_all_operations()
+]
+
+
+@pytest.mark.parametrize("label", LABELS)
+def test_every_operation_answers_as_documented(web_schema: Any, label: str) -> None:
+    operation = web_schema.find_operation_by_label(label)
+
+    @given(case=operation.as_strategy())
+    @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    def check(case: Any) -> None:
+        if case.headers is not None and "X-Admin-Pin" in case.headers:
+            case.headers["X-Admin-Pin"] = PIN  # exercise the commands themselves, not only the PIN check
+        case.call_and_validate()
+
+    check()
+
+
+def test_the_document_is_valid_openapi(web_app: Any) -> None:
+    document = web_app.test_client().get("/api/openapi.json").get_json()
+    loaded = schemathesis.openapi.from_dict(document)
+    operations = [op.ok().label for op in loaded.get_all_operations()]
+    assert "GET /api/state" in operations and "POST /admin/command" in operations
