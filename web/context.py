@@ -75,22 +75,21 @@ class WebContext:
         if self.settings_file is not None:
             save_dashboard_settings(self.settings_file, {"chip_set": name})
 
-    @staticmethod
-    def new_game_supported() -> bool:
-        """Whether the service can open a new session while running."""
-        import tocktable.service as service_module
+    def new_game_supported(self) -> bool:
+        """Whether the service can open a new session while running (a real Service can)."""
+        from tocktable.service import Service
 
-        return hasattr(service_module, "NewSession")
+        return isinstance(self.service, Service)
 
     def new_game(self, settings: Any, players: Any) -> Any:
         """The service input that closes the session and opens a new one."""
-        from tocktable.service import NewSession  # type: ignore[attr-defined]
+        from tocktable.service import NewSession
 
         return NewSession(settings, tuple(players))
 
     def end_session(self) -> Any:
         """The service input that closes the session and opens an empty one with the same settings."""
-        from tocktable.service import NewSession  # type: ignore[attr-defined]
+        from tocktable.service import NewSession
 
         return NewSession(self.service.game.settings, ())
 
