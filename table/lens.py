@@ -167,8 +167,8 @@ def reveal(shown: Card | Mark | str | None, card: Card | str, *, where: str = "t
         before = Card.parse(before)
     if isinstance(before, Mark) and mark_of(seen) != before:
         raise MarkMismatchError(
-            f"{where} is {seen}, whose back carries {mark_of(seen)}, but its back showed {before}: "
-            f"a {before} card is one of {' '.join(map(str, before.cards()))}"
+            f"{where} is {seen}, whose back carries {mark_of(seen)}, but its back showed {before}, "
+            f"which stands for {' '.join(map(str, before.cards()))}"
         )
     if isinstance(before, Card) and before != seen:
         raise MarkMismatchError(f"{where} was seen as {before} and now as {seen}: a card cannot change")

@@ -107,7 +107,7 @@ def test_reveal():
     assert reveal(Mark.parse("h:large"), "Qh") == Card.parse("Qh")
     assert reveal(None, "Qh") == Card.parse("Qh")
     assert reveal("Qh", Card.parse("Qh")) == Card.parse("Qh")
-    with pytest.raises(MarkMismatchError, match="a h:small card is one of 2h 3h 4h 5h"):
+    with pytest.raises(MarkMismatchError, match="showed h:small, which stands for 2h 3h 4h 5h"):
         reveal("h:small", "6h", where="board card 4")
     with pytest.raises(MarkMismatchError, match="was seen as Qh and now as Qd"):
         reveal("Qh", "Qd")
