@@ -14,7 +14,9 @@ pages and API calls; past 56 streams ``/api/events`` answers 503 and those phone
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
+import socket
 import threading
 from typing import Any
 
@@ -29,6 +31,28 @@ class ServeError(TocktableError, OSError):
     """The dashboard cannot be served (port taken, address not available)."""
 
 
+def _bind(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` (waitress listens on it), or a :class:`ServeError`."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except (OSError, OverflowError, UnicodeError) as exc:
+        raise ServeError(f"cannot serve on {host}:{port}: {exc} (check web.host in the config)") from None
+    listener = socket.socket(family, kind, proto)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(address)
+    except OSError as exc:
+        listener.close()
+        hint = "choose another with --port" if exc.errno == errno.EADDRINUSE else "check web.host in the config"
+        raise ServeError(f"cannot serve on {host}:{port}: {exc.strerror or exc} ({hint})") from None
+    except OverflowError as exc:
+        listener.close()
+        raise ServeError(f"cannot serve on {host}:{port}: {exc}") from None
+    return listener
+
+
 class WebServer:
     """The app on ``host:port`` with waitress; ``start()`` runs it on a thread, ``stop()`` ends
     every stream and closes the port. ``port=0`` picks a free port (read ``.port``).
@@ -40,22 +64,20 @@ class WebServer:
         if threads < RESERVED_THREADS + 2:
             raise ServeError(f"threads must be at least {RESERVED_THREADS + 2}, got {threads}")
         self.app = app
+        listener = _bind(host, port)
         try:
             self._server: Any = create_server(
                 app,
-                host=host,
-                port=port,
+                sockets=[listener],
                 threads=threads,
                 connection_limit=threads * 3,
                 channel_timeout=300,
                 ident="tocktable",
                 clear_untrusted_proxy_headers=True,
             )
-        except OSError as exc:
-            hint = "choose another with --port" if "in use" in str(exc).lower() else "check web.host in the config"
-            raise ServeError(f"cannot serve on {host}:{port}: {exc.strerror or exc} ({hint})") from None
-        except (OverflowError, ValueError) as exc:
-            raise ServeError(f"cannot serve on {host}:{port}: {exc}") from None
+        except Exception:
+            listener.close()
+            raise
         self.host = host
         self.port = int(self._server.effective_port)
         context = self._context()
