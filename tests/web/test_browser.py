@@ -1,0 +1,79 @@
+"""One real-browser test: chromium on a phone-size screen follows a demo hand to its showdown
+over SSE (then the same page polling, as when SSE is cut); a screenshot is kept as an artifact
+in ``.ci-artifacts/``."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.browser import available, chromium, phone_page
+from tests.web.helpers import DEMO_FLOP, DEMO_PREFLOP, DEMO_RIVER, DEMO_SHOWDOWN, DEMO_TURN, play
+from tocktable.steps import ChooseButton
+from web.serve import WebServer
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / ".ci-artifacts"
+
+pytestmark = pytest.mark.skipif(available() is not None, reason=available() or "")
+
+
+def test_phone_follows_a_hand_to_the_showdown(app: Any, service: Any, tmp_path: Path) -> None:
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=15_000)
+    server = WebServer(app, "127.0.0.1", 0, threads=16).start()
+    try:
+        with chromium() as browser:
+            page = phone_page(browser)
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(server.url)
+            expect(page.locator("#live")).to_have_text("live")
+            expect(page.locator("#phase")).to_contain_text("Waiting for the draw")
+
+            play(service, [ChooseButton(seat=0)])
+            expect(page.locator(".seat.to-act")).to_contain_text("Dan")
+            expect(page.locator("#pot-amount")).to_have_text("15")  # the blinds
+
+            play(service, DEMO_PREFLOP)
+            expect(page.locator("#phase")).to_contain_text("waiting for the flop")
+            expect(page.locator("#pot-amount")).to_have_text("120")
+
+            play(service, DEMO_FLOP[:3])  # the flop, Bob checks, Cleo all-in
+            expect(page.locator("#board .card.face")).to_have_count(3)
+            expect(page.locator(".seat[data-seat='2'] .tag.allin")).to_have_text("ALL-IN")
+            expect(page.locator("[data-bet='2']")).to_contain_text("370")
+
+            play(service, [*DEMO_FLOP[3:], *DEMO_TURN, *DEMO_RIVER])
+            cards = page.locator("#board .card.face")
+            expect(cards).to_have_count(5)
+            assert [cards.nth(i).get_attribute("data-card") for i in range(5)] == ["Ah", "Kd", "7c", "2s", "9h"]
+            expect(page.locator("#pots li")).to_have_count(2)  # the main pot and Bob and Dan's side pot
+
+            play(service, DEMO_SHOWDOWN)
+            showdown = page.locator("#showdown")
+            expect(showdown).to_be_visible()
+            expect(showdown.locator("[data-pot='0'] .winner")).to_have_text("Cleo wins 1,230")
+            expect(showdown.locator("[data-pot='1'] .winner")).to_have_text("Dan wins 400")
+            expect(showdown).to_contain_text("Three of a kind, kings")
+            expect(page.locator("#pot-amount")).to_have_text("1,630")
+            expect(page.locator(".seat[data-seat='2'] .tag.win")).to_have_text("WINS 1,230")
+            expect(page.locator("#hands li")).to_have_count(1)  # the history came after the hand
+            expect(page.locator("#chart svg path")).to_have_count(6)  # one line per player
+            shot = tmp_path / "dashboard-phone.png"
+            page.screenshot(path=str(shot), full_page=True)
+            ARTIFACTS.mkdir(exist_ok=True)
+            shutil.copy(shot, ARTIFACTS / shot.name)
+            assert shot.stat().st_size > 20_000
+
+            polling = phone_page(browser)
+            polling.goto(server.url + "?poll")  # the page as it runs when SSE is cut
+            expect(polling.locator("#live")).to_have_text("polling")
+            expect(polling.locator("#pot-amount")).to_have_text("1,630")
+            expect(polling.locator("#showdown [data-pot='0'] .winner")).to_have_text("Cleo wins 1,230")
+            assert errors == []
+    finally:
+        server.stop()
