@@ -42,6 +42,7 @@ __all__ = [
     "DEFAULT_TRIALS",
     "EXACT_LIMIT",
     "MARK_INDEX",
+    "MARK_NUMBER",
     "MAX_TRIALS",
     "Z95",
     "Cards",
@@ -79,6 +80,8 @@ MARK_INDEX: npt.NDArray[np.int8] = np.array(
     [ALL_MARKS.index(mark_of(Card.from_id(i))) for i in range(52)], dtype=np.int8
 )
 """Index in :data:`table.tock.ALL_MARKS` of each card id's mark."""
+MARK_NUMBER: dict[Mark, int] = {mark: i for i, mark in enumerate(ALL_MARKS)}
+"""Index in :data:`table.tock.ALL_MARKS` of each mark."""
 
 
 @dataclass(frozen=True)
@@ -149,7 +152,7 @@ class Layout:
         the positions showing it. That many of its cards may sit at unknown positions."""
         spare = np.bincount(MARK_INDEX[self.free], minlength=16).astype(np.int64)
         for pool in self.pools:
-            spare[ALL_MARKS.index(pool.mark)] -= len(pool.positions)
+            spare[MARK_NUMBER[pool.mark]] -= len(pool.positions)
         return spare
 
     def deal_count(self) -> int:

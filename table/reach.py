@@ -30,9 +30,9 @@ import numpy.typing as npt
 
 from table import evaluate_tables as tables
 from table.cards import Card, Rank
-from table.equity import MARK_INDEX, Layout
+from table.equity import MARK_INDEX, MARK_NUMBER, Layout
 from table.evaluate import Category, HandValue, evaluate_seats
-from table.tock import ALL_MARKS, Mark
+from table.tock import Mark
 
 __all__ = ["BOARD_LIMIT", "Reach", "describe_target", "nut_ranks", "reach"]
 
@@ -148,7 +148,7 @@ def _feasible(layout: Layout, seat: int, category: Category) -> npt.NDArray[np.b
     for position in mine:
         item = layout.items[position]
         if isinstance(item, Mark):
-            shown[ALL_MARKS.index(item)] += 1
+            shown[MARK_NUMBER[item]] += 1
         elif item is None:
             unknown += 1
     excess = np.maximum(needed - shown, 0)
@@ -167,7 +167,7 @@ def _own_share(layout: Layout, seat: int, category: Category) -> npt.NDArray[np.
         if isinstance(item, Card):
             share += (targets == item.id).any(axis=1)
         elif isinstance(item, Mark):
-            marks[ALL_MARKS.index(item)] = marks.get(ALL_MARKS.index(item), 0) + 1
+            marks[MARK_NUMBER[item]] = marks.get(MARK_NUMBER[item], 0) + 1
     for mark, positions in marks.items():
         share += np.minimum(_mark_counts(category)[:, mark], positions)
     return share
