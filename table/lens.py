@@ -11,6 +11,7 @@ it can hold the nuts, and why, in plain words.
   only.
 * :func:`showdown` - Hold'em equity once the hands are revealed (all-in), as TV shows it.
 * :class:`LensHistory` and :func:`replay` - how the chances moved over the streets of a hand.
+* :func:`lens_of_hand` - the public lens of a live engine hand (what the service calls).
 
 Every result has ``to_json()``: plain dicts, lists, strings and numbers for the dashboard.
 
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -39,6 +40,9 @@ from table.lens_words import board_words, explain, summary
 from table.reach import Reach, describe_target, reach
 from table.tock import Mark, mark_of
 
+if TYPE_CHECKING:
+    from table.engine import Hand
+
 __all__ = [
     "LENS_PRECISION",
     "STREETS",
@@ -47,6 +51,7 @@ __all__ = [
     "MarkMismatchError",
     "SeatLens",
     "lens",
+    "lens_of_hand",
     "own_view",
     "replay",
     "reveal",
@@ -257,6 +262,19 @@ def showdown(
             shown = " ".join("?" if c is None else str(c) for c in items)
             raise InvalidCardsError(f"a showdown needs every live hand face up: seat {seat + 1} shows {shown}")
     return _lens(hands, board, folded=folded, names=names, viewer=None, precision=None, trials=None, seed=0, rng=None)
+
+
+def lens_of_hand(hand: Hand, **options: Any) -> Lens:
+    """The public lens of a live :class:`table.engine.Hand` (Tock: its marks; any variant: the
+    face-up board and the hands shown at showdown; folded seats out). Only the seats dealt in
+    take part, in table order, named ``"Seat N"`` by their table seat; ``options`` go to
+    :func:`lens` (``precision``, ``seed``...; ``names`` replaces those names)."""
+    seats = list(hand.in_hand)
+    holes: list[Cards] = [list(hand.hole.get(s, hand.hole_marks.get(s, [None, None]))) for s in seats]
+    board = [*hand.board, *hand.board_marks[len(hand.board) :]]
+    options.setdefault("names", [f"Seat {s + 1}" for s in seats])
+    folded = [i for i, s in enumerate(seats) if hand.folded[s] or s in hand.mucked]
+    return lens(holes, board, folded=folded, **options)
 
 
 def _folded(folded: Collection[int], seats: int) -> frozenset[int]:

@@ -14,6 +14,7 @@ from table.lens import (
     LensHistory,
     MarkMismatchError,
     lens,
+    lens_of_hand,
     own_view,
     replay,
     reveal,
@@ -237,3 +238,31 @@ def test_seeded_lens_is_reproducible():
     a = lens(marked(holes), [mark_of(c) for c in board], seed=4)
     b = lens(marked(holes), [mark_of(c) for c in board], rng=np.random.default_rng(4))
     assert a == b
+
+
+def test_lens_of_a_live_engine_hand():
+    from table.engine import Hand, Rules
+
+    holes, board = deal(12, 4)
+    hand = Hand(Rules(variant="tock", small_blind=5, big_blind=10), stacks=[200, 0, 200, 200, 200], button=0)
+    seats = list(hand.in_hand)
+    assert seats == [0, 2, 3, 4]
+    for seat, hole in zip(seats, holes, strict=True):
+        for index, card in enumerate(hole):
+            hand.mark(seat, index, mark_of(card))
+    for position, card in enumerate(board):
+        hand.mark(None, position, mark_of(card))
+    while hand.to_act is not None:
+        seat = hand.to_act
+        can_check = any(a.action.name == "CHECK" for a in hand.legal_actions())
+        hand.act(seat, "fold" if seat == 3 else "check" if can_check else "call")
+    hand.deal_board(board[:3])
+    view = lens_of_hand(hand, seed=5)
+    expected = lens(
+        marked(holes),
+        [*board[:3], *[mark_of(c) for c in board[3:]]],
+        folded=[2],
+        names=["Seat 1", "Seat 3", "Seat 4", "Seat 5"],
+        seed=5,
+    )
+    assert view == expected and view.street == "flop" and view.seats[2].folded
