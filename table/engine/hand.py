@@ -84,8 +84,8 @@ class Hand:
         self.inputs: list[Input] = []
         self.showdown: list[PotResult] | None = None
         self._needs_action = [False] * self.seats
-        self._acted_at: list[int | None] = [None] * self.seats
-        self._full_raises = 0
+        self._acted_to: list[int | None] = [None] * self.seats
+        """The street's bet each seat last acted on (None: not yet on this street)."""
         self._raises = 0
         self._current_bet = 0
         self._last_raise = rules.big_blind
@@ -149,8 +149,7 @@ class Hand:
         able = self._able()
         for s in able:
             self._needs_action[s] = True
-        owes = [s for s in able if self.bets[s] < self._current_bet]
-        if len(able) <= 1 and not owes:
+        if self._nothing_to_decide(able):
             self._needs_action = [False] * self.seats
             self._close_round()
             return
@@ -159,6 +158,11 @@ class Hand:
             seat = (seat + 1) % self.seats
         self.to_act = seat
 
+    def _nothing_to_decide(self, able: list[int]) -> bool:
+        """Everyone else is all in or folded and the last seat with chips has matched every
+        chip bet against it: betting would change nothing."""
+        return not able or (len(able) == 1 and self.bets[able[0]] >= max(self.bets))
+
     def _close_round(self) -> None:
         self.to_act = None
         self._return_uncalled()
@@ -166,8 +170,7 @@ class Hand:
         self._current_bet = 0
         self._last_raise = self.rules.big_blind
         self._raises = 0
-        self._full_raises = 0
-        self._acted_at = [None] * self.seats
+        self._acted_to = [None] * self.seats
         if len(self._live()) == 1:
             self._award_to_last()
         elif self.street == Street.RIVER:
@@ -200,7 +203,8 @@ class Hand:
             return
         able = self._able()
         pending = [s for s in able if self._needs_action[s]]
-        if not pending:
+        if not pending or self._nothing_to_decide(able):
+            self._needs_action = [False] * self.seats
             self._close_round()
             return
         nxt = (seat + 1) % self.seats
@@ -209,8 +213,21 @@ class Hand:
         self.to_act = nxt
 
     # ----------------------------------------------------------------- legality
+    def _reopening_raise(self) -> int:
+        """How much the bet must rise to reopen the betting (TDA rule 43): a full raise in
+        no-limit (the last full bet or raise), half a bet in fixed-limit."""
+        if self.rules.fixed_limit:
+            return (self.rules.bet_size(self.street) + 1) // 2
+        return self._last_raise
+
+    def _reopened(self, seat: int) -> bool:
+        """A seat may raise if it has not acted on this street, or if the bet has risen by a
+        reopening raise since it did, counting several short all-ins together."""
+        acted_to = self._acted_to[seat]
+        return acted_to is None or self._current_bet - acted_to >= self._reopening_raise()
+
     def _can_raise(self, seat: int) -> bool:
-        reopened = self._acted_at[seat] is None or self._acted_at[seat] < self._full_raises  # type: ignore[operator]
+        reopened = self._reopened(seat)
         capped = (
             self.rules.fixed_limit
             and self.rules.raise_cap is not None
@@ -299,8 +316,11 @@ class Hand:
             return "not enough chips to raise (all in is a call)"
         if not any(s != seat and self.stacks[s] + self.bets[s] > self._current_bet for s in self._live()):
             return "no other player has chips to call more than the current bet"
-        if self._acted_at[seat] is not None and self._acted_at[seat] == self._full_raises:
-            return "the betting was not reopened (only a short all-in came since this seat acted)"
+        if not self._reopened(seat):
+            return (
+                f"the betting was not reopened: since this seat acted the bet rose by less than "
+                f"{self._reopening_raise()} (short all-ins only)"
+            )
         if self.rules.fixed_limit:
             return f"the raise cap of {self.rules.raise_cap} raises is reached, or all in exceeds the limit"
         return "raising is not possible now"
@@ -319,19 +339,18 @@ class Hand:
         added = self._pay(seat, to - self.bets[seat])
         if to > self._current_bet:
             increase = to - self._current_bet
-            full = increase >= (self.rules.bet_size(self.street) if self.rules.fixed_limit else self._last_raise)
+            full = increase >= self._reopening_raise()
             if full:
                 if self._current_bet > 0:
                     self._raises += 1
                 if not self.rules.fixed_limit:
                     self._last_raise = increase
-                self._full_raises += 1
             self._current_bet = to
             for s in self._able():
                 if s != seat and (full or self.bets[s] < to):
                     self._needs_action[s] = True
         self._needs_action[seat] = False
-        self._acted_at[seat] = self._full_raises
+        self._acted_to[seat] = self._current_bet
         self.events.append(ActionTaken(seat, kind, self.bets[seat], added, self.stacks[seat] == 0))
         self._advance(seat)
 
@@ -564,7 +583,7 @@ class Hand:
             "complete": self.is_complete,
             "events": len(self.events),
             "inputs": list(self.inputs),
-            "state": (self._needs_action[:], self._acted_at[:], self._full_raises, self._raises, self._current_bet,
+            "state": (self._needs_action[:], self._acted_to[:], self._raises, self._current_bet,
                       self._last_raise, self._awaiting_board),
         }  # fmt: skip
 

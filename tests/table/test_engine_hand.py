@@ -88,6 +88,76 @@ def test_full_all_in_raise_reopens():
     assert actions(hand)["raise"] == (50, 500)
 
 
+def test_short_all_ins_that_add_up_to_a_full_raise_reopen_the_betting():
+    # TDA rule 43: a player who acted may raise again once the bet has risen by a full raise
+    # since, several short all-ins counting together.
+    hand = Hand(Rules(small_blind=5, big_blind=10), stacks=[500, 500, 125, 140], button=3)
+    hand.act(2, "raise", 100)  # seats 0, 1 blinds; 2 opens with a raise of 90
+    hand.act(3, "all_in")  # to 140: +40, short
+    hand.act(0, "call")  # the small blind had not acted: it could raise, calls 140
+    assert hand.to_act == 1
+    hand.act(1, "call")
+    assert hand.to_act == 2 and "raise" not in actions(hand)  # short all-in: 2 cannot raise
+    hand.act(2, "all_in")  # to 125 (less than the 140 to call): a call for less
+    assert hand.to_act is None
+
+
+def test_cumulative_short_all_ins_reopen():
+    hand = Hand(Rules(small_blind=5, big_blind=10), stacks=[1000, 1000, 1000, 150, 170], button=4)
+    hand.act(2, "raise", 100)  # +90: a full raise of 90
+    hand.act(3, "all_in")  # 150: +50, short
+    assert "raise" in actions(hand)  # seat 4 has not acted yet
+    hand.act(4, "all_in")  # 170: +20, short; together +70 since seat 2 raised: still short
+    hand.act(0, "call")
+    hand.act(1, "call")
+    assert hand.to_act == 2 and "raise" not in actions(hand)
+    other = Hand(Rules(small_blind=5, big_blind=10), stacks=[1000, 1000, 1000, 150, 200], button=4)
+    other.act(2, "raise", 100)
+    other.act(3, "all_in")  # +50
+    other.act(4, "all_in")  # 200: +50 more, 100 in all since seat 2 raised: at least a full raise of 90
+    other.act(0, "call")
+    other.act(1, "call")
+    assert other.to_act == 2 and actions(other)["raise"] == (290, 1000)  # the last full raise was 90
+
+
+def test_fixed_limit_all_in_of_half_a_bet_is_a_raise():
+    fl = Rules(betting="fixed-limit", small_blind=5, big_blind=10)  # bets of 10 and 20
+    hand = Hand(fl, stacks=[500, 500, 500, 15], button=2)  # 3 small blind, 0 big blind, 1 first
+    hand.act(1, "call")
+    hand.act(2, "call")
+    hand.act(3, "all_in")  # to 15: +5, half of a 10 bet: a raise (reopens, counts toward the cap)
+    assert actions(hand)["raise"] == (25, 25)  # the big blind raises a full bet over 15
+    hand.act(0, "raise", 25)
+    assert actions(hand)["raise"] == (35, 35)  # seat 1 called 10 before the all-in: it may raise
+    hand.act(1, "raise", 35)  # the third raise after the big blind's opening bet: the cap
+    assert hand.to_act == 2 and "raise" not in actions(hand)
+    short = Hand(fl, stacks=[500, 500, 500, 14], button=2)
+    short.act(1, "call")
+    short.act(2, "call")
+    short.act(3, "all_in")  # to 14: +4, less than half a bet: not a raise
+    assert actions(short)["raise"] == (24, 24)  # the big blind has not acted: it may raise
+    short.act(0, "call")
+    assert short.to_act == 1 and "raise" not in actions(short)
+
+
+def test_a_short_big_blind_is_still_a_full_big_blind_to_call():
+    hand = Hand(Rules(small_blind=5, big_blind=10), stacks=[100, 100, 6], button=0)  # 1 small, 2 big (6)
+    assert hand.bets == [0, 5, 6] and hand.stacks[2] == 0
+    assert actions(hand)["call"] == (10, 10)  # the standard rule: call the full big blind
+    hand.act(0, "call")
+    hand.act(1, "call")
+    assert hand.to_act is None  # the big blind is all in: nobody left to decide
+    assert [(p.amount, p.eligible) for p in hand.pots] == [(18, (0, 1, 2)), (8, (0, 1))]
+
+
+def test_a_big_blind_all_in_for_less_than_the_small_blind_leaves_nothing_to_decide():
+    hand = Hand(Rules(small_blind=2, big_blind=4), stacks=[100, 1], button=0)  # heads-up: 0 small, 1 big
+    assert hand.to_act is None and hand.committed == [1, 1]
+    assert any(isinstance(e, BetReturned) and e.seat == 0 and e.amount == 1 for e in hand.events)
+    hand.deal_board(parse_cards("2c 7d 9h Jc 3s"))
+    assert hand.street == Street.SHOWDOWN
+
+
 def test_check_only_when_nothing_is_owed_and_call_only_when_something_is():
     hand = Hand(NL, stacks=[100, 100, 100], button=0)
     with pytest.raises(IllegalActionError, match="there is a bet of 2 to call; allowed: fold, call"):

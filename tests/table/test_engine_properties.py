@@ -40,6 +40,8 @@ def check_invariants(hand: Hand) -> None:
     if hand.to_act is not None:
         seat = hand.to_act
         assert not hand.folded[seat] and hand.stacks[seat] > 0 and seat in hand.in_hand
+        others = [s for s in hand.in_hand if s != seat and not hand.folded[s] and hand.stacks[s] > 0]
+        assert others or hand.bets[seat] < max(hand.bets), "a seat alone with chips is asked to act for nothing"
         assert hand.legal_actions()
 
 
