@@ -29,8 +29,10 @@ class SeenCard:
     """One card the tracker is sure of.
 
     ``card`` is the face ("Ah") when the card lies face up and was read; None when it lies face
-    down. ``mark`` is the Tock mark on a face-down card ("h:large", "s:ace"), ``"plain"`` for an
-    unmarked back, None when the card is face up or the mark could not be read.
+    down, or face up but not readable (a face-up card is still reported then, so that the board's
+    order stays right and :meth:`TableView.face_up_board` stops there). ``mark`` is the Tock mark
+    on a face-down card ("h:large", "s:ace"), ``"plain"`` for an unmarked back, None when the
+    card is face up or the mark could not be read.
     """
 
     card: str | None
@@ -50,6 +52,8 @@ class Conflict:
     message: str
     zone: str = ""
     card: str | None = None
+    corners: tuple[Point, Point, Point, Point] | None = None
+    """Where the card that is not applied lies (normalised), when the tracker knows."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,8 @@ class TableView:
     board: tuple[SeenCard, ...] = ()
     seats: Mapping[int, tuple[SeenCard, ...]] = field(default_factory=dict)
     conflicts: tuple[Conflict, ...] = ()
+    loose: tuple[SeenCard, ...] = ()
+    """Cards the tracker is sure of that lie in no zone (zone ``""``): not part of the game."""
 
     def face_up_board(self) -> tuple[str, ...]:
         """The read faces of the board, left to right, stopping at the first card not face up."""
