@@ -156,7 +156,7 @@ def test_corner_jitter_keeps_one_track_per_card() -> None:
     rng = random.Random(3)
     feed = Feed()
     for _ in range(40):
-        view = feed(*(seen(c, x, jitter=4, rng=rng) for c, x in zip("2c 3d 4h".split(), BOARD_X, strict=False)))
+        view = feed(*(seen(c, x, jitter=4, rng=rng) for c, x in zip(["2c", "3d", "4h"], BOARD_X, strict=False)))
     assert board(view) == ["2c", "3d", "4h"]
     assert len(feed.tracker.tracks()) == 3
 
