@@ -3,6 +3,7 @@ commands; after every restart nothing acknowledged is missing and the game is a 
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import random
@@ -122,8 +123,8 @@ def drive(server: Server, rng: random.Random, acked: list[tuple[int, dict]], ref
             status, answer = server.command(body)
             if status == 200:
                 acked.append((answer["seq"], body))
-    except (OSError, ValueError):
-        return  # killed mid-request: that command was not acknowledged
+    except (OSError, ValueError, http.client.HTTPException):
+        return  # killed mid-request or mid-answer: that command was not acknowledged
     except AssertionError as exc:
         failures.append(str(exc))
 
