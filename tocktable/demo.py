@@ -83,9 +83,11 @@ class Buttons:
 class DemoDealer:
     """The dealer's hands on the table model, driven by what the game shows."""
 
-    def __init__(self, model: Any, rng: random.Random) -> None:
+    def __init__(self, model: Any, rng: random.Random, *, camera: Callable[[], Any] = lambda: None) -> None:
         self.model = model
         self.rng = rng
+        self.camera = camera
+        """The camera's latest table view (None: not known)."""
         self.tock = getattr(model, "back", "plain") == "tock"
         self.dealt: DealtHand | None = None
         self.history: list[DealtHand] = []
@@ -100,6 +102,10 @@ class DemoDealer:
         if phase not in ("playing", "settled"):
             return None
         if self.dealt is None or self.dealt.number != snap["hand_number"]:
+            if state.cards:
+                return self._gather
+            if self.camera_sees_cards():
+                return None  # like a dealer shuffling: the camera sees the table empty before the deal
             return lambda: self.deal_hand(snap)
         if phase == "settled":
             return None
@@ -118,6 +124,13 @@ class DemoDealer:
                 if p["in_hand"] and not p["folded"] and not p["hole"] and cards and not all(c.face_up for c in cards):
                     return partial(self.model.show, p["seat"])
         return None
+
+    def _gather(self) -> None:
+        self.model.gather()
+
+    def camera_sees_cards(self) -> bool:
+        view = self.camera()
+        return view is not None and bool(view.board or any(view.seats.values()))
 
     def _draw(self, seats: list[int]) -> None:
         cards = self.rng.sample(ALL_CARDS, len(seats))
@@ -206,7 +219,7 @@ class Demo:
         self.clock = clock
         self.buy_in = buy_in
         self.rng = random.Random(seed)
-        self.dealer = DemoDealer(model, random.Random(self.rng.random()))
+        self.dealer = DemoDealer(model, random.Random(self.rng.random()), camera=lambda: service.view)
         self.players = DemoPlayers(self.dealer, buttons, random.Random(self.rng.random()))
         self.steady_frames = steady_frames
         self.max_frames = max(1, 4 * steady_frames)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -47,17 +46,14 @@ def find_session(store: Store, wanted: int | None) -> SessionInfo:
 
 def phh_text(session: Session) -> str:
     """Every finished hand as one PHH collection (``.phhs``: a TOML table per hand)."""
-    from table.history import PhhMeta, to_phh
+    from table.history import to_phh, to_phhs
 
-    parts = []
+    texts = []
     for number, hand in enumerate(session.hands, start=1):
-        if not hand.is_complete:
-            continue
-        text = to_phh(hand, PhhMeta(hand=number))
-        seats = tomllib.loads(text).get("seats", [])
-        names = [_name(session, number, seat - 1) for seat in seats]
-        parts.append(f"[{number}]\n{text}players = {json.dumps(names)}\n")
-    return "\n".join(parts)
+        if hand.is_complete:
+            names = {seat: _name(session, number, seat) for seat in hand.in_hand}
+            texts.append(to_phh(hand, names=names, number=number))
+    return to_phhs(texts)
 
 
 def _name(session: Session, number: int, seat: int) -> str:
