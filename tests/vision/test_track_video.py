@@ -18,7 +18,7 @@ import pytest
 
 from hardware.table_layout import card_corners
 from hardware.table_model import TableModel, TableState
-from hardware.table_script import Deal, Gather, Hands, Move, Show, TableScript, Turn
+from hardware.table_script import Deal, Gather, Hands, Move, Show, Step, TableScript, Turn
 from table.cards import Card
 from table.tock import mark_of
 from vision.track import TableTracker
@@ -212,7 +212,7 @@ def test_a_holdem_hand_with_a_faulty_reader_never_shows_a_wrong_card(seed: int) 
 
 def test_cards_moved_turned_and_covered() -> None:
     model = TableModel(4, seed=5, back="tock")
-    steps = [
+    steps: list[tuple[float, Step]] = [
         (0.0, Deal("Ah", zone=0)), (0.0, Deal("Kd", zone=0)),
         (0.0, Deal("7c", zone="board", face_up=True)), (0.0, Deal("8c", zone="board", face_up=True)),
         (1.0, Hands(2)), (1.6, Hands(0)),
