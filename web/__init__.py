@@ -90,6 +90,7 @@ def create_app(
         dice=DiceTable(),
     )
     app.extensions[EXTENSION] = ctx
+    _warm_up()
     app.extensions["tocktable.service"] = service
     for blueprint in (dashboard, api, events, records, openapi, admin, dice):
         app.register_blueprint(blueprint)
@@ -107,6 +108,21 @@ def create_app(
         return response
 
     return app
+
+
+def _warm_up() -> None:
+    """Build the hand evaluator's tables (seven-card ranks, hand names) now, on a spare thread:
+    the first showdown would otherwise wait for them (a few hundred ms) before any phone hears
+    of the result."""
+    import threading
+
+    from web.present import describe_shown
+
+    def warm() -> None:
+        describe_shown(["As", "Kd"], ["Qh", "Jc", "9s", "2c", "3d"])  # the table of hands without a flush
+        describe_shown(["As", "Ks"], ["Qs", "Js", "Ts", "2c", "3d"])  # and with one
+
+    threading.Thread(target=warm, daemon=True, name="tocktable-warm-up").start()
 
 
 def _configured_pin(config: Any, data_dir: Path | None) -> str:
