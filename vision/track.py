@@ -411,14 +411,15 @@ class TableTracker:
     def _duplicate_conflict(self, track: _Track, members: list[_Track], cards: frozenset[str]) -> Conflict:
         zone = track.zone.value or OUTSIDE
         places = sorted({_place(t.zone.value or OUTSIDE) for t in members})
+        where = f"all {places[0]}" if len(places) == 1 else ", ".join(places)
         private = any((t.zone.value or "").startswith("seat:") for t in members)
         if len(cards) == 1:
             what = "a card" if private else next(iter(cards))
-            message = f"{what} is seen in {len(members)} places ({', '.join(places)}): the newer is not applied"
+            message = f"{what} is seen in {len(members)} places ({where}): the newer is not applied"
             card: str | None = next(iter(cards))
         else:
             mark = str(mark_of(Card.parse(next(iter(cards)))))
-            message = (f"{len(members)} cards marked {mark} are on the table ({', '.join(places)}) but the deck "
+            message = (f"{len(members)} cards marked {mark} are on the table ({where}) but the deck "
                        f"has {len(cards)}: the newer are not applied")  # fmt: skip
             card = None
         return Conflict("duplicate", message, zone, card, self._normalised(track.obs.corners))
