@@ -84,7 +84,7 @@ def main() -> None:
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="tocktable-bench-"))
     config = load_config(None, data_dir=folder)
-    options = DemoOptions(data_dir=folder, fast=True, seed=1, web=False, truth_camera=True)
+    options = DemoOptions(data_dir=folder, fast=True, seed=1, web=False, camera="view")
     print(f"playing {args.hands} hands with the fast demo...", flush=True)
     started = time.perf_counter()
     with open_demo(config, options, out=io.StringIO()) as demo:

@@ -18,6 +18,7 @@ import logging
 import math
 import threading
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from table.cards import Card
@@ -32,6 +33,9 @@ Point = tuple[float, float]
 class Watcher(Protocol):
     """Frame in, stable table view out."""
 
+    needs_image: bool
+    """False when the watcher reads the table model rather than the picture (no need to draw it)."""
+
     def watch(self, image: Any, *, index: int, timestamp: float) -> TableView: ...
 
 
@@ -40,37 +44,68 @@ class VisionUnavailable(Exception):
 
 
 # ---------------------------------------------------------------------------------- truth
+@dataclass(frozen=True)
+class Observation:
+    """One card found in one frame, as the reader reports it (DESIGN.md §3)."""
+
+    card: str | None
+    face_up: bool
+    mark: str | None
+    confidence: float
+    corners: tuple[Point, Point, Point, Point]
+    """Pixel coordinates, clockwise from the card's top left."""
+
+
+class TruthReader:
+    """A perfect card reader for a :class:`hardware.table_model.TableModel`: every card on the
+    table, read right, in pixel coordinates (for the real tracker)."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+
+    def read(self, image: Any = None) -> list[Observation]:
+        width, height = self.model.size
+        out = []
+        for placed in self.model.state().cards:
+            a, b, c, d = ((x * width, y * height) for x, y in _placed_corners(self.model, placed))
+            out.append(Observation(placed.card if placed.face_up else None, placed.face_up, _mark(self.model, placed),
+                                   1.0, (a, b, c, d)))  # fmt: skip
+        return out
+
+
 class TruthWatcher:
-    """Reports exactly the cards a :class:`hardware.table_model.TableModel` holds (marks from
-    the card itself on a Tock back, ``"plain"`` otherwise)."""
+    """Reports exactly the cards a :class:`hardware.table_model.TableModel` holds, as a view
+    (no reader, no tracker: a perfect and instant camera)."""
+
+    needs_image = False
 
     def __init__(self, model: Any) -> None:
         self.model = model
 
     def watch(self, image: Any = None, *, index: int = 0, timestamp: float = 0.0) -> TableView:
-        state = self.model.state()
-        tock = getattr(self.model, "back", "plain") == "tock"
-        height = float(self.model.card_height)
-        size = tuple(self.model.size)
         board: list[SeenCard] = []
         seats: dict[int, list[SeenCard]] = {}
-        for placed in sorted(state.cards, key=lambda c: (c.zone or "", c.slot or 0)):
+        for placed in sorted(self.model.state().cards, key=lambda c: (c.zone or "", c.slot or 0)):
             if placed.zone is None:
                 continue
-            seen = SeenCard(
-                card=placed.card if placed.face_up else None,
-                face_up=placed.face_up,
-                mark=None if placed.face_up else (str(mark_of(Card.parse(placed.card))) if tock else "plain"),
-                zone=placed.zone,
-                confidence=1.0,
-                corners=_corners(placed.center, placed.angle, height, size),
-                first_frame=index,
-            )
+            seen = SeenCard(placed.card if placed.face_up else None, placed.face_up, _mark(self.model, placed),
+                            placed.zone, 1.0, _placed_corners(self.model, placed), first_frame=index)  # fmt: skip
             if placed.zone == BOARD:
                 board.append(seen)
             else:
                 seats.setdefault(int(placed.zone.partition(":")[2]), []).append(seen)
         return TableView(index, timestamp, tuple(board), {s: tuple(c) for s, c in sorted(seats.items())})
+
+
+def _mark(model: Any, placed: Any) -> str | None:
+    """The mark on a face-down card's back: its Tock mark on a Tock deck, else ``"plain"``."""
+    if placed.face_up:
+        return None
+    return str(mark_of(Card.parse(placed.card))) if getattr(model, "back", "plain") == "tock" else "plain"
+
+
+def _placed_corners(model: Any, placed: Any) -> tuple[Point, Point, Point, Point]:
+    return _corners(placed.center, placed.angle, float(model.card_height), tuple(model.size))
 
 
 def _corners(center: Point, angle: float, height: float, size: Sequence[int]) -> tuple[Point, Point, Point, Point]:
@@ -96,6 +131,7 @@ class VisionWatcher:
     def __init__(self, reader: Any, tracker: Any) -> None:
         self.reader = reader
         self.tracker = tracker
+        self.needs_image = not isinstance(reader, TruthReader)
 
     @classmethod
     def default(cls, zones: Mapping[str, Any], *, size: tuple[int, int]) -> VisionWatcher:
@@ -121,6 +157,30 @@ class VisionWatcher:
         observations = self.reader.read(image)
         view: TableView = self.tracker.update(observations, frame_index=index, timestamp=timestamp)
         return view
+
+
+CAMERAS = ("auto", "perfect", "view")
+
+
+def demo_watcher(model: Any, *, camera: str = "auto") -> tuple[Watcher, str]:
+    """The demo camera for a table model, and a line saying what it is.
+
+    ``"auto"``: vision's reader and tracker when installed, else as ``"perfect"``; ``"perfect"``: a
+    perfect card reader with vision's tracker (else as ``"view"``); ``"view"``: the model's
+    contents as a view, no reader, no tracker."""
+    if camera not in CAMERAS:
+        raise VisionUnavailable(f"camera {camera!r} is not known: use one of {', '.join(CAMERAS)}")
+    why = ""
+    if camera == "auto":
+        try:
+            return VisionWatcher.default(model.zones, size=model.size), "the card reader reads the rendered table"
+        except VisionUnavailable as exc:
+            why = f" ({exc})"
+    tracker_factory = _tracker_factory() if camera != "view" else None
+    if tracker_factory is not None:
+        tracker = tracker_factory(zones=model.zones, size=model.size)
+        return VisionWatcher(TruthReader(model), tracker), f"a perfect card reader and the real tracker{why}"
+    return TruthWatcher(model), f"a perfect camera: it reports what the dealer puts down{why}"
 
 
 def _tracker_factory() -> Callable[..., Any] | None:
@@ -150,6 +210,35 @@ def view_signature(view: TableView) -> tuple[Any, ...]:
     seats = tuple((s, cards(view.seat_cards(s))) for s in sorted(view.seats))
     conflicts = tuple((c.kind, c.zone) for c in view.conflicts)
     return cards(view.board), seats, conflicts
+
+
+class ModelCamera:
+    """A camera for a watcher that reads the table model itself: ``fps`` views a second, each
+    changed one on the service queue (the live demo without drawing pictures)."""
+
+    def __init__(self, watcher: Watcher, submit: Callable[[Any], Any], *, fps: float = 10.0) -> None:
+        self.watcher, self.submit, self.fps = watcher, submit, fps
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="tocktable-model-camera", daemon=True)
+
+    def start(self) -> ModelCamera:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        import time
+
+        index, last = 0, None
+        while not self._stop.wait(1 / self.fps):
+            index += 1
+            view = self.watcher.watch(None, index=index, timestamp=time.monotonic())
+            if view_signature(view) != last:
+                last = view_signature(view)
+                self.submit(view)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=2)
 
 
 class CameraLoop:

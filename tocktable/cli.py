@@ -43,7 +43,7 @@ def _build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--new-session", action="store_true", help="start a new game instead of resuming")
     demo.add_argument("--no-web", action="store_true", help="do not serve the dashboard")
     demo.add_argument("--perfect-camera", action="store_true",
-                      help="skip the card reader: the camera reports what the dealer puts down")  # fmt: skip
+                      help="a perfect card reader (with the real tracker): no reading errors")  # fmt: skip
 
     serve = commands.add_parser(
         "serve", help="run the real table: camera, buttons, LEDs, dashboard on the local network",
@@ -146,7 +146,7 @@ def _demo(args: argparse.Namespace) -> int:
         raise ConfigError(f"--hands {args.hands} is not allowed: play at least one hand")
     options = DemoOptions(
         data_dir=args.data, port=args.port, fast=args.fast, hands=args.hands, seed=args.seed,
-        new_session=args.new_session, web=not args.no_web, truth_camera=args.perfect_camera,
+        new_session=args.new_session, web=not args.no_web, camera="perfect" if args.perfect_camera else "auto",
     )  # fmt: skip
     return run_demo(config, options, out=sys.stdout)
 

@@ -25,7 +25,7 @@ from typing import Any, TextIO
 from hardware.pins import ConsoleButton, PinMap
 from table.cards import Card
 from table.tock import mark_of
-from tocktable.camera import TruthWatcher, Watcher, view_signature
+from tocktable.camera import Watcher, view_signature
 from tocktable.players import STYLES, Style, decide
 from tocktable.steps import Confirm, Rebuy, Tick
 
@@ -264,7 +264,7 @@ class Demo:
         view, steady, last = None, 0, None
         for _ in range(self.max_frames):
             self._frame += 1
-            image = None if isinstance(self.watcher, TruthWatcher) else self.model.frame()
+            image = self.model.frame() if self.watcher.needs_image else None
             stamp = self.clock() if self.clock is not None else time.monotonic()
             view = self.watcher.watch(image, index=self._frame, timestamp=stamp)
             signature = view_signature(view)

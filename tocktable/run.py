@@ -18,7 +18,7 @@ from typing import Any, TextIO
 from table.engine import BlindLevel, BlindStructure
 from table.errors import TocktableError
 from table.session import SessionSettings
-from tocktable.camera import CameraLoop, TruthWatcher, VisionUnavailable, VisionWatcher, Watcher
+from tocktable.camera import CameraLoop, ModelCamera, VisionUnavailable, VisionWatcher, Watcher, demo_watcher
 from tocktable.config import Config, default_data_dir
 from tocktable.server import WebServer, admin_pin, check_port, lan_address, print_banner
 from tocktable.service import Service
@@ -88,8 +88,9 @@ class DemoOptions:
     seed: int | None = None
     new_session: bool = False
     web: bool = True
-    truth_camera: bool = False
-    """Skip the card reader: the camera reports what the dealer put down."""
+    camera: str = "auto"
+    """"auto" (the card reader when installed), "perfect" (a perfect reader, the real tracker) or
+    "view" (the table model's contents, no reader and no tracker); see ``tocktable.camera``."""
     confirm_seconds: float = 4.0
     pace: float = 1.0
 
@@ -109,10 +110,10 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
     clock = VirtualClock() if options.fast else None
     back = "tock" if config.table.variant == "tock" else "plain"
     model = TableModel(config.table.seats, seed=options.seed, back=back)
-    watcher: Watcher | None = None if options.truth_camera else vision_watcher(model.zones, model.size, out)
-    if watcher is None:
-        out.write("Camera: the demo camera reports exactly what the dealer puts down.\n")
-        watcher = TruthWatcher(model)
+    if options.camera == "auto":
+        out.write("Camera: loading the card reader...\n")
+    watcher, what = demo_watcher(model, camera=options.camera)
+    out.write(f"Camera: {what}.\n")
     factory = _pin_factory(True)
     port = options.port if options.port is not None else config.web.port
     if options.web:
@@ -137,7 +138,7 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
         out.flush()
         demo = Demo(service, model, watcher, Buttons(factory, config.pins, hold=hold), clock=clock,
                     buy_in=config.table.buy_in, seed=options.seed, out=out,
-                    steady_frames=1 if isinstance(watcher, TruthWatcher) else 6)  # fmt: skip
+                    steady_frames=getattr(getattr(watcher, "tracker", None), "confirm_frames", 0) + 2)  # fmt: skip
         demo.lights, demo.factory = lights, factory
         yield demo
 
@@ -193,31 +194,9 @@ def _play_live(demo: Any, stop: threading.Event, options: DemoOptions) -> None:
         inner.set()
 
 
-class _ModelPoller:
-    """A perfect camera for the live demo: a new view whenever the table model changes."""
-
-    def __init__(self, model: Any, watcher: Watcher, service: Service) -> None:
-        self.model, self.watcher, self.service = model, watcher, service
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="tocktable-demo-camera", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        version = -1
-        while not self._stop.wait(0.1):
-            state = self.model.state()
-            if state.version != version:
-                version = state.version
-                self.service.submit(self.watcher.watch(None, index=version, timestamp=0.0))
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=2)
-
-
 def _live_camera(model: Any, watcher: Watcher, service: Service) -> Any:
-    if isinstance(watcher, TruthWatcher):
-        return _ModelPoller(model, watcher, service)
+    if not watcher.needs_image:
+        return ModelCamera(watcher, service.submit).start()
     from hardware.synthetic import SyntheticTableSource
 
     return CameraLoop(SyntheticTableSource(model, fps=8.0), watcher, service.submit).start()

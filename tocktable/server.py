@@ -6,7 +6,6 @@ import os
 import secrets
 import socket
 import sys
-import threading
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -89,30 +88,19 @@ def check_port(host: str, port: int) -> None:
 
 
 class WebServer:
-    """A threaded WSGI server for the app, on its own thread (stop() shuts it down)."""
+    """The dashboard's production server: waitress on its own thread (:class:`web.serve.WebServer`,
+    threads sized for 50 phones on SSE); ``tocktable.local`` on mDNS when serving the whole
+    network and zeroconf is installed. stop() ends the streams and closes the port."""
 
-    def __init__(self, app: Any, host: str, port: int) -> None:
-        import logging
+    def __init__(self, app: Any, host: str, port: int, *, advertise: bool = True) -> None:
+        from web.serve import WebServer as Waitress
 
-        from werkzeug.serving import make_server
-
-        logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per phone poll in the service log
-        try:
-            self._server = make_server(host, port, app, threaded=True)
-        except SystemExit:  # werkzeug exits on a port in use: say it our way
-            raise ServeError(f"cannot serve on {host}:{port}: the port is in use (choose another: --port)") from None
-        except OSError as exc:
-            hint = "choose another with --port" if "in use" in str(exc).lower() else "check web.host in the config"
-            raise ServeError(f"cannot serve on {host}:{port}: {exc.strerror or exc} ({hint})") from None
-        except (OverflowError, ValueError) as exc:
-            raise ServeError(f"cannot serve on {host}:{port}: {exc}") from None
-        self.host, self.port = host, self._server.server_port
-        self._thread = threading.Thread(target=self._server.serve_forever, name="tocktable-web", daemon=True)
+        self._server = Waitress(app, host, port, advertise=advertise)
+        self.host, self.port = host, self._server.port
 
     def start(self) -> WebServer:
-        self._thread.start()
+        self._server.start()
         return self
 
     def stop(self) -> None:
-        self._server.shutdown()
-        self._thread.join(timeout=5)
+        self._server.stop()

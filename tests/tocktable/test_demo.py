@@ -5,17 +5,17 @@ from dataclasses import replace
 
 import pytest
 
-from tocktable.camera import TruthWatcher, VisionUnavailable, VisionWatcher
+from tocktable.camera import TruthReader, VisionUnavailable, VisionWatcher, _tracker_factory
 from tocktable.config import load_config
 from tocktable.run import DemoOptions, open_demo, run_demo
 from tocktable.service import replay_session
 from tocktable.snapshot import game_state
 
 
-def play(tmp_path, *, hands, variant="holdem", truth=True, seed=7):
+def play(tmp_path, *, hands, variant="holdem", camera="view", seed=7):
     config = load_config(None, data_dir=tmp_path)
     config = replace(config, table=replace(config.table, variant=variant))
-    options = DemoOptions(data_dir=tmp_path / "demo", fast=True, seed=seed, web=False, truth_camera=truth)
+    options = DemoOptions(data_dir=tmp_path / "demo", fast=True, seed=seed, web=False, camera=camera)
     out = io.StringIO()
     with open_demo(config, options, out=out) as demo:
         subscription = demo.service.subscribe(maxsize=100_000)
@@ -53,8 +53,11 @@ def check_game(demo, snapshots, checks, hands):
     assert (checks["dealer"], checks["to_act"]) == (final["button"], final["to_act"])
 
 
-def test_the_demo_plays_twenty_hands_with_the_perfect_camera(tmp_path):
-    demo, snapshots, checks, out = play(tmp_path, hands=20)
+@pytest.mark.parametrize("camera", ["view", "perfect"])
+def test_the_demo_plays_twenty_hands_with_a_perfect_camera(tmp_path, camera):
+    demo, snapshots, checks, out = play(tmp_path, hands=20, camera=camera)
+    if camera == "perfect" and _tracker_factory() is not None:  # the real tracker between reader and game
+        assert isinstance(demo.watcher, VisionWatcher) and isinstance(demo.watcher.reader, TruthReader)
     check_game(demo, snapshots, checks, 20)
     assert "hand  20:" in out
     game, _ = replay_session(demo.service.store.__class__(tmp_path / "demo" / "tocktable.sqlite"), 1)
@@ -62,7 +65,7 @@ def test_the_demo_plays_twenty_hands_with_the_perfect_camera(tmp_path):
 
 
 def test_the_tock_demo_reads_every_mark_before_the_first_bet(tmp_path):
-    demo, snapshots, checks, _ = play(tmp_path, hands=6, variant="tock", seed=11)
+    demo, snapshots, checks, _ = play(tmp_path, hands=6, variant="tock", seed=11, camera="perfect")
     check_game(demo, snapshots, checks, 6)
     hands, current = [], None
     for command in checks["commands"]:
@@ -80,7 +83,7 @@ def test_the_tock_demo_reads_every_mark_before_the_first_bet(tmp_path):
 
 def test_a_demo_started_again_on_the_same_data_resumes(tmp_path):
     config = load_config(None, data_dir=tmp_path)
-    options = DemoOptions(data_dir=tmp_path / "demo", fast=True, hands=3, seed=3, web=False, truth_camera=True)
+    options = DemoOptions(data_dir=tmp_path / "demo", fast=True, hands=3, seed=3, web=False, camera="view")
     assert run_demo(config, options, out=io.StringIO()) == 0
     out = io.StringIO()
     assert run_demo(config, replace(options, seed=4), out=out) == 0
@@ -94,6 +97,6 @@ def test_the_demo_plays_twenty_hands_through_the_real_card_reader(tmp_path):
         VisionWatcher.default({}, size=(1280, 720))
     except VisionUnavailable as exc:
         pytest.skip(f"the card reader is not there yet: {exc}")
-    demo, snapshots, checks, _ = play(tmp_path, hands=20, truth=False)
-    assert not isinstance(demo.watcher, TruthWatcher)
+    demo, snapshots, checks, _ = play(tmp_path, hands=20, camera="auto")
+    assert isinstance(demo.watcher, VisionWatcher) and not isinstance(demo.watcher.reader, TruthReader)
     check_game(demo, snapshots, checks, 20)

@@ -14,7 +14,7 @@ from tocktable.store import Store
 def test_a_played_session_exports_histories_pokerkit_replays_and_a_ledger_that_settles(tmp_path):
     from pokerkit import HandHistory
 
-    options = DemoOptions(data_dir=tmp_path / "data", fast=True, hands=8, seed=21, web=False, truth_camera=True)
+    options = DemoOptions(data_dir=tmp_path / "data", fast=True, hands=8, seed=21, web=False, camera="view")
     assert run_demo(load_config(None, data_dir=tmp_path), options, out=io.StringIO()) == 0
     with Store(tmp_path / "data" / "tocktable.sqlite", create=False) as store:
         files = export_session(store, session_id=None, out_dir=tmp_path / "out")
