@@ -467,8 +467,13 @@ class Hand:
             raise IllegalDealError("mucking happens at the showdown, after the last betting round")
         if seat not in self._live() or seat in self.hole or seat in self.mucked:
             raise IllegalDealError(f"seat {seat} has no unshown hand to muck")
-        if len([s for s in self._live() if s not in self.mucked]) <= 1:
-            raise IllegalDealError(f"seat {seat} is the last hand left: it wins without showing")
+        for index, pot in enumerate(build_pots(self.committed, self.folded)):
+            if seat in pot.eligible and all(s == seat or s in self.mucked for s in pot.eligible):
+                name = "the main pot" if index == 0 else f"side pot {index}"
+                raise IllegalDealError(
+                    f"seat {seat} is the last hand left in {name}: it wins it without showing "
+                    "(settle the hand when the showdown is over)"
+                )
         self.inputs.append(("muck", (seat,)))
         self.mucked.add(seat)
         self.events.append(HandMucked(seat))
@@ -519,9 +524,8 @@ class Hand:
 
     def _award(self) -> list[PotResult]:
         values = {s: evaluate([*self.hole[s], *self.board]) for s in self._contenders() if s in self.hole}
-        order = [e.seat for e in self.events if isinstance(e, HandMucked)]
         pots = build_pots(self.committed, self.folded)
-        return award_pots(pots, values=values, mucked=order, seats=self.seats, button=self.button)
+        return award_pots(pots, values=values, mucked=self.mucked, seats=self.seats, button=self.button)
 
     def _settle(self) -> None:
         results = self._award()

@@ -2,9 +2,8 @@
 
 A pot goes to the best hand shown among its eligible seats that did not muck; ties split it
 (odd chips clockwise from the button, see :func:`table.engine.pots.split_pot`). A seat whose
-cards were never seen wins a pot only when no one else is left in it. When every seat of a
-pot mucked, the pot goes to the one that mucked last: it was the last hand alive in that pot
-(all the others had already given it up).
+cards were never seen wins a pot only when no one else is left in it (the last hand in a pot
+cannot be mucked: :meth:`table.engine.Hand.muck` refuses it).
 
 >>> from table.cards import parse_cards
 >>> from table.evaluate import evaluate
@@ -16,7 +15,7 @@ pot mucked, the pot goes to the one that mucked last: it was the last hand alive
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from table.engine.pots import Pot, split_pot
@@ -45,13 +44,13 @@ def award_pots(
     pots: Sequence[Pot],
     *,
     values: Mapping[int, HandValue],
-    mucked: Sequence[int],
+    mucked: Collection[int],
     seats: int,
     button: int,
 ) -> list[PotResult]:
-    """Settle every pot. ``values`` holds the shown hands, ``mucked`` the seats that mucked in
-    the order they did. Raises :class:`IllegalDealError` when a pot has no shown hand and
-    several seats whose cards are unknown (someone must show, or muck)."""
+    """Settle every pot. ``values`` holds the shown hands, ``mucked`` the seats that mucked.
+    Raises :class:`IllegalDealError` when a pot has no shown hand and several seats whose
+    cards are unknown (someone must show, or muck), or nobody left at all."""
     results = []
     for index, pot in enumerate(pots):
         candidates = [s for s in pot.eligible if s not in mucked]
@@ -61,13 +60,11 @@ def award_pots(
             winners = tuple(s for s in shown if values[s].rank == best)
         elif len(candidates) == 1:
             winners = (candidates[0],)
-        elif not candidates:
-            winners = (max(pot.eligible, key=list(mucked).index),)
         else:
             name = "the main pot" if index == 0 else f"side pot {index}"
             raise IllegalDealError(
-                f"{name} (seats {', '.join(map(str, candidates))}) has no hand shown: show at least one of them, "
-                "or muck all but one"
+                f"{name} (seats {', '.join(map(str, pot.eligible))}) has no hand shown: show at least one of "
+                "them, or muck all but one"
             )
         shares = split_pot(pot.amount, winners=winners, seats=seats, button=button)
         results.append(PotResult(index, pot.amount, pot.eligible, winners, shares, {s: values[s] for s in shown}))

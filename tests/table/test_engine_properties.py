@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from table.cards import Deck
 from table.engine import ActionKind, Hand, Rules, Street
-from table.errors import TocktableError
+from table.errors import IllegalDealError, TocktableError
 
 SETTINGS = settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
@@ -59,10 +59,17 @@ def finish(hand: Hand, data: st.DataObject, deck: Deck) -> None:
             hand.act(hand.to_act, option.action, amount)
         elif hand.street == Street.SHOWDOWN:
             seat = next(s for s in hand.in_hand if not hand.folded[s] and s not in hand.hole and s not in hand.mucked)
-            if data.draw(st.booleans()) or len([s for s in hand.in_hand if not hand.folded[s]]) < 3:
-                hand.deal_hole(seat, deck.draw(2))
-            else:
-                hand.muck(seat)
+            choice = data.draw(st.sampled_from(["show", "muck", "settle"]))
+            try:
+                if choice == "muck":
+                    hand.muck(seat)
+                    continue
+                if choice == "settle":
+                    hand.settle()  # unseen hands lose where a hand is shown, win where they are alone
+                    continue
+            except IllegalDealError:
+                pass  # the last hand in a pot cannot muck; nobody shown yet: cannot settle
+            hand.deal_hole(seat, deck.draw(2))
         else:
             hand.deal_board(deck.draw(3 if not hand.board else 1))
     assert hand.is_complete

@@ -34,12 +34,15 @@ def test_the_short_stack_wins_the_main_pot_and_the_next_best_the_side_pot():
     assert hand.showdown[1].describe(1) == "Pair of kings"
 
 
-def test_a_pot_everyone_mucked_goes_to_the_last_to_muck():
+def test_the_last_hand_in_a_pot_cannot_muck_it_wins_it_unseen():
     hand = side_pot_showdown()
     hand.deal_hole(0, parse_cards("Ah Ad"))
     hand.muck(1)  # gives up both pots
-    hand.muck(2)  # gives up the main pot to seat 0; the side pot has nobody else left
-    assert hand.is_complete
+    before = hand.snapshot(), list(hand.events)
+    with pytest.raises(IllegalDealError, match="seat 2 is the last hand left in side pot 1: it wins it"):
+        hand.muck(2)
+    assert (hand.snapshot(), hand.events) == before
+    hand.settle()  # seat 2 does not show: it loses the main pot, wins the side pot
     assert [r.winners for r in hand.showdown] == [(0,), (2,)]
     assert hand.payoffs == [40, -100, 60]
 
@@ -78,15 +81,20 @@ def checked_down(hand: Hand) -> Hand:
 
 
 def test_the_last_hand_cannot_muck_and_folded_seats_cannot_show_down():
-    hand = Hand(NL, stacks=[50, 50, 50], button=0)
-    hand.act(0, "fold")
-    checked_down(hand)
+    hand = checked_down(Hand(NL, stacks=[50, 50, 50], button=0))
     with pytest.raises(IllegalDealError, match="no unshown hand to muck"):
-        hand.muck(0)
+        hand.muck(5)
     hand.muck(1)
-    assert hand.is_complete and hand.showdown[0].winners == (2,)
+    assert not hand.is_complete  # seats 0 and 2 are still in
+    hand.muck(2)
+    assert hand.is_complete and hand.showdown[0].winners == (0,)  # the last hand wins unseen
     with pytest.raises(IllegalDealError, match="at the showdown"):
-        hand.muck(2)
+        hand.muck(0)
+    folded = Hand(NL, stacks=[50, 50, 50], button=0)
+    folded.act(0, "fold")
+    checked_down(folded)
+    with pytest.raises(IllegalDealError, match="seat 0 has no unshown hand to muck"):
+        folded.muck(0)
 
 
 def test_seats_must_be_whole_numbers():
