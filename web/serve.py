@@ -20,15 +20,11 @@ import socket
 import threading
 from typing import Any
 
-from table.errors import TocktableError
+from tocktable.server import ServeError
 
 DEFAULT_THREADS = 64
 RESERVED_THREADS = 8
 """Worker threads kept free of SSE streams, for pages, the API and the host's commands."""
-
-
-class ServeError(TocktableError, OSError):
-    """The dashboard cannot be served (port taken, address not available)."""
 
 
 def _bind(host: str, port: int) -> socket.socket:
