@@ -36,6 +36,7 @@ from typing import Any, ClassVar
 from table.cards import Card, parse_cards
 from table.engine import ActionKind, BlindLevel, BlindStructure, Hand, LevelClock, PotResult, Rules, Street
 from table.errors import RulesError, TocktableError
+from table.history import to_phh
 from table.tock import Mark
 
 Command = dict[str, Any]
@@ -554,6 +555,14 @@ class Session:
             bought, out = lines.get(player.name, (0, 0))
             lines[player.name] = (bought + player.bought_in, out + self.stack(seat))
         return [LedgerLine(name, bought, out) for name, (bought, out) in lines.items()]
+
+    def hand_histories(self, *, event: str | None = None) -> list[str]:
+        """Every finished hand as PHH text, with the players' names and the hand numbers
+        (join them with :func:`table.history.to_phhs` for one file)."""
+        records = list(self.records)
+        if self.hand is not None and self._hand_open and self.hand.is_complete:
+            records.append(_record_of(self))
+        return [to_phh(self.hands[r.number - 1], names=r.names, number=r.number, event=event) for r in records]
 
     @property
     def last_record(self) -> HandRecord | None:

@@ -581,6 +581,7 @@ class Hand:
             "folded": list(self.folded),
             "board": [str(c) for c in self.board],
             "board_marks": [str(m) if m else None for m in self.board_marks],
+            "hole_marks": {s: [str(m) if m else None for m in marks] for s, marks in sorted(self.hole_marks.items())},
             "hole": {s: [str(c) for c in cards] for s, cards in sorted(self.hole.items())},
             "mucked": sorted(self.mucked),
             "pots": [(p.amount, list(p.eligible)) for p in self.pots],

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from table.cards import Deck
 from table.engine import ActionKind, Hand, Rules, Street
 from table.errors import IllegalDealError, TocktableError
+from table.tock import ALL_MARKS, Mark
 
 SETTINGS = settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 
@@ -92,7 +93,12 @@ ILLEGAL = st.one_of(
     st.tuples(st.just("board"), st.integers(0, 5)),
     st.tuples(st.just("hole"), st.integers(-1, 10), st.integers(0, 3)),
     st.tuples(st.just("muck"), st.integers(-1, 10)),
-)
+    st.tuples(st.just("mark"), st.one_of(st.none(), st.integers(-1, 10)), st.integers(-1, 5),
+              st.sampled_from([str(m) for m in ALL_MARKS])),
+    st.tuples(st.just("seen"), st.integers(1, 3)),
+    st.tuples(st.just("settle")),
+    st.tuples(st.just("undo")),
+)  # fmt: skip
 
 
 def attempt(hand: Hand, move: tuple, deck: Deck) -> None:
@@ -102,6 +108,14 @@ def attempt(hand: Hand, move: tuple, deck: Deck) -> None:
         hand.deal_board(deck.draw(move[1]) if move[1] <= len(deck) else [])
     elif move[0] == "hole":
         hand.deal_hole(move[1], deck.draw(move[2]))
+    elif move[0] == "mark":
+        hand.mark(move[1], move[2], Mark.parse(move[3]))
+    elif move[0] == "seen":  # cards already on the table, dealt again
+        hand.deal_board([*hand.board, *(c for cards in hand.hole.values() for c in cards)][: move[1]])
+    elif move[0] == "settle":
+        hand.settle()
+    elif move[0] == "undo":
+        hand.undo()
     else:
         hand.muck(move[1])
 

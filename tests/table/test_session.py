@@ -338,3 +338,22 @@ def test_tock_marks_are_public_in_the_snapshot():
     session.mark(1, 0, "s:ace")
     snap = session.snapshot()
     assert snap["board_marks"][0] == "h:large" and snap["seats"][1]["marks"] == ["s:ace", None]
+
+
+def test_hand_histories_for_the_night():
+    from table.history import from_phhs, to_phhs
+
+    session = table(100, 100, 100)
+    session.start_hand()
+    fold_round(session)
+    session.start_hand()
+    check_down(session)
+    session.deal_hole(0, "Ah Ad")
+    session.deal_hole(1, "Kh Kd")
+    session.muck(2)
+    texts = session.hand_histories(event="Friday")
+    assert len(texts) == 2 and 'players = ["P1", "P2", "P0"]' in texts[0] and "hand = 2" in texts[1]
+    hands = from_phhs(to_phhs(texts))
+    assert [h.payoffs[:3] for h, _ in hands] == [[0, -5, 5], [20, -10, -10]]
+    assert hands[1][0].stacks[:3] == [session.stack(s) for s in range(3)] == [120, 85, 95]
+    assert hands[1][1].players == ("P2", "P0", "P1") and hands[1][1].event == "Friday"
