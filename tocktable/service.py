@@ -14,7 +14,6 @@ On start it rebuilds the game by replaying the open session's steps from the sto
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import queue
@@ -48,23 +47,11 @@ from tocktable.steps import (
     payload_of,
 )
 from tocktable.store import Store, StoreError
+from tocktable.tickets import Ack, ServiceError, Subscription, Ticket, _Barrier
 from tocktable.watch import Notice, ViewInterpreter
 from vision.view import TableView
 
 log = logging.getLogger("tocktable.service")
-
-
-class ServiceError(TocktableError, RuntimeError):
-    """The service cannot take the command (stopped, or no answer in time)."""
-
-
-@dataclass(frozen=True)
-class Ack:
-    """A command accepted: ``seq`` of the last step written (None when it wrote none)."""
-
-    seq: int | None
-    version: int
-    steps: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -82,69 +69,6 @@ class NewSession:
 
     settings: SessionSettings
     players: tuple[tuple[str, int], ...] = ()
-
-
-class _Barrier:
-    """Answered once every input queued before it has been handled."""
-
-
-class Ticket:
-    """The answer to one submitted input, filled in by the service thread."""
-
-    def __init__(self) -> None:
-        self._done = threading.Event()
-        self._ack: Ack | None = None
-        self._error: BaseException | None = None
-
-    def _resolve(self, ack: Ack | None = None, error: BaseException | None = None) -> None:
-        self._ack, self._error = ack, error
-        self._done.set()
-
-    @property
-    def done(self) -> bool:
-        return self._done.is_set()
-
-    def wait(self, timeout: float | None = 10.0) -> Ack:
-        """The acknowledgement; raises the command's error, or :class:`ServiceError` on timeout."""
-        if not self._done.wait(timeout):
-            raise ServiceError(f"the service did not answer within {timeout} s")
-        if self._error is not None:
-            raise self._error
-        assert self._ack is not None
-        return self._ack
-
-
-class Subscription:
-    """Snapshots as they are published; a slow reader loses the oldest, never blocks the game."""
-
-    def __init__(self, service: Service, maxsize: int) -> None:
-        self._service = service
-        self._queue: queue.Queue[Snapshot] = queue.Queue(maxsize)
-
-    def _offer(self, snapshot: Snapshot) -> None:
-        while True:
-            try:
-                self._queue.put_nowait(snapshot)
-                return
-            except queue.Full:
-                with contextlib.suppress(queue.Empty):
-                    self._queue.get_nowait()
-
-    def get(self, timeout: float | None = None) -> Snapshot | None:
-        """The next snapshot, or None if none came within ``timeout``."""
-        try:
-            return self._queue.get(timeout=timeout)
-        except queue.Empty:
-            return None
-
-    def close(self) -> None:
-        self._service._unsubscribe(self)
-
-    def __enter__(self) -> Subscription:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 class Service:
@@ -263,7 +187,7 @@ class Service:
 
     def subscribe(self, *, maxsize: int = 16) -> Subscription:
         """Receive every snapshot published from now on (the current one first)."""
-        subscription = Subscription(self, maxsize)
+        subscription = Subscription(self._unsubscribe, maxsize)
         subscription._offer(self._snapshot)
         with self._sub_lock:
             self._subscribers.append(subscription)
