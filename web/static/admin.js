@@ -113,16 +113,16 @@
   function seatActions(p) {
     const cell = el("td", {});
     if (!p.name) return cell;
-    const rebuy = el("button", { class: "btn", text: "Rebuy", onclick: () => {
+    const rebuy = el("button", { class: "btn small", text: "Rebuy", onclick: () => {
       const amount = parseInt(prompt(`Rebuy for ${p.name}: how many chips?`, "1000"), 10);
       if (amount > 0) command({ kind: "rebuy", seat: p.seat, amount }, "rebuy done");
     } });
-    const sit = el("button", { class: "btn", text: p.sitting_out ? "Sit in" : "Sit out",
+    const sit = el("button", { class: "btn small", text: p.sitting_out ? "Sit in" : "Sit out",
       onclick: () => command({ kind: "sit_out", seat: p.seat, back: p.sitting_out }, "done") });
-    const leave = el("button", { class: "btn", text: "Leave", onclick: () => {
+    const leave = el("button", { class: "btn small", text: "Leave", onclick: () => {
       if (confirm(`${p.name} leaves with ${fmt(p.stack)}?`)) command({ kind: "leave", seat: p.seat }, "left");
     } });
-    cell.append(el("span", { class: "row", style: { justifyContent: "flex-end" } }, rebuy, sit, leave));
+    cell.append(el("span", { class: "row", style: { justifyContent: "flex-end", flexWrap: "nowrap", gap: ".3em" } }, rebuy, sit, leave));
     return cell;
   }
 
@@ -133,9 +133,9 @@
     $("now").textContent = toAct && s.phase === "playing" ? `${toAct.name} to act` : { seating: "Waiting for the first dealer", settled: `Hand ${s.hand_number} is over`, ready: "Between hands", playing: s.street === "showdown" ? "Showdown" : `Waiting for the ${({ preflop: "flop", flop: "turn", turn: "river" })[s.street] || "cards"}` }[s.phase];
     const legal = (s.legal_actions || []).map((a) => a.action === "call" ? `call ${fmt(a.min_to)}` : (a.action === "bet" || a.action === "raise") ? `${a.action} ${fmt(a.min_to)}–${fmt(a.max_to)}` : a.action.replace("_", "-"));
     $("now-detail").textContent = [s.street ? s.street : "", legal.join(" · "), s.confirm_in !== null && s.confirm_in !== undefined ? `next hand in ${Math.ceil(s.confirm_in)} s` : ""].filter(Boolean).join(" — ");
-    $("now-board").replaceChildren(...s.board.map((c) => card(c, "mini")));
+    TT.fill($("now-board"), ...s.board.map((c) => card(c, "mini")));
     $("now-pot").textContent = s.pot_total ? `pot ${fmt(s.pot_total)}` : "";
-    $("warnings").replaceChildren(...(s.warnings || []).map((w) => el("li", { text: `⚠ ${w.message}` })));
+    TT.fill($("warnings"), ...(s.warnings || []).map((w) => el("li", { text: `⚠ ${w.message}` })));
 
     const range = raiseRange(s);
     const call = (s.legal_actions || []).find((a) => a.action === "call");
@@ -157,7 +157,9 @@
     const seated = s.seats.filter((p) => p.name);
     const seatItems = seated.map((p) => [p.seat, `${p.seat + 1}. ${p.name}`]);
     document.querySelectorAll(".seat-select").forEach((sel) => options(sel, seatItems, true));
-    options($("empty-seats"), s.seats.filter((p) => !p.name).map((p) => [p.seat, `seat ${p.seat + 1}`]), true);
+    const empty = s.seats.filter((p) => !p.name).map((p) => [p.seat, `seat ${p.seat + 1}`]);
+    options($("empty-seats"), empty, true);
+    $("form-seat").hidden = empty.length === 0;
     const correctables = s.board.map((c, i) => [`board:${i}`, `board ${i + 1} (${c})`]);
     for (const p of s.seats) p.hole.forEach((c, i) => correctables.push([`${p.seat}:${i}`, `${p.name} card ${i + 1} (${c})`]));
     options($("correct-target"), correctables.length ? correctables : [["board:0", "no card read yet"]], true);
@@ -172,7 +174,7 @@
       rows.push(el("tr", {}, el("td", { text: `${p.seat + 1}. ${p.name}${p.dealer ? " (D)" : ""}${p.state !== "playing" && p.state !== "waiting" ? ` · ${p.state.replace("_", " ")}` : ""}` }),
         el("td", { class: "num", text: fmt(p.stack) }), seatActions(p)));
     }
-    $("players").replaceChildren(...rows);
+    TT.fill($("players"), ...rows);
 
     const b = s.blinds;
     $("clock-now").textContent = `level ${b.level + 1}/${b.levels}: ${fmt(b.small_blind)}/${fmt(b.big_blind)}${b.ante ? ` ante ${fmt(b.ante)}` : ""} · clock ${b.clock}${b.seconds_left !== null && b.level_seconds > 0 ? ` · ${TT.mmss(b.seconds_left)} left` : ""}`;

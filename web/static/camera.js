@@ -31,13 +31,16 @@
       const [x, y] = c.corners[0];
       nodes.push(svg("text", { x, y: Math.max(0.03, y - 0.006), fill: colour, "font-size": 0.028, "font-weight": 700, text: label(c) }));
     }
-    overlay.replaceChildren(...nodes);
-    $("camera-status").textContent = !view.camera ? "No camera on this table (cards are entered on the host page)."
+    TT.fill(overlay, ...nodes);
+    $("frame").hidden = view.frame === null;
+    $("camera-status").textContent = !view.camera ? (view.cards.length || view.view_frame !== null
+      ? "The camera's pictures are not shared with this page: what it read is drawn over the zones."
+      : "No camera on this table (cards are entered on the host page).")
       : view.frame === null ? "Waiting for the first frame…" : `frame ${view.frame}${view.view_frame ? `, read at frame ${view.view_frame}` : ""}${view.status && !view.status.ok ? ` · ${view.status.message}` : ""}`;
-    $("conflicts").replaceChildren(...(view.conflicts || []).map((c) => el("li", { text: `⚠ ${c.zone}: ${c.message}` })));
+    TT.fill($("conflicts"), ...(view.conflicts || []).map((c) => el("li", { text: `⚠ ${c.zone}: ${c.message}` })));
     const rows = [el("tr", {}, el("th", { text: "Zone" }), el("th", { text: "Read" }), el("th", { text: "Confidence" }))];
     for (const c of view.cards || []) rows.push(el("tr", {}, el("td", { text: c.zone || "outside" }), el("td", { text: label(c) }), el("td", { class: "num", text: `${Math.round(c.confidence * 100)} %` })));
-    $("cards").replaceChildren(...rows);
+    TT.fill($("cards"), ...rows);
   }
 
   async function refresh() {

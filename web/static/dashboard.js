@@ -30,7 +30,7 @@
     }
     if (s.betting === "fixed-limit") parts.push(el("span", { class: "clock", text: "fixed limit" }));
     if (s.variant === "tock") parts.push(el("span", { class: "clock", text: "Tock-Poker" }));
-    $("blinds").replaceChildren(...parts);
+    TT.fill($("blinds"), ...parts);
     tickClock();
   }
 
@@ -57,7 +57,7 @@
 
   function renderPhase(s) {
     const [main, detail] = phaseText(s);
-    $("phase").replaceChildren(el("strong", { text: main }), detail ? ` · ${detail}` : "");
+    TT.fill($("phase"), el("strong", { text: main }), detail ? ` · ${detail}` : "");
     $("hand-no").textContent = s.hand_number ? `Hand ${s.hand_number}` : "No hand yet";
   }
 
@@ -80,7 +80,6 @@
     $("table").classList.toggle("many", n > 6);
     const wide = $("table").clientWidth > $("table").clientHeight;
     const seatR = wide ? { x: 41, y: 42 } : { x: 36, y: 40 };
-    const betR = wide ? { x: 27, y: 24 } : { x: 24, y: 27 };
     const won = winnersOf(s);
     const draws = {};
     for (const d of s.draw || []) draws[d.seat] = d.card;
@@ -105,23 +104,23 @@
       if (p.hole && p.hole.length) hole.append(...p.hole.map((c) => card(c)));
       else if (draws[p.seat] !== undefined && s.phase === "seating") hole.append(card(draws[p.seat]));
       else if (p.in_hand && !p.folded && !p.mucked) hole.append(...[0, 1].map((k) => back((p.marks || [])[k])));
+      // The bet sits in the seat's box: on a phone there is no room on the felt between the
+      // side seats and the board.
+      const bet = p.bet > 0 ? el("div", { class: "bet", "data-bet": p.seat, title: `bet ${fmt(p.bet)}` },
+        chips(p.bet_chips, s.chip_set, { perStack: 3, width: 11 }), el("span", { class: "num", text: fmt(p.bet) })) : null;
       nodes.push(el("div", { class: classes.join(" "), style: { left: `${at.x}%`, top: `${at.y}%` }, "data-seat": p.seat },
         el("div", { class: "name", text: p.name + blind }),
         el("div", { class: "stack num", text: fmt(p.stack) }),
+        bet,
         tags.length ? el("div", {}, ...tags) : null,
         hole.childNodes.length ? hole : null,
         p.hand ? el("div", { class: "hand-name", text: p.hand }) : null));
-      if (p.bet > 0) {
-        const b = place(p.seat, n, betR);
-        nodes.push(el("div", { class: "bet", style: { left: `${b.x}%`, top: `${b.y}%` }, "data-bet": p.seat },
-          chips(p.bet_chips, s.chip_set, { perStack: 4, width: 12 }), el("span", { class: "num", text: fmt(p.bet) })));
-      }
       if (p.dealer) {
-        const d = place(p.seat + 0.42, n, { x: seatR.x * 0.8, y: seatR.y * 0.8 });
+        const d = place(p.seat + 0.5, n, { x: seatR.x * 0.72, y: seatR.y * 0.72 });
         nodes.push(el("div", { class: "dealer-btn", style: { left: `${d.x}%`, top: `${d.y}%` }, title: "dealer button", text: "D" }));
       }
     }
-    $("seats").replaceChildren(...nodes);
+    TT.fill($("seats"), ...nodes);
 
     const board = [];
     const marks = s.board_marks || [];
@@ -130,18 +129,18 @@
       else if (marks[i]) board.push(back(marks[i]));
       else board.push(el("span", { class: "slot" }));
     }
-    $("board").replaceChildren(...board);
+    TT.fill($("board"), ...board);
 
     const potAmount = s.status === "playing" ? s.pot_total : s.pots.reduce((t, p) => t + p.amount, 0);
     const pot = $("pot");
     if (potAmount > 0) {
       const sides = s.pots.length > 1 ? `${s.pots.length - 1} side pot${s.pots.length > 2 ? "s" : ""}` : "";
-      pot.replaceChildren(
+      TT.fill(pot,
         chips(s.status === "playing" ? s.pot_chips : potChips(s), s.chip_set, { perStack: 6, width: 20 }),
         el("div", { class: "label", text: "Pot" }),
         el("div", { class: "amount num", id: "pot-amount", text: fmt(potAmount) }),
         sides ? el("div", { class: "sides", text: sides }) : null);
-    } else pot.replaceChildren();
+    } else TT.fill(pot);
     const status = $("status");
     const [main] = phaseText(s);
     status.hidden = !(s.phase === "settled" || s.phase === "seating" || s.phase === "ready");
@@ -157,7 +156,7 @@
 
   /* ------------------------------------------------------------ panels */
   function renderWarnings(s) {
-    $("warnings").replaceChildren(...(s.warnings || []).map((w) => el("li", { text: `⚠ ${w.message}` })));
+    TT.fill($("warnings"), ...(s.warnings || []).map((w) => el("li", { text: `⚠ ${w.message}` })));
     if (s.camera && !s.camera.ok) $("warnings").append(el("li", { text: `⚠ camera: ${s.camera.message || "no picture"}` }));
   }
 
@@ -198,16 +197,16 @@
     const h = s.last_hand, panel = $("showdown");
     const current = h && h.number === s.hand_number && s.phase === "settled";
     panel.hidden = !current;
-    if (current) panel.replaceChildren(...showdownNode(h, `Hand ${h.number}: result`));
+    if (current) TT.fill(panel, ...showdownNode(h, `Hand ${h.number}: result`));
   }
 
   function renderPots(s) {
     const live = s.status === "playing" && s.pots.length > 0;
     $("pots-panel").hidden = !live;
     if (!live) return;
-    $("pots").replaceChildren(...s.pots.map((pot, i) => el("li", { "data-pot": i },
+    TT.fill($("pots"), ...s.pots.map((pot, i) => el("li", { "data-pot": i },
       el("strong", { text: potTitle(i, s.pots.length) }),
-      chips(pot.chips, s.chip_set, { perStack: 5, width: 13 }),
+      chips(pot.chips, s.chip_set, { perStack: 5, width: 17 }),
       el("span", { class: "num", text: fmt(pot.amount) }),
       el("span", { class: "who", text: pot.eligible.map((seat) => seatName(s, seat)).join(", ") }))));
   }
@@ -219,14 +218,14 @@
       rows.push(el("tr", {}, el("td", { text: l.name }), el("td", { class: "num", text: fmt(l.bought_in) }),
         el("td", { class: "num", text: fmt(l.cashed_out) }), el("td", { class: `num ${cls}`, text: (l.net > 0 ? "+" : "") + fmt(l.net) })));
     }
-    $("ledger").replaceChildren(...rows);
+    TT.fill($("ledger"), ...rows);
   }
 
   /* ------------------------------------------------------------ history and chart */
   function renderHands(history) {
     const list = $("hands");
-    if (!history.hands.length) { list.replaceChildren(el("li", { class: "muted", text: "No hand finished yet." })); return; }
-    list.replaceChildren(...history.hands.map((h) => {
+    if (!history.hands.length) { TT.fill(list, el("li", { class: "muted", text: "No hand finished yet." })); return; }
+    TT.fill(list, ...history.hands.map((h) => {
       const won = h.pots.flatMap((p) => p.winners.map((w) => `${w.name} +${fmt(w.amount)}`)).join(", ");
       const best = h.pots[0] && h.pots[0].winners[0];
       return el("li", {},
@@ -239,7 +238,7 @@
   function renderChart(series) {
     const box = $("chart");
     const xs = series.hands;
-    if (xs.length < 2) { box.replaceChildren(el("p", { class: "muted", text: "The chart starts after the first hand." })); return; }
+    if (xs.length < 2) { TT.fill(box, el("p", { class: "muted", text: "The chart starts after the first hand." })); return; }
     const W = 340, H = 190, L = 44, R = 8, T = 8, B = 22;
     const values = series.players.flatMap((p) => p.stacks.filter((v) => v !== null));
     const top = Math.max(1, ...values), x0 = xs[0], x1 = xs[xs.length - 1];
@@ -266,7 +265,7 @@
       const last = [...p.stacks].reverse().find((v) => v !== null);
       legend.append(el("span", {}, el("i", { style: { background: colour } }), `${p.name} ${fmt(last)}`));
     });
-    box.replaceChildren(root, legend);
+    TT.fill(box, root, legend);
   }
 
   async function refreshHistory(s) {

@@ -34,6 +34,12 @@ const TT = (() => {
     return append(node, children);
   }
 
+  /** Replace a node's children (null, undefined and false are left out, unlike replaceChildren). */
+  function fill(node, ...children) {
+    node.replaceChildren();
+    return append(node, children);
+  }
+
   /** An SVG element. */
   function svg(tag, attrs, ...children) {
     const node = document.createElementNS(SVG_NS, tag);
@@ -169,5 +175,5 @@ const TT = (() => {
     return { pollNow: poll };
   }
 
-  return { el, svg, fmt, mmss, card, back, chips, PALETTE, getJSON, follow, SUIT };
+  return { el, svg, fill, fmt, mmss, card, back, chips, PALETTE, getJSON, follow, SUIT };
 })();
