@@ -51,6 +51,8 @@ from tocktable.tickets import Ack, ServiceError, Subscription, Ticket, _Barrier
 from tocktable.watch import Notice, ViewInterpreter
 from vision.view import TableView
 
+__all__ = ["Ack", "CameraStatus", "NewSession", "Service", "ServiceError", "Subscription", "Ticket", "replay_session"]
+
 log = logging.getLogger("tocktable.service")
 
 
