@@ -33,7 +33,7 @@ from table.engine.events import (
     PotAwarded,
     StreetStarted,
 )
-from table.engine.marks import check_mark_pools
+from table.engine.marks import check_mark_pools, check_marked_cards
 from table.engine.pots import Pot, build_pots
 from table.engine.rules import ActionKind, LegalAction, Rules, Street
 from table.engine.showdown import PotResult, award_pots
@@ -376,12 +376,8 @@ class Hand:
             want = " or ".join(str(n) for n in sorted(allowed))
             raise IllegalDealError(f"the {Street(self.street + 1).name.lower()} takes {want} card(s), got {len(new)}")
         self._check_new_cards(new)
-        for offset, card in enumerate(new):
-            mark = self.board_marks[len(self.board) + offset]
-            if mark is not None and mark_of(card) != mark:
-                raise IllegalDealError(
-                    f"board card {len(self.board) + offset + 1} was marked {mark} but {card} carries {mark_of(card)}"
-                )
+        first = len(self.board)
+        check_marked_cards(new, self.board_marks[first:], where=lambda i: f"board card {first + i + 1}")
         self.inputs.append(("deal_board", (tuple(new),)))
         self.board.extend(new)
         self._awaiting_board = False
@@ -411,12 +407,7 @@ class Hand:
         if len(new) != 2:
             raise IllegalDealError(f"a seat has 2 hole cards, got {len(new)}")
         self._check_new_cards(new)
-        for index, card in enumerate(new):
-            mark = self.hole_marks[seat][index]
-            if mark is not None and mark_of(card) != mark:
-                raise IllegalDealError(
-                    f"seat {seat}'s card {index + 1} was marked {mark} but {card} carries {mark_of(card)}"
-                )
+        check_marked_cards(new, self.hole_marks[seat], where=lambda i: f"seat {seat}'s card {i + 1}")
         if self.is_complete:
             raise IllegalDealError("the hand is settled: its cards can no longer change")
         self.inputs.append(("deal_hole", (seat, tuple(new))))
@@ -461,8 +452,8 @@ class Hand:
             self.hole_marks[seat][index] = mark
         self.events.append(MarkSeen(seat, index, mark))
 
-    def muck(self, seat: int) -> None:
-        """A seat at showdown gives up without showing (its cards stay unknown)."""
+    def verify_muck(self, seat: int) -> None:
+        """Raise :class:`IllegalDealError` if ``seat`` may not muck now, saying why."""
         if self.street != Street.SHOWDOWN or self.is_complete:
             raise IllegalDealError("mucking happens at the showdown, after the last betting round")
         if seat not in self._live() or seat in self.hole or seat in self.mucked:
@@ -474,6 +465,19 @@ class Hand:
                     f"seat {seat} is the last hand left in {name}: it wins it without showing "
                     "(settle the hand when the showdown is over)"
                 )
+
+    def can_muck(self, seat: int) -> bool:
+        """Whether :meth:`muck` would accept this seat, without raising."""
+        try:
+            self.verify_muck(seat)
+        except IllegalDealError:
+            return False
+        return True
+
+    def muck(self, seat: int) -> None:
+        """A seat at showdown gives up without showing (its cards stay unknown). The last hand
+        left in a pot cannot muck: it wins that pot without showing."""
+        self.verify_muck(seat)
         self.inputs.append(("muck", (seat,)))
         self.mucked.add(seat)
         self.events.append(HandMucked(seat))

@@ -11,7 +11,7 @@ table.errors.IllegalDealError: mark s:ace stands for 1 card(s) (As), and that ma
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from table.cards import Card
 from table.errors import IllegalDealError
@@ -46,3 +46,11 @@ def check_mark_pools(
             f"mark {mark} stands for {len(pool)} card(s) ({' '.join(map(str, pool))}), "
             "and that many positions already carry it"
         )
+
+
+def check_marked_cards(cards: Sequence[Card], marks: Sequence[Mark | None], *, where: Callable[[int], str]) -> None:
+    """Raise :class:`IllegalDealError` if a card turned face up does not carry the mark read
+    on its back before (``where(i)`` names position ``i`` in the message)."""
+    for i, (card, mark) in enumerate(zip(cards, marks, strict=False)):
+        if mark is not None and mark_of(card) != mark:
+            raise IllegalDealError(f"{where(i)} was marked {mark} but {card} carries {mark_of(card)}")

@@ -85,6 +85,8 @@ def test_random_legal_play_conserves_chips(table, data):
     rules, stacks, button = table
     hand = Hand(rules, stacks, button)
     finish(hand, data, Deck(rng=data.draw(st.randoms(use_true_random=False))))
+    rebuilt = Hand.replay(rules, stacks, button, hand.inputs)  # the log rebuilds the same hand
+    assert rebuilt.snapshot() == hand.snapshot() and rebuilt.events == hand.events
 
 
 ILLEGAL = st.one_of(

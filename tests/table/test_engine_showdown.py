@@ -39,6 +39,7 @@ def test_the_last_hand_in_a_pot_cannot_muck_it_wins_it_unseen():
     hand.deal_hole(0, parse_cards("Ah Ad"))
     hand.muck(1)  # gives up both pots
     before = hand.snapshot(), list(hand.events)
+    assert hand.can_muck(0) is False and hand.can_muck(2) is False  # 0 showed; 2 is alone in the side pot
     with pytest.raises(IllegalDealError, match="seat 2 is the last hand left in side pot 1: it wins it"):
         hand.muck(2)
     assert (hand.snapshot(), hand.events) == before
