@@ -62,9 +62,24 @@
   }
 
   /* ------------------------------------------------------------ the table */
-  function place(i, n, r) {
-    const a = Math.PI / 2 + (2 * Math.PI * i) / n;  // seat 0 at the bottom, clockwise on screen
-    return { x: 50 + r.x * Math.cos(a), y: 50 + r.y * Math.sin(a) };
+  /** Where seat i of n sits, in % of the table: seat 0 at the bottom, clockwise on screen. With
+      4 or 8 seats the ring turns half a seat so that no seat sits level with the board; seats
+      close to that level move out to the edge (opts.side: the wider x radius for them). */
+  function place(i, n, r, opts) {
+    const turn = n % 4 === 0 ? 0.5 : 0;
+    const a = Math.PI / 2 + (2 * Math.PI * (i + turn)) / n;
+    const side = opts && opts.side && Math.abs(Math.sin(a)) < 0.45 ? opts.side : r.x;
+    return { x: 50 + side * Math.cos(a), y: 50 + r.y * Math.sin(a) };
+  }
+
+  /** Shift seat boxes that stick out of the table back inside it. */
+  function keepInside() {
+    const box = $("table").getBoundingClientRect();
+    for (const seat of document.querySelectorAll("#seats .seat")) {
+      const r = seat.getBoundingClientRect();
+      const dx = Math.max(0, box.left + 2 - r.left) - Math.max(0, r.right - (box.right - 2));
+      if (dx) seat.style.left = `calc(${seat.style.left} + ${dx}px)`;
+    }
   }
 
   function winnersOf(s) {
@@ -79,13 +94,13 @@
     const n = s.seats.length;
     $("table").classList.toggle("many", n > 6);
     const wide = $("table").clientWidth > $("table").clientHeight;
-    const seatR = wide ? { x: 41, y: 42 } : { x: 36, y: 40 };
+    const seatR = wide ? { x: 41, y: 42 } : { x: 38, y: 40 };
     const won = winnersOf(s);
     const draws = {};
     for (const d of s.draw || []) draws[d.seat] = d.card;
     const nodes = [];
     for (const p of s.seats) {
-      const at = place(p.seat, n, seatR);
+      const at = place(p.seat, n, seatR, { side: wide ? 44 : 41 });
       const classes = ["seat", p.state];
       const tags = [];
       if (p.state === "empty") {
@@ -121,6 +136,7 @@
       }
     }
     TT.fill($("seats"), ...nodes);
+    keepInside();
 
     const board = [];
     const marks = s.board_marks || [];
@@ -134,7 +150,7 @@
     const potAmount = s.status === "playing" ? s.pot_total : s.pots.reduce((t, p) => t + p.amount, 0);
     const pot = $("pot");
     if (potAmount > 0) {
-      const sides = s.pots.length > 1 ? `${s.pots.length - 1} side pot${s.pots.length > 2 ? "s" : ""}` : "";
+      const sides = splitPots(s) ? `${s.pots.length - 1} side pot${s.pots.length > 2 ? "s" : ""}` : "";
       TT.fill(pot,
         chips(s.status === "playing" ? s.pot_chips : potChips(s), s.chip_set, { perStack: 6, width: 20 }),
         el("div", { class: "label", text: "Pot" }),
@@ -145,6 +161,12 @@
     const [main] = phaseText(s);
     status.hidden = !(s.phase === "settled" || s.phase === "seating" || s.phase === "ready");
     status.textContent = main;
+  }
+
+  /** Whether the pots are really split: while bets are open the engine's pots also separate the
+      part of a bet nobody has called yet, which is not a side pot until someone is all-in. */
+  function splitPots(s) {
+    return s.pots.length > 1 && (s.status !== "playing" || s.seats.some((p) => p.all_in));
   }
 
   /** The chips of every pot together (a settled hand's pots), largest value first. */
@@ -201,7 +223,7 @@
   }
 
   function renderPots(s) {
-    const live = s.status === "playing" && s.pots.length > 0;
+    const live = s.status === "playing" && splitPots(s);
     $("pots-panel").hidden = !live;
     if (!live) return;
     TT.fill($("pots"), ...s.pots.map((pot, i) => el("li", { "data-pot": i },
