@@ -384,7 +384,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--card-height", type=float, default=CARD_MM[1],
                         help="height of your cards in mm (default 88: poker and bridge size)")  # fmt: skip
     parser.add_argument("--figure", type=Path, default=None, help="also write the design figure (PNG) here")
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(argv[1:] if argv[:1] == ["--"] else argv)  # "tocktable marks -- -o FILE"
     if args.output is None and args.figure is None:
         parser.error("say where to write: -o FILE (.pdf or .png), and/or --figure FILE.png")
     try:

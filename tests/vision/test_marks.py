@@ -175,6 +175,8 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     out = capsys.readouterr().out
     assert "wrote" in out and "100 %" in out and (tmp_path / "s.pdf").exists()
     assert cv2.imread(str(tmp_path / "design.png")) is not None
+    assert main(["--", "-o", str(tmp_path / "u.pdf"), "--dpi", "72", "--cards", "2d"]) == 0  # as passed on by a CLI
+    assert (tmp_path / "u.pdf").exists()
     assert main(["-o", str(tmp_path / "t.pdf"), "--cards", "Xx"]) == 2
     assert "cannot print a sticker for 'Xx'" in capsys.readouterr().err
     with pytest.raises(SystemExit):
