@@ -593,6 +593,10 @@ def _record_of(session: Session) -> HandRecord:
     )
 
 
+def _either(first: int | None, second: int | None) -> int | None:
+    return first if first is not None else second
+
+
 def _level_dict(level: BlindLevel | None) -> dict[str, int] | None:
     return None if level is None else level.to_dict()
 
@@ -640,7 +644,7 @@ def _snapshot(session: Session, now: float | None) -> dict[str, Any]:
         "betting": session.settings.betting,
         "variant": session.settings.variant,
         "status": "waiting" if hand is None else ("complete" if hand.is_complete else "playing"),
-        "button": hand.button if hand is not None else session.next_button,
+        "button": hand.button if hand is not None else _either(session.next_button, session.button),
         "small_blind_seat": hand.small_blind_seat if hand is not None else None,
         "big_blind_seat": hand.big_blind_seat if hand is not None else None,
         "to_act": hand.to_act if hand is not None else None,
