@@ -3,8 +3,8 @@ mucked and gathered, hands reaching over the table.
 
 The observations here come from the table model's truth with a reader's faults added (cards
 hidden under hands, single-frame misreads, unsure reads), so the tracker's rules are checked
-over real choreography without the card reader. The same checks run on rendered frames read by
-``vision.CardReader`` in ``test_track_reader.py``.
+over real choreography without the card reader. The same checks (the helpers below) run on
+rendered frames read by ``vision.CardReader`` in ``test_track_reader.py``.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pytest
@@ -56,6 +57,7 @@ class Film:
     hands: list[int] = field(default_factory=list)
     visible: list[set[str]] = field(default_factory=list)  # the cards the reader could see
     card_width: float = 0.0  # normalised to the image width
+    fps: float = FPS
 
 
 def truth_of(state: TableState, model: TableModel) -> list[Truth]:
@@ -64,14 +66,18 @@ def truth_of(state: TableState, model: TableModel) -> list[Truth]:
                   c.center, c.zone or "") for c in state.cards]  # fmt: skip
 
 
+Camera = Callable[[TableState, float], tuple[list[Truth], Sequence[Any], set[str]]]
+"""(table state, seconds) → what lay on the table, what the reader saw, the cards it could see."""
+
+
 def faulty_reader(model: TableModel, rng: random.Random, *, misread: float, unsure: float,
-                  hidden: float) -> Callable[[TableState], tuple[list[Obs], set[str]]]:  # fmt: skip
+                  hidden: float) -> Camera:  # fmt: skip
     """Observations from the model's truth with a reader's faults (a misread lasts one frame),
     and the cards not hidden under a hand."""
     size = model.size
     misread_last: set[str] = set()
 
-    def read(state: TableState) -> tuple[list[Obs], set[str]]:
+    def read(state: TableState, t: float) -> tuple[list[Truth], list[Obs], set[str]]:
         out = []
         visible = set()
         for truth in truth_of(state, model):
@@ -98,23 +104,24 @@ def faulty_reader(model: TableModel, rng: random.Random, *, misread: float, unsu
                 elif roll < misread + unsure:
                     mark = None
                 out.append(Obs(None, False, mark, rng.uniform(0.7, 1.0), corners))
-        return out, visible
+        return truth_of(state, model), out, visible
 
     return read
 
 
-def film(script: TableScript, read: Callable[[TableState], tuple[Sequence[Obs], set[str]]], *,
-         tail: float = 3.0) -> Film:  # fmt: skip
+def film(script: TableScript, camera: Camera, *, fps: float = FPS, tail: float = 3.0) -> Film:
+    """Run the script at ``fps`` frames per second (and ``tail`` seconds more) through the
+    camera and a tracker for the model's zones."""
     model = script.model
     tracker = TableTracker(model.zones, size=model.size)
-    out = Film(card_width=model.card_height * model.size[1] * 63 / 88 / model.size[0])
-    for k in range(int((script.duration + tail) * FPS)):
-        state = script.advance(k / FPS)
-        out.truths.append(truth_of(state, model))
+    out = Film(card_width=model.card_height * model.size[1] * 63 / 88 / model.size[0], fps=fps)
+    for k in range(int((script.duration + tail) * fps)):
+        state = script.advance(k / fps)
+        truths, observations, visible = camera(state, k / fps)
+        out.truths.append(truths)
         out.hands.append(state.hands)
-        observations, visible = read(state)
         out.visible.append(visible)
-        out.views.append(tracker.update(observations, frame_index=k, timestamp=k / FPS))
+        out.views.append(tracker.update(observations, frame_index=k, timestamp=k / fps))
     return out
 
 
@@ -122,9 +129,10 @@ def _reported(view: TableView) -> list[SeenCard]:
     return [*view.board, *(c for seat in view.seats.values() for c in seat), *view.loose]
 
 
-def check_never_wrong(record: Film, *, window: int = 25) -> None:
+def check_never_wrong(record: Film, *, seconds: float = 2.5) -> None:
     """Every card in a view was, at that place and on that side, on the table in the last
-    ``window`` frames (the grace period): never a face, mark or zone the table did not show."""
+    ``seconds`` (the grace period): never a face, mark or zone the table did not show."""
+    window = round(seconds * record.fps)
     for k, view in enumerate(record.views):
         recent = [t for truths in record.truths[max(0, k - window): k + 1] for t in truths]
         for seen in _reported(view):
@@ -165,9 +173,10 @@ def check_turned_cards_seen_soon(record: Film) -> list[int]:
     return latencies
 
 
-def check_settles_on_the_truth(record: Film, *, settle: int = 16) -> int:
-    """Once the table has been still (and nobody reached in) for ``settle`` frames, the view is
+def check_settles_on_the_truth(record: Film, *, seconds: float = 1.6) -> int:
+    """Once the table has been still (and nobody reached in) for ``seconds``, the view is
     exactly the table: board left to right, each seat's cards. Returns how many frames were checked."""
+    settle = round(seconds * record.fps)
     checked = 0
     for k in range(settle, len(record.views)):
         window = record.truths[k - settle: k + 1]
@@ -227,7 +236,7 @@ def test_cards_moved_turned_and_covered() -> None:
     record = film(script, faulty_reader(model, random.Random(5), misread=0.03, unsure=0.05, hidden=0.7))
     check_never_wrong(record)
     check_turned_cards_seen_soon(record)
-    assert check_settles_on_the_truth(record, settle=15) > 10
+    assert check_settles_on_the_truth(record, seconds=1.5) > 10
     assert all(v.conflicts == () for v in record.views)
     # Kd (face down) was pushed to seat 2 at 5 s: reported there at once; its old place in seat 0
     # is kept for the grace period (a face-down card is known by its place), then dropped
