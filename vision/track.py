@@ -320,19 +320,23 @@ class TableTracker:
         return view
 
     def _associate(self, observations: list[_Obs]) -> dict[int, _Obs]:
-        pairs = []
-        for track in self._tracks:
-            for k, obs in enumerate(observations):
-                distance = float(np.hypot(*(track.obs.centre - obs.centre)))
-                if distance <= self.match_distance * min(track.obs.width, obs.width):
-                    pairs.append((distance, track.track_id, k))
-        pairs.sort()
+        """Greedy matching, nearest pairs first, within ``match_distance`` card widths."""
+        if not self._tracks or not observations:
+            return {}
+        track_centres = np.array([t.obs.centre for t in self._tracks])
+        track_widths = np.array([t.obs.width for t in self._tracks])
+        obs_centres = np.array([o.centre for o in observations])
+        obs_widths = np.array([o.width for o in observations])
+        distance = np.hypot(*(track_centres[:, None, :] - obs_centres[None, :, :]).transpose(2, 0, 1))
+        gate = self.match_distance * np.minimum(track_widths[:, None], obs_widths[None, :])
+        rows, cols = np.nonzero(distance <= gate)
         matched: dict[int, _Obs] = {}
         used: set[int] = set()
-        for _, track_id, k in pairs:
-            if track_id not in matched and k not in used:
-                matched[track_id] = observations[k]
-                used.add(k)
+        for k in np.argsort(distance[rows, cols], kind="stable"):
+            track, obs = self._tracks[int(rows[k])], int(cols[k])
+            if track.track_id not in matched and obs not in used:
+                matched[track.track_id] = observations[obs]
+                used.add(obs)
         return matched
 
     def _observe(self, track: _Track, obs: _Obs, frame_index: int, timestamp: float) -> None:
@@ -544,7 +548,7 @@ def _parse(observation: CardObservation, index: int) -> _Obs:
         raise TrackerError(f"{where}: corners must be 4×2 pixel coordinates, got {raw_corners!r}") from None
     if corners.shape != (4, 2) or not np.all(np.isfinite(corners)):
         raise TrackerError(f"{where}: corners must be 4×2 finite pixel coordinates, got shape {corners.shape}")
-    sides = np.hypot(*(corners - np.roll(corners, -1, axis=0)).T)
+    sides = np.hypot(*(corners - corners[[1, 2, 3, 0]]).T)
     width = float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
     if width < 1.0:
         raise TrackerError(f"{where}: the card's corners enclose no area ({corners.tolist()})")
@@ -556,6 +560,10 @@ def _dedupe(observations: list[_Obs], distance: float) -> list[_Obs]:
     """One observation per card: of two whose centres nearly coincide, the more confident."""
     kept: list[_Obs] = []
     for obs in sorted(observations, key=lambda o: -o.confidence):
-        if all(float(np.hypot(*(obs.centre - k.centre))) > distance * min(obs.width, k.width) for k in kept):
-            kept.append(obs)
+        if kept:
+            centres = np.array([k.centre for k in kept])
+            widths = np.minimum(np.array([k.width for k in kept]), obs.width)
+            if bool((np.hypot(*(centres - obs.centre).T) <= distance * widths).any()):
+                continue
+        kept.append(obs)
     return kept
