@@ -91,7 +91,8 @@ def step(hand: DrawHand, data: st.DataObject, shoe: Shoe) -> None:
         hand.draw(hand.to_draw, data.draw(st.integers(0, hand.draw_rules.max_draw)))
     else:
         seat = next(s for s in hand._contenders() if s not in hand.hole)
-        if data.draw(st.booleans()) or len(hand._contenders()) < 3:
+        # The last hand left in a pot cannot muck: it wins that pot without showing.
+        if data.draw(st.booleans()) or not hand.can_muck(seat):
             hand.deal_hole(seat, shoe.take(5))
         else:
             hand.muck(seat)
