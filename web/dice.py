@@ -1,24 +1,282 @@
-"""The poker dice referee page (in progress)."""
+"""``/dice``: the poker dice referee ("Poker au dé") on every phone.
+
+The table's side game: the players, the direction of play, the announcement on the table and
+the lowest one that beats it ("Supérieur"), the Tour de Poker throws, each challenge's outcome
+and the loss tally; dice are entered by tapping faces. The referee (``table.dice.DiceReferee``)
+says what is allowed; this page only shows it and passes the moves on.
+
+- ``GET /dice``: the page; ``GET /api/dice``: the state (``active`` false before a game);
+  ``GET /api/dice/announcements``: the 119 announcements lowest first, for the picker.
+- ``POST /api/dice/new`` (``players``, optional ``first``), ``/api/dice/announce``
+  (``announcement``, optional ``direction``, ``visible``, ``tour_de_poker``),
+  ``/api/dice/challenge`` (``roll``), ``/api/dice/roll-off`` (``dice``: name -> face),
+  ``/api/dice/undo``. Each needs the page's CSRF token (``X-CSRF-Token``); no login: it is the
+  players' game. A refused move answers 409 with the reason (and ``suggestions`` for a
+  misspelt announcement) and changes nothing.
+
+The game lives in memory, one per app: a restart starts the series again.
+"""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, Response, jsonify, render_template, request, session
+
+from table.dice import AnnouncementError, DiceError, DiceReferee, all_announcements
+from web.context import context
+from web.security import CSRF_HEADER, new_csrf_token, same_token
 
 dice = Blueprint("dice", __name__)
 
-DICE_PATHS: dict[str, Any] = {}
-DICE_SCHEMAS: dict[str, Any] = {}
+MAX_PLAYERS = 12
 
 
 class DiceTable:
-    """Holds the page's referee."""
+    """The page's referee, its version (bumped on every move) and a lock for the moves."""
 
     def __init__(self) -> None:
-        self.referee: Any = None
+        self.referee: DiceReferee | None = None
+        self.version = 0
+        self.lock = threading.Lock()
+
+    def state(self) -> dict[str, Any]:
+        if self.referee is None:
+            return {"active": False, "version": self.version}
+        return {"active": True, "version": self.version, **self.referee.snapshot()}
+
+
+def _table() -> DiceTable:
+    table: DiceTable = context().dice
+    return table
+
+
+def _token() -> str:
+    token = session.get("csrf")
+    if not isinstance(token, str):
+        token = new_csrf_token()
+        session["csrf"] = token
+    return token
+
+
+@dice.before_request
+def _check_csrf() -> tuple[Response, int] | None:
+    if request.method == "POST" and not same_token(request.headers.get(CSRF_HEADER), session.get("csrf")):
+        return jsonify(ok=False, error="missing or wrong CSRF token: reload the dice page and try again"), 403
+    return None
 
 
 @dice.get("/dice")
 def page() -> str:
-    return "The poker dice page is being built."
+    """The poker dice page."""
+    return render_template("dice.html", csrf=_token())
+
+
+@dice.get("/api/dice")
+def state() -> Response:
+    """The referee's state: players, direction, announcement, legal next, last challenge, tally."""
+    response = jsonify(_table().state())
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@dice.get("/api/dice/announcements")
+def announcements() -> Response:
+    """Every announcement, lowest first (French, short French, English, category, faces)."""
+    return jsonify([a.to_dict() for a in all_announcements()])
+
+
+def _body() -> dict[str, Any] | None:
+    body = request.get_json(silent=True)
+    return body if isinstance(body, dict) else None
+
+
+def _move(run: Callable[[DiceReferee, dict[str, Any]], Any], *, needs_game: bool = True) -> tuple[Response, int]:
+    """Apply one move under the table's lock; 400 for a malformed body, 409 for a refused move."""
+    body = _body()
+    if body is None:
+        return jsonify(ok=False, error="send the move as a JSON object"), 400
+    table = _table()
+    with table.lock:
+        if needs_game and table.referee is None:
+            return jsonify(ok=False, error="no game yet: start one with the players' names"), 409
+        try:
+            outcome = run(table.referee, body)  # type: ignore[arg-type]
+        except AnnouncementError as exc:
+            return jsonify(ok=False, error=str(exc), suggestions=list(exc.suggestions)), 409
+        except DiceError as exc:
+            return jsonify(ok=False, error=str(exc)), 409
+        except _BadField as exc:
+            return jsonify(ok=False, error=str(exc)), 400
+        table.version += 1
+        return jsonify(ok=True, result=outcome, state=table.state()), 200
+
+
+class _BadField(Exception):
+    """A field of the move's body with the wrong type."""
+
+
+def _text(body: dict[str, Any], key: str, *, required: bool = True) -> str | None:
+    value = body.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise _BadField(f"{key} must be text, got {value!r}")
+    return value
+
+
+def _faces(value: Any, key: str) -> str | None:
+    """Dice as text ("N N D D A") from text or a list of face letters."""
+    if value is None:
+        return None
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return " ".join(value)
+    if isinstance(value, str):
+        return value
+    raise _BadField(f"{key} must be faces such as \"N N D D A\" or a list of them, got {value!r}")
+
+
+@dice.post("/api/dice/new")
+def new_game() -> tuple[Response, int]:
+    """A new series with these players (seating order, going left); ``first`` opens game 1."""
+
+    def run(_: Any, body: dict[str, Any]) -> Any:
+        players = body.get("players")
+        if isinstance(players, str):
+            players = [p.strip() for p in players.replace("\n", ",").split(",") if p.strip()]
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise _BadField("players must be names separated by commas, or a list of names")
+        if len(players) > MAX_PLAYERS or any(len(p) > 24 for p in players):
+            raise _BadField(f"at most {MAX_PLAYERS} players, names of at most 24 characters")
+        referee = DiceReferee(players, first=_text(body, "first", required=False))
+        _table().referee = referee
+        return None
+
+    return _move(run, needs_game=False)
+
+
+@dice.post("/api/dice/announce")
+def announce() -> tuple[Response, int]:
+    """The player to act announces (text such as "Paire de Dames", "Supérieur", "Petit Full")."""
+
+    def run(referee: DiceReferee, body: dict[str, Any]) -> Any:
+        tour = body.get("tour_de_poker", False)
+        if not isinstance(tour, bool):
+            raise _BadField(f"tour_de_poker must be true or false, got {tour!r}")
+        said = referee.announce(
+            _text(body, "announcement") or "",
+            direction=_text(body, "direction", required=False),
+            visible=_faces(body.get("visible"), "visible"),
+            tour_de_poker=tour,
+        )
+        return said.to_dict()
+
+    return _move(run)
+
+
+@dice.post("/api/dice/challenge")
+def lift() -> tuple[Response, int]:
+    """The player to act does not believe it: the cup is lifted on ``roll``."""
+
+    def run(referee: DiceReferee, body: dict[str, Any]) -> Any:
+        roll = _faces(body.get("roll"), "roll")
+        if roll is None:
+            raise _BadField("roll is required: the five faces under the cup, e.g. \"N N D D A\"")
+        referee.challenge(roll)
+        return referee.snapshot()["last_challenge"]
+
+    return _move(run)
+
+
+@dice.post("/api/dice/roll-off")
+def roll_off() -> tuple[Response, int]:
+    """One die per player to choose who opens game 1 (lowest starts; a tie throws again)."""
+
+    def run(referee: DiceReferee, body: dict[str, Any]) -> Any:
+        dice_by_name = body.get("dice")
+        if not isinstance(dice_by_name, dict) or not all(isinstance(v, str) for v in dice_by_name.values()):
+            raise _BadField("dice must be an object of player name -> face, e.g. {\"Ana\": \"K\"}")
+        return list(referee.roll_off(dice_by_name))
+
+    return _move(run)
+
+
+@dice.post("/api/dice/undo")
+def undo() -> tuple[Response, int]:
+    """Take back the last move."""
+
+    def run(referee: DiceReferee, _: dict[str, Any]) -> Any:
+        referee.undo()
+        return None
+
+    return _move(run)
+
+
+# ------------------------------------------------------------------------------- OpenAPI
+def _ann() -> dict[str, Any]:
+    return {"type": "object", "required": ["french", "english", "category", "faces"], "properties": {
+        "french": {"type": "string"}, "french_short": {"type": "string"}, "english": {"type": "string"},
+        "category": {"type": "string"}, "faces": {"type": "array", "items": {"type": "string"}},
+        "attainable": {"type": "boolean"}}}  # fmt: skip
+
+
+DICE_SCHEMAS: dict[str, Any] = {
+    "DiceAnnouncement": _ann(),
+    "DiceState": {
+        "type": "object",
+        "required": ["active", "version"],
+        "properties": {
+            "active": {"type": "boolean"}, "version": {"type": "integer"}, "game": {"type": "integer"},
+            "players": {"type": "array", "items": {"type": "object", "required": ["name", "points", "to_act"],
+                        "properties": {"name": {"type": "string"}, "seat": {"type": "integer"},
+                                       "points": {"type": "integer"}, "to_act": {"type": "boolean"}}}},
+            "direction": {"type": "string", "enum": ["left", "right"], "nullable": True},
+            "to_act": {"type": "string"}, "announcer": {"type": "string", "nullable": True},
+            "current": {"$ref": "#/components/schemas/DiceAnnouncement", "nullable": True},
+            "legal_next": {"$ref": "#/components/schemas/DiceAnnouncement", "nullable": True},
+            "must_challenge": {"type": "boolean"}, "tour_de_poker_throws": {"type": "integer", "nullable": True},
+            "history": {"type": "array", "items": {"type": "object"}},
+            "last_challenge": {"type": "object", "nullable": True},
+            "standings": {"type": "array", "items": {"type": "object"}},
+        },
+    },
+}  # fmt: skip
+
+
+def _post(summary: str, op: str, properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    error = {"$ref": "#/components/schemas/Error"}
+    body = {"type": "object", "required": required, "properties": properties}
+    return {"post": {
+        "summary": summary, "operationId": op,
+        "parameters": [{"name": "X-CSRF-Token", "in": "header", "required": True, "schema": {"type": "string"}}],
+        "requestBody": {"required": True, "content": {"application/json": {"schema": body}}},
+        "responses": {
+            "200": {"description": "done", "content": {"application/json": {"schema": {"type": "object",
+                    "required": ["ok", "state"], "properties": {"ok": {"type": "boolean"},
+                    "state": {"$ref": "#/components/schemas/DiceState"}}}}}},
+            **{code: {"description": text, "content": {"application/json": {"schema": error}}}
+               for code, text in (("400", "malformed"), ("403", "missing CSRF token"), ("409", "not allowed now"))},
+        },
+    }}  # fmt: skip
+
+
+_FACES = {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+DICE_PATHS: dict[str, Any] = {
+    "/api/dice": {"get": {"summary": "The poker dice referee's state", "operationId": "diceState", "responses": {
+        "200": {"description": "state", "content": {"application/json": {
+            "schema": {"$ref": "#/components/schemas/DiceState"}}}}}}},
+    "/api/dice/announcements": {"get": {"summary": "Every announcement, lowest first", "operationId": "diceList",
+        "responses": {"200": {"description": "119 announcements", "content": {"application/json": {
+            "schema": {"type": "array", "items": {"$ref": "#/components/schemas/DiceAnnouncement"}}}}}}}},
+    "/api/dice/new": _post("A new series", "diceNew", {"players": {"type": "string"}, "first": {"type": "string"}},
+                           ["players"]),
+    "/api/dice/announce": _post("Announce", "diceAnnounce", {
+        "announcement": {"type": "string"}, "direction": {"type": "string", "enum": ["left", "right"]},
+        "visible": _FACES, "tour_de_poker": {"type": "boolean"}}, ["announcement"]),
+    "/api/dice/challenge": _post("Lift the cup", "diceChallenge", {"roll": _FACES}, ["roll"]),
+    "/api/dice/roll-off": _post("Who starts", "diceRollOff", {"dice": {"type": "object",
+                                "additionalProperties": {"type": "string"}}}, ["dice"]),
+    "/api/dice/undo": _post("Take back the last move", "diceUndo", {}, []),
+}  # fmt: skip

@@ -1,0 +1,159 @@
+/* Poker dice: shows the referee's state, sends the moves, dice entered by tapping faces.
+   Every phone at the table polls the state (a side game: a second is quick enough). */
+"use strict";
+
+(() => {
+  const { el, fill } = TT;
+  const $ = (id) => document.getElementById(id);
+  const csrf = document.querySelector('meta[name="csrf-token"]').content;
+  const FACES = [["N", "9 noir"], ["R", "10 rouge"], ["V", "Valet"], ["D", "Dame"], ["K", "Roi"], ["A", "As"]];
+  const RED = new Set(["R"]);
+  let state = null, list = [], tapped = [], version = -1;
+
+  function flash(text, ok) {
+    const box = $("flash");
+    box.hidden = false;
+    box.className = `flash ${ok ? "ok" : "error"}`;
+    box.textContent = text;
+    clearTimeout(flash.timer);
+    flash.timer = setTimeout(() => { box.hidden = true; }, ok ? 2500 : 9000);
+  }
+
+  function die(face, extra, onclick) {
+    const title = (FACES.find(([f]) => f === face) || [face, face])[1];
+    return el("button", { type: "button", class: `die ${RED.has(face) ? "red" : ""} ${extra || ""}`, title, "aria-label": title, "data-face": face, onclick }, face);
+  }
+
+  async function move(path, body) {
+    let data;
+    try {
+      const r = await fetch(`/api/dice/${path}`, {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body || {}),
+      });
+      data = await r.json();
+    } catch (e) {
+      flash("the table does not answer: check the Wi-Fi", false);
+      return null;
+    }
+    fill($("suggestions"));
+    if (!data.ok) {
+      flash(data.error, false);
+      if (data.suggestions && data.suggestions.length) {
+        fill($("suggestions"), el("span", { class: "muted", text: "Did you mean:" }),
+          ...data.suggestions.slice(0, 4).map((s) => el("button", { type: "button", class: "btn small", text: s, onclick: () => announce(s) })));
+      }
+      return null;
+    }
+    render(data.state);
+    return data;
+  }
+
+  /* ------------------------------------------------------------ moves */
+  function announce(text) {
+    const body = { announcement: text };
+    if (state && !state.current && !state.direction) body.direction = document.querySelector('input[name="direction"]:checked').value;
+    if (tapped.length && /full/i.test(text) && /(petit|grand)/i.test(text)) body.visible = tapped.join(" ");
+    if ($("tour-check").checked) body.tour_de_poker = true;
+    return move("announce", body).then((d) => {
+      if (d) { $("announce-text").value = ""; $("tour-check").checked = false; if (body.visible) clearDice(); flash(`${d.result.french} — ${d.result.english}`, true); }
+    });
+  }
+
+  function clearDice() { tapped = []; drawTapped(); }
+  function drawTapped() {
+    fill($("tapped"), ...tapped.map((f, i) => die(f, "", () => { tapped.splice(i, 1); drawTapped(); })),
+      tapped.length ? null : el("span", { class: "muted", text: "no dice yet" }));
+    $("btn-challenge").disabled = tapped.length !== 5 || !state || !state.current;
+  }
+
+  fill($("faces"), ...FACES.map(([f]) => die(f, "", () => { if (tapped.length < 5) { tapped.push(f); drawTapped(); } })));
+  $("btn-clear").addEventListener("click", clearDice);
+  $("btn-challenge").addEventListener("click", async () => {
+    const d = await move("challenge", { roll: tapped.join(" ") });
+    if (d) clearDice();
+  });
+  $("btn-superieur").addEventListener("click", () => announce("Supérieur"));
+  $("picker").addEventListener("change", (e) => { if (e.target.value) announce(e.target.value); e.target.value = ""; });
+  $("form-announce").addEventListener("submit", (e) => { e.preventDefault(); const t = $("announce-text").value.trim(); if (t) announce(t); });
+  $("btn-undo").addEventListener("click", () => move("undo").then((d) => d && flash("last move taken back", true)));
+  $("btn-restart").addEventListener("click", () => { if (confirm("Start a new series (the tally starts again)?")) { $("setup").hidden = false; } });
+  $("form-new").addEventListener("submit", (e) => { e.preventDefault(); move("new", { players: new FormData(e.target).get("players") }); });
+  $("btn-rolloff").addEventListener("click", () => {
+    const dice = {};
+    for (const sel of document.querySelectorAll("#rolloff select")) if (sel.value) dice[sel.dataset.name] = sel.value;
+    move("roll-off", { dice }).then((d) => {
+      if (!d) return;
+      flash(d.result.length === 1 ? `${d.result[0]} starts` : `tie between ${d.result.join(", ")}: throw again`, true);
+    });
+  });
+
+  /* ------------------------------------------------------------ rendering */
+  function annText(a) { return a ? a.french : "—"; }
+
+  function render(s) {
+    state = s;
+    version = s.version;
+    $("setup").hidden = s.active;
+    if (!s.active) { $("table-panel").hidden = true; $("moves").hidden = true; $("outcome").hidden = true; return; }
+    $("table-panel").hidden = false;
+    $("moves").hidden = false;
+    $("game-no").textContent = `· game ${s.game}`;
+    $("direction").textContent = s.direction === "left" ? "← left" : s.direction === "right" ? "right →" : "direction: opener's choice";
+    fill($("current"), s.current ? annText(s.current) : "No announcement yet",
+      s.current ? el("span", { class: "en", text: `${s.current.english} — from ${s.announcer}` }) : null);
+    $("legal").textContent = s.must_challenge ? `${s.to_act} must lift the cup (a Poker d'As in one throw)`
+      : s.legal_next ? `Supérieur now: ${s.legal_next.french} (${s.legal_next.english})` : "";
+    const tour = $("tour");
+    tour.hidden = s.tour_de_poker_throws === null || s.tour_de_poker_throws === undefined;
+    tour.className = "flash ok";
+    tour.textContent = tour.hidden ? "" : `Tour de Poker: ${s.tour_de_poker_throws} throw${s.tour_de_poker_throws > 1 ? "s" : ""}`;
+    fill($("players"), ...s.players.map((p) => el("li", { class: p.to_act ? "to-act" : "" },
+      el("span", { class: "who", text: `${p.name}${p.to_act ? " — to play" : ""}${p.name === s.announcer ? " (announced)" : ""}` }),
+      el("span", { class: "num", text: `${p.points} loss${p.points === 1 ? "" : "es"}` }))));
+    $("announce-title").textContent = `${s.to_act} announces`;
+    $("direction-choice").hidden = !!s.current || !!s.direction || s.players.length < 3;
+    $("tour-choice").hidden = !(s.current && s.current.category === "poker");
+    $("btn-superieur").disabled = s.must_challenge;
+    const current = s.current ? list.findIndex((a) => a.french === s.current.french) : -1;
+    const higher = list.filter((a, i) => i > current || (s.current && a.category === "poker" && s.current.category === "poker" && a.french === s.current.french));
+    fill($("picker"), el("option", { value: "", text: s.must_challenge ? "— challenge only —" : "pick an announcement…" }),
+      ...higher.map((a) => el("option", { value: a.french, text: `${a.french} (${a.english})` })));
+    $("picker").disabled = s.must_challenge;
+
+    const out = $("outcome"), last = s.last_challenge;
+    out.hidden = !last;
+    if (last) {
+      fill(out, el("h2", { text: `Game ${last.game}: the cup is lifted` }),
+        el("div", { class: "outcome-line" }, `${last.challenger} did not believe ${last.announcer}: `,
+          el("span", { class: last.lie ? "lie" : "truth", text: last.lie ? "it was a lie" : "no lie" })),
+        el("div", { class: "row", style: { margin: ".4em 0" } }, ...last.roll.map((f) => die(f, "small"))),
+        el("div", { class: "muted", text: `announced ${last.announced.french}; the dice show ${last.actual.french} (${last.actual.english})` }),
+        el("div", { class: "outcome-line", text: `${last.loser} loses and starts game ${s.game}` }));
+    }
+    fill($("history"), ...(s.history.length ? s.history.map((t) => el("li", {},
+      el("strong", { text: t.player }), ` announced ${t.announcement.french}`,
+      t.tour_de_poker_throws ? el("span", { class: "muted", text: ` (Tour de Poker, ${t.tour_de_poker_throws} throws)` }) : null))
+      : [el("li", { class: "muted", text: "No announcement yet in this game." })]));
+    fill($("standings"), el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Losses" })),
+      ...s.standings.map((r) => el("tr", {}, el("td", { text: r.name }), el("td", { class: "num", text: r.points }))));
+    const rolloff = s.game === 1 && !s.history.length;
+    $("rolloff-panel").hidden = !rolloff;
+    if (rolloff && !document.querySelector("#rolloff select")) {
+      fill($("rolloff"), ...s.players.map((p) => el("label", { class: "row", style: { margin: ".2em 0" } },
+        el("span", { text: p.name, style: { minWidth: "6em" } }),
+        el("select", { "data-name": p.name, style: { width: "auto" } }, el("option", { value: "", text: "—" }),
+          ...FACES.map(([f, name]) => el("option", { value: f, text: `${f} (${name})` }))))));
+    }
+    drawTapped();
+  }
+
+  async function refresh() {
+    const s = await TT.getJSON("/api/dice");
+    if (s && s.version !== version) render(s);
+    setTimeout(refresh, 1500);
+  }
+  TT.getJSON("/api/dice/announcements").then((a) => { list = a || []; if (state) render(state); });
+  drawTapped();
+  refresh();
+})();
