@@ -22,7 +22,12 @@ whether or not the tracker has confirmed it yet; pass False only at the showdown
 
 from __future__ import annotations
 
+import argparse
+import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -120,17 +125,25 @@ def _outline(frame: np.ndarray, points: Sequence[Point], color: Color, thickness
 
 
 def _label(frame: np.ndarray, text: str, anchor: tuple[float, float], color: Color, unit: float) -> None:
-    """Text on a dark box, centred on ``anchor`` (pixels), kept inside the frame."""
+    """Text (one or more lines) on a dark box, centred on ``anchor`` (pixels), kept inside the frame."""
     scale = 0.5 * unit
     thickness = max(round(1.2 * unit), 1)
-    (tw, th), base = cv2.getTextSize(text, _FONT, scale, thickness)
+    lines = text.split("\n")
+    sizes = [cv2.getTextSize(line, _FONT, scale, thickness) for line in lines]
+    th = max(size[0][1] for size in sizes)
+    base = max(size[1] for size in sizes)
+    step = th + base + max(round(2 * unit), 1)
+    tw = max(size[0][0] for size in sizes)
+    total = step * (len(lines) - 1) + th
     pad = max(round(3 * unit), 2)
     height, width = frame.shape[:2]
     x = int(min(max(anchor[0] - tw / 2, pad), max(width - tw - pad, pad)))
-    y = int(min(max(anchor[1] + th / 2, th + pad), max(height - base - pad, th + pad)))
-    box = frame[max(y - th - pad, 0): min(y + base + pad, height), max(x - pad, 0): min(x + tw + pad, width)]
+    top = int(min(max(anchor[1] - total / 2, pad), max(height - total - base - pad, pad)))
+    box = frame[max(top - pad, 0): min(top + total + base + pad, height), max(x - pad, 0): min(x + tw + pad, width)]
     box[:] = (box * 0.35).astype(np.uint8)
-    cv2.putText(frame, text, (x, y), _FONT, scale, color, thickness, cv2.LINE_AA)
+    for k, (line, ((lw, _), _)) in enumerate(zip(lines, sizes, strict=True)):
+        origin = (x + (tw - lw) // 2, top + th + k * step)
+        cv2.putText(frame, line, origin, _FONT, scale, color, thickness, cv2.LINE_AA)
 
 
 def _zone_tint(name: str) -> Color:
@@ -188,15 +201,19 @@ def _draw_track(frame: np.ndarray, track: TrackInfo, zones: TableZones | None, u
     else:
         text = _text(shown.face_up, shown.card, shown.mark)
     if track.status == TrackStatus.PENDING:
-        text += "? (confirming)"
+        text += "?\nconfirming"
     else:
-        text += f" {round(track.confidence * 100)}%"
+        text += f"\n{round(track.confidence * 100)}%"
     if track.status == TrackStatus.WITHHELD:
-        text = "CONFLICT " + ("" if peek else text)
+        text = "CONFLICT\n" + ("" if peek else text)
     thickness = max(round((3 if track.status == TrackStatus.WITHHELD else 2) * unit), 1)
     _outline(frame, track.corners, color, thickness, dashed=not track.seen)
-    quad = _pixels(frame, track.corners)
-    _label(frame, text.strip(), (float(quad[:, 0].mean()), float(quad[:, 1].mean())), color, unit)
+    _label(frame, text.strip(), _below_centre(_pixels(frame, track.corners)), color, unit)
+
+
+def _below_centre(quad: np.ndarray) -> tuple[float, float]:
+    """Where a card's label goes: below its middle, so the mark in the middle stays visible."""
+    return float(quad[:, 0].mean()), float(quad[:, 1].mean() + 0.3 * (quad[:, 1].max() - quad[:, 1].min()))
 
 
 def _view_cards(view: TableView) -> list[SeenCard]:
@@ -209,9 +226,7 @@ def _draw_seen(frame: np.ndarray, seen: SeenCard, unit: float, hide: bool) -> No
         _hide(frame, seen.corners)
     _outline(frame, seen.corners, SHOWN, max(round(2 * unit), 1))
     text = "face up" if peek else _text(seen.face_up, seen.card, seen.mark)
-    quad = _pixels(frame, seen.corners)
-    _label(frame, f"{text} {round(seen.confidence * 100)}%", (float(quad[:, 0].mean()), float(quad[:, 1].mean())),
-           SHOWN, unit)  # fmt: skip
+    _label(frame, f"{text}\n{round(seen.confidence * 100)}%", _below_centre(_pixels(frame, seen.corners)), SHOWN, unit)
 
 
 def _banner(frame: np.ndarray, messages: Sequence[str], unit: float) -> None:
@@ -227,3 +242,76 @@ def _banner(frame: np.ndarray, messages: Sequence[str], unit: float) -> None:
     for k, line in enumerate(lines):
         y = round(4 * unit) + line_h * (k + 1) - round(4 * unit)
         cv2.putText(frame, line, (round(8 * unit), y), _FONT, scale, (255, 255, 255), thickness, cv2.LINE_AA)
+
+
+# ---------------------------------------------------------------------------------- an example
+@dataclass(frozen=True)
+class _Seen:
+    card: str | None
+    face_up: bool
+    mark: str | None
+    confidence: float
+    corners: np.ndarray
+
+
+EXAMPLE_ZONES: dict[str, list[tuple[float, float]]] = {
+    "board": [(0.25, 0.36), (0.75, 0.36), (0.75, 0.64), (0.25, 0.64)],
+    "seat:0": [(0.36, 0.7), (0.64, 0.7), (0.64, 0.99), (0.36, 0.99)],
+    "seat:1": [(0.02, 0.24), (0.22, 0.24), (0.22, 0.76), (0.02, 0.76)],
+    "seat:2": [(0.36, 0.07), (0.64, 0.07), (0.64, 0.33), (0.36, 0.33)],
+    "seat:3": [(0.78, 0.24), (0.98, 0.24), (0.98, 0.76), (0.78, 0.76)],
+}
+
+
+def example(reader: Any = None) -> np.ndarray:
+    """An annotated frame of a Tock table: flop face up, the last two board cards and the hole
+    cards face down with their marks, one seat peeking, and a card seen twice. ``reader`` (a
+    :class:`vision.CardReader`) reads the frames; None uses the scene's truth (a perfect reader)."""
+    from vision.scene import PlacedCard, SceneSpec, render_scene
+    from vision.track import TableTracker
+
+    board = [PlacedCard(c, up, (0.33 + 0.085 * k, 0.5), back="tock", height=0.2)
+             for k, (c, up) in enumerate([("7c", True), ("Qh", True), ("2d", True), ("As", False), ("9h", False)])]
+    holes = [("Kh", 0.445, 0.85, 0, False), ("5c", 0.555, 0.85, 0, False), ("Jd", 0.12, 0.4, 90, False),
+             ("Jc", 0.12, 0.6, 90, True), ("8s", 0.555, 0.2, 180, False), ("3h", 0.445, 0.2, 180, False),
+             ("Ts", 0.88, 0.4, -90, False), ("6d", 0.88, 0.6, -90, False)]  # fmt: skip
+    seats = [PlacedCard(c, up, (x, y), angle=a, back="tock", height=0.2) for c, x, y, a, up in holes]
+    twice = PlacedCard("Qh", True, (0.9, 0.88), angle=12, height=0.2)  # a second deck's Qh, out of every zone
+    tracker = TableTracker(EXAMPLE_ZONES, size=(1280, 720))
+    frame = np.zeros((720, 1280, 3), np.uint8)
+    for k in range(6):
+        cards = (*board, *seats) if k < 3 else (*board, *seats, twice)
+        scene = render_scene(SceneSpec(cards, table="blue-felt", seed=5, deck="holdout-2"))
+        frame = scene.image
+        if reader is not None:
+            observations: Sequence[Any] = list(reader.read(frame))
+        else:
+            observations = [_Seen(t.card if t.face_up else None, t.face_up, t.mark, 0.97, t.corners)
+                            for t in scene.truth]  # fmt: skip
+        tracker.update(observations, frame_index=k, timestamp=k / 10)
+    return annotate(frame, tracker.last_view, zones=EXAMPLE_ZONES, tracks=tracker.tracks())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m vision.annotate --example FILE.png [--perfect]``: draw the example frame."""
+    parser = argparse.ArgumentParser(prog="python -m vision.annotate", description=main.__doc__)
+    parser.add_argument("--example", type=Path, required=True, help="PNG file to write")
+    parser.add_argument("--perfect", action="store_true", help="use the scene's truth, not the card reader")
+    args = parser.parse_args(argv)
+    reader = None
+    if not args.perfect:
+        try:
+            from vision import CardReader
+
+            reader = CardReader.default()
+        except Exception as exc:  # no reader or no models yet: say so, draw with the truth
+            print(f"card reader not available ({exc}): using the scene's truth", file=sys.stderr)
+    if not cv2.imwrite(str(args.example), example(reader)):
+        print(f"error: could not write {args.example}", file=sys.stderr)
+        return 2
+    print(f"wrote {args.example} ({'the card reader' if reader is not None else 'a perfect reader'})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

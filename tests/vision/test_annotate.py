@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -157,3 +159,15 @@ def test_what_is_not_a_frame_is_refused(image: object, words: str) -> None:
     with pytest.raises(FrameError, match=words) as caught:
         annotate(image)  # type: ignore[arg-type]
     assert isinstance(caught.value, ValueError) and isinstance(caught.value, TocktableError)
+
+
+def test_the_example_frame_of_a_tock_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.annotate import main
+
+    assert main(["--example", str(tmp_path / "example.png"), "--perfect"]) == 0
+    assert "a perfect reader" in capsys.readouterr().out
+    image = cv2.imread(str(tmp_path / "example.png"))
+    assert image is not None and image.shape == (720, 1280, 3)
+    banner = image[:12].reshape(-1, 3).mean(axis=0)
+    assert banner[2] > banner[1] + 5  # the duplicate Qh's conflict, in red across the top
+    assert main(["--example", str(tmp_path / "missing" / "example.png"), "--perfect"]) == 2
