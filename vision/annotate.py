@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -245,15 +244,6 @@ def _banner(frame: np.ndarray, messages: Sequence[str], unit: float) -> None:
 
 
 # ---------------------------------------------------------------------------------- an example
-@dataclass(frozen=True)
-class _Seen:
-    card: str | None
-    face_up: bool
-    mark: str | None
-    confidence: float
-    corners: np.ndarray
-
-
 EXAMPLE_ZONES: dict[str, list[tuple[float, float]]] = {
     "board": [(0.25, 0.36), (0.75, 0.36), (0.75, 0.64), (0.25, 0.64)],
     "seat:0": [(0.36, 0.7), (0.64, 0.7), (0.64, 0.99), (0.36, 0.99)],
@@ -268,7 +258,7 @@ def example(reader: Any = None) -> np.ndarray:
     cards face down with their marks, one seat peeking, and a card seen twice. ``reader`` (a
     :class:`vision.CardReader`) reads the frames; None uses the scene's truth (a perfect reader)."""
     from vision.scene import PlacedCard, SceneSpec, render_scene
-    from vision.track import TableTracker
+    from vision.track import Sighting, TableTracker
 
     board = [PlacedCard(c, up, (0.33 + 0.085 * k, 0.5), back="tock", height=0.2)
              for k, (c, up) in enumerate([("7c", True), ("Qh", True), ("2d", True), ("As", False), ("9h", False)])]
@@ -286,7 +276,7 @@ def example(reader: Any = None) -> np.ndarray:
         if reader is not None:
             observations: Sequence[Any] = list(reader.read(frame))
         else:
-            observations = [_Seen(t.card if t.face_up else None, t.face_up, t.mark, 0.97, t.corners)
+            observations = [Sighting(t.card if t.face_up else None, t.face_up, t.mark, 0.97, t.corners)
                             for t in scene.truth]  # fmt: skip
         tracker.update(observations, frame_index=k, timestamp=k / 10)
     return annotate(frame, tracker.last_view, zones=EXAMPLE_ZONES, tracks=tracker.tracks())

@@ -94,6 +94,17 @@ class CardObservation(Protocol):
     def corners(self) -> Any: ...
 
 
+@dataclass(frozen=True)
+class Sighting:
+    """A plain :class:`CardObservation`: for replays, tests and readers that know the truth."""
+
+    card: str | None
+    face_up: bool
+    mark: str | None
+    confidence: float
+    corners: Any
+
+
 class TrackStatus(Enum):
     """Where a tracked card stands."""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -12,7 +11,7 @@ import pytest
 from table.errors import TocktableError
 from vision.annotate import PENDING, SHOWN, WITHHELD, annotate
 from vision.errors import FrameError
-from vision.track import TableTracker, TrackStatus
+from vision.track import Sighting, TableTracker, TrackStatus
 
 SIZE = (640, 360)
 ZONES = {
@@ -22,22 +21,13 @@ ZONES = {
 GREY = 100
 
 
-@dataclass(frozen=True)
-class Obs:
-    card: str | None
-    face_up: bool
-    mark: str | None
-    confidence: float
-    corners: np.ndarray
-
-
-def card(text: str | None, x: float, y: float, *, face_up: bool = True, mark: str | None = None) -> Obs:
+def card(text: str | None, x: float, y: float, *, face_up: bool = True, mark: str | None = None) -> Sighting:
     h = 0.2 * SIZE[1]
     w = h * 63 / 88
     cx, cy = x * SIZE[0], y * SIZE[1]
     corners = np.array([[cx - w / 2, cy - h / 2], [cx + w / 2, cy - h / 2], [cx + w / 2, cy + h / 2],
                         [cx - w / 2, cy + h / 2]])  # fmt: skip
-    return Obs(text, face_up, mark, 0.9, corners)
+    return Sighting(text, face_up, mark, 0.9, corners)
 
 
 def blank() -> np.ndarray:
@@ -55,7 +45,7 @@ def near(pixel: np.ndarray, color: tuple[int, int, int], tolerance: int = 40) ->
     return bool(np.abs(pixel.astype(int) - np.array(color)).max() <= tolerance)
 
 
-def tracked(frames: list[list[Obs]]) -> TableTracker:
+def tracked(frames: list[list[Sighting]]) -> TableTracker:
     tracker = TableTracker(ZONES, size=SIZE)
     for k, observations in enumerate(frames):
         tracker.update(observations, frame_index=k, timestamp=k / 10)

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
 
 import numpy as np
 import pytest
 
 from table.errors import TocktableError
-from vision.track import TableTracker, TrackerError, TrackStatus
+from vision.track import Sighting, TableTracker, TrackerError, TrackStatus
 from vision.view import TableView
 
 SIZE = (1280, 720)
@@ -25,18 +24,9 @@ ZONES = {
 BOARD_X = [0.35, 0.425, 0.5, 0.575, 0.65]
 
 
-@dataclass(frozen=True)
-class Obs:
-    card: str | None
-    face_up: bool
-    mark: str | None
-    confidence: float
-    corners: np.ndarray
-
-
 def seen(card: str | None, x: float, y: float = 0.5, *, face_up: bool = True, mark: str | None = None,
          confidence: float = 0.95, angle: float = 0.0, jitter: float = 0.0,
-         rng: random.Random | None = None) -> Obs:  # fmt: skip
+         rng: random.Random | None = None) -> Sighting:  # fmt: skip
     """A card observed with its centre at (x, y) (normalised), turned ``angle`` degrees."""
     cx, cy = x * SIZE[0], y * SIZE[1]
     a = math.radians(angle)
@@ -46,10 +36,10 @@ def seen(card: str | None, x: float, y: float = 0.5, *, face_up: bool = True, ma
     corners = local @ rot.T + [cx, cy]
     if jitter and rng is not None:
         corners = corners + np.array([[rng.gauss(0, jitter), rng.gauss(0, jitter)] for _ in range(4)])
-    return Obs(card if face_up else None, face_up, None if face_up else mark, confidence, corners)
+    return Sighting(card if face_up else None, face_up, None if face_up else mark, confidence, corners)
 
 
-def down(x: float, y: float = 0.5, mark: str | None = "plain", **kw: object) -> Obs:
+def down(x: float, y: float = 0.5, mark: str | None = "plain", **kw: object) -> Sighting:
     return seen(None, x, y, face_up=False, mark=mark, **kw)  # type: ignore[arg-type]
 
 
@@ -61,7 +51,7 @@ class Feed:
         self.frame = 0
         self.view: TableView | None = None
 
-    def __call__(self, *observations: Obs, times: int = 1) -> TableView:
+    def __call__(self, *observations: Sighting, times: int = 1) -> TableView:
         for _ in range(times):
             self.view = self.tracker.update(list(observations), frame_index=self.frame, timestamp=self.frame / 10)
             self.frame += 1
@@ -426,11 +416,11 @@ def test_the_service_finds_and_builds_the_tracker() -> None:
 
 
 # ---------------------------------------------------------------------------- bad input
-def _bad(**change: object) -> Obs:
+def _bad(**change: object) -> Sighting:
     good = seen("Ah", 0.5)
     fields = {"card": good.card, "face_up": good.face_up, "mark": good.mark, "confidence": good.confidence,
               "corners": good.corners, **change}  # fmt: skip
-    return Obs(**fields)  # type: ignore[arg-type]
+    return Sighting(**fields)
 
 
 @pytest.mark.parametrize(

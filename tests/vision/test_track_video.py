@@ -22,21 +22,12 @@ from hardware.table_model import TableModel, TableState
 from hardware.table_script import Deal, Gather, Hands, Move, Show, Step, TableScript, Turn
 from table.cards import Card
 from table.tock import mark_of
-from vision.track import TableTracker
+from vision.track import Sighting, TableTracker
 from vision.view import SeenCard, TableView
 
 FPS = 10
 TURN_LATENCY = 5
 """A card turned (or dealt) face up is in the view within this many frames (issue 5)."""
-
-
-@dataclass(frozen=True)
-class Obs:
-    card: str | None
-    face_up: bool
-    mark: str | None
-    confidence: float
-    corners: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -77,7 +68,7 @@ def faulty_reader(model: TableModel, rng: random.Random, *, misread: float, unsu
     size = model.size
     misread_last: set[str] = set()
 
-    def read(state: TableState, t: float) -> tuple[list[Truth], list[Obs], set[str]]:
+    def read(state: TableState, t: float) -> tuple[list[Truth], list[Sighting], set[str]]:
         out = []
         visible = set()
         for truth in truth_of(state, model):
@@ -96,14 +87,14 @@ def faulty_reader(model: TableModel, rng: random.Random, *, misread: float, unsu
                     card = rng.choice([c for c in ("Ah", "Kd", "7c", "2s", "Th") if c != truth.card])
                 elif roll < misread + unsure:
                     card = None
-                out.append(Obs(card, True, None, rng.uniform(0.7, 1.0), corners))
+                out.append(Sighting(card, True, None, rng.uniform(0.7, 1.0), corners))
             else:
                 mark = truth.mark
                 if roll < misread and mark != "plain":
                     mark = rng.choice(["h:large", "s:ace", "c:small", "d:medium"])
                 elif roll < misread + unsure:
                     mark = None
-                out.append(Obs(None, False, mark, rng.uniform(0.7, 1.0), corners))
+                out.append(Sighting(None, False, mark, rng.uniform(0.7, 1.0), corners))
         return truth_of(state, model), out, visible
 
     return read
