@@ -29,20 +29,11 @@ from web.context import context
 from web.gameform import GameFormError, read_game
 from web.join import join_url, qr_svg
 from web.present import chip_set_named
-from web.security import CSRF_FIELD, CSRF_HEADER, LoginLocked, new_csrf_token, same_token
+from web.security import CSRF_FIELD, CSRF_HEADER, LoginLocked, new_csrf_token, same_token, session_csrf_token
 
 admin = Blueprint("admin", __name__, url_prefix="/admin")
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def csrf_token() -> str:
-    """The session's CSRF token (made on first use)."""
-    token = session.get("csrf")
-    if not isinstance(token, str):
-        token = new_csrf_token()
-        session["csrf"] = token
-    return token
 
 
 def logged_in() -> bool:
@@ -89,11 +80,11 @@ def home() -> Response | str | tuple[str, int]:
     ctx = context()
     if not logged_in():
         locked = ctx.guard.retry_after(request.remote_addr or "?")
-        return render_template("login.html", csrf=csrf_token(), error=None, locked=locked,
+        return render_template("login.html", csrf=session_csrf_token(), error=None, locked=locked,
                                configured=ctx.guard.configured)  # fmt: skip
     return render_template(
         "admin.html",
-        csrf=csrf_token(),
+        csrf=session_csrf_token(),
         url=join_url(request.host, configured=ctx.public_url),
         mdns=ctx.mdns_url,
         chip_sets=list(CHIP_SETS),
@@ -110,14 +101,14 @@ def login() -> Response | tuple[str, int]:
     try:
         ok = ctx.guard.check(request.form.get("pin", "").strip(), client)
     except LoginLocked as exc:
-        page = render_template("login.html", csrf=csrf_token(), error=str(exc), locked=exc.retry_after,
+        page = render_template("login.html", csrf=session_csrf_token(), error=str(exc), locked=exc.retry_after,
                                configured=ctx.guard.configured)  # fmt: skip
         response = Response(page, status=429, mimetype="text/html")
         response.headers["Retry-After"] = str(int(exc.retry_after) + 1)
         return response
     if not ok:
         message = "wrong PIN" if ctx.guard.configured else "no admin PIN is set: see the server's output"
-        return render_template("login.html", csrf=csrf_token(), error=message, locked=0,
+        return render_template("login.html", csrf=session_csrf_token(), error=message, locked=0,
                                configured=ctx.guard.configured), 401  # fmt: skip
     session.clear()
     session.permanent = True
@@ -204,7 +195,7 @@ def chip_set() -> tuple[Response, int]:
 
 @admin.get("/camera")
 def camera_page() -> str:
-    return render_template("camera.html", csrf=csrf_token())
+    return render_template("camera.html", csrf=session_csrf_token())
 
 
 @admin.get("/camera/frame.jpg")

@@ -27,7 +27,7 @@ from flask import Blueprint, Response, jsonify, render_template, request, sessio
 
 from table.dice import AnnouncementError, DiceError, DiceReferee, all_announcements
 from web.context import context
-from web.security import CSRF_HEADER, new_csrf_token, same_token
+from web.security import CSRF_HEADER, same_token, session_csrf_token
 
 dice = Blueprint("dice", __name__)
 
@@ -53,14 +53,6 @@ def _table() -> DiceTable:
     return table
 
 
-def _token() -> str:
-    token = session.get("csrf")
-    if not isinstance(token, str):
-        token = new_csrf_token()
-        session["csrf"] = token
-    return token
-
-
 @dice.before_request
 def _check_csrf() -> tuple[Response, int] | None:
     if request.method == "POST" and not same_token(request.headers.get(CSRF_HEADER), session.get("csrf")):
@@ -71,7 +63,7 @@ def _check_csrf() -> tuple[Response, int] | None:
 @dice.get("/dice")
 def page() -> str:
     """The poker dice page."""
-    return render_template("dice.html", csrf=_token())
+    return render_template("dice.html", csrf=session_csrf_token())
 
 
 @dice.get("/api/dice")

@@ -171,6 +171,17 @@ def new_csrf_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+def session_csrf_token() -> str:
+    """The current browser session's CSRF token (made on first use)."""
+    from flask import session
+
+    token = session.get("csrf")
+    if not isinstance(token, str):
+        token = new_csrf_token()
+        session["csrf"] = token
+    return token
+
+
 def same_token(given: str | None, expected: str | None) -> bool:
     """Constant-time comparison; False when either is missing."""
     if not given or not expected:

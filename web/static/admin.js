@@ -8,14 +8,7 @@
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   let state = null;
 
-  function flash(text, ok) {
-    const box = $("flash");
-    box.hidden = false;
-    box.className = `flash ${ok ? "ok" : "error"}`;
-    box.textContent = text;
-    clearTimeout(flash.timer);
-    flash.timer = setTimeout(() => { box.hidden = true; }, ok ? 2500 : 8000);
-  }
+  const flash = TT.flash;
 
   async function post(url, body) {
     try {

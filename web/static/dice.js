@@ -10,14 +10,7 @@
   const RED = new Set(["R"]);
   let state = null, list = [], tapped = [], version = -1;
 
-  function flash(text, ok) {
-    const box = $("flash");
-    box.hidden = false;
-    box.className = `flash ${ok ? "ok" : "error"}`;
-    box.textContent = text;
-    clearTimeout(flash.timer);
-    flash.timer = setTimeout(() => { box.hidden = true; }, ok ? 2500 : 9000);
-  }
+  const flash = TT.flash;
 
   function die(face, extra, onclick) {
     const title = (FACES.find(([f]) => f === face) || [face, face])[1];

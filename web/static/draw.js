@@ -123,6 +123,16 @@ const TT = (() => {
     return ((v >> 16) & 255) * 0.3 + ((v >> 8) & 255) * 0.59 + (v & 255) * 0.11 > 160;
   }
 
+  /** A message in the page's #flash box: green for done, red (and longer) for a refusal. */
+  function flash(text, ok) {
+    const box = document.getElementById("flash");
+    box.hidden = false;
+    box.className = `flash ${ok ? "ok" : "error"}`;
+    box.textContent = text;
+    clearTimeout(flash.timer);
+    flash.timer = setTimeout(() => { box.hidden = true; }, ok ? 2500 : 9000);
+  }
+
   /** Palette for players in the chart (distinct on a dark background). */
   const PALETTE = ["#ffca28", "#4fc3f7", "#ef5350", "#66bb6a", "#ab47bc", "#ff7043", "#26c6da", "#d4e157", "#ec407a", "#8d6e63"];
 
@@ -175,5 +185,5 @@ const TT = (() => {
     return { pollNow: poll };
   }
 
-  return { el, svg, fill, fmt, mmss, card, back, chips, PALETTE, getJSON, follow, SUIT };
+  return { el, svg, fill, fmt, mmss, card, back, chips, flash, PALETTE, getJSON, follow, SUIT };
 })();
