@@ -93,8 +93,11 @@ def test_a_demo_started_again_on_the_same_data_resumes(tmp_path):
 
 @pytest.mark.slow
 def test_the_demo_plays_twenty_hands_through_the_real_card_reader(tmp_path):
+    from hardware.table_model import TableModel
+
+    model = TableModel(6)
     try:
-        VisionWatcher.default({}, size=(1280, 720))
+        VisionWatcher.default(model.zones, size=model.size)
     except VisionUnavailable as exc:
         pytest.skip(f"the card reader is not there yet: {exc}")
     demo, snapshots, checks, _ = play(tmp_path, hands=20, camera="auto")
