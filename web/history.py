@@ -31,8 +31,9 @@ class History:
 
         service = self._service
         with self._lock:
-            commands = service.store.commands(service.session_id)
-            key = (service.session_id, commands[-1].seq if commands else None)
+            # The last step's sequence number, as published: cheap to read (reading the store's
+            # log to find it would cost as much as a small replay, for every phone).
+            key = (service.session_id, service.snapshot().to_dict().get("last_seq"))
             if key != self._key:
                 info = find_session(service.store, service.session_id)
                 game, _ = replay_session(service.store, service.session_id)

@@ -134,3 +134,13 @@ def test_pin_format_and_token_comparison() -> None:
             check_pin_format(bad)
     assert same_token("abc", "abc") and not same_token("abc", "abd")
     assert not same_token(None, "abc") and not same_token("", "")
+
+
+def test_mdns_stays_off_without_a_network_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    import web.join
+
+    monkeypatch.setattr(web.join, "lan_address", lambda: "127.0.0.1")
+    advertiser = web.join.Advertiser(8000)
+    assert not advertiser.active and advertiser.url is None
+    assert advertiser.reason in ("no local network address", "zeroconf is not installed (pip install zeroconf)")
+    advertiser.close()
