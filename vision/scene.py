@@ -288,14 +288,15 @@ def _draw_card(frame: np.ndarray, levels: tuple[np.ndarray, ...], corners: np.nd
     shifted = (corners + np.array([dx, dy]) * side - np.array([x0, y0])).astype(np.float32)
     shade: np.ndarray = np.zeros(roi.shape[:2], np.float32)
     cv2.fillConvexPoly(shade, np.round(shifted * 4).astype(np.int32), 1.0, cv2.LINE_AA, shift=2)
-    shade = cv2.GaussianBlur(shade, (0, 0), max(side * 0.02, 0.8))
-    roi[:] = (roi * (1.0 - strength * shade)[:, :, None]).astype(np.uint8)
+    shade = cv2.GaussianBlur(shade, (0, 0), max(side * 0.02, 0.8)) * np.float32(strength)
+    black = np.zeros_like(roi)
+    roi[:] = cv2.blendLinear(roi, black, 1.0 - shade, shade)
     src = np.array([[0, 0], [lw, 0], [lw, lh], [0, lh]], np.float32)
     matrix = cv2.getPerspectiveTransform(src, (corners - np.array([x0, y0])).astype(np.float32))
     warped = cv2.warpPerspective(level, matrix, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))  # fmt: skip
-    alpha = warped[:, :, 3:4].astype(np.float32) / 255.0
-    roi[:] = (roi * (1.0 - alpha) + warped[:, :, :3] * alpha).astype(np.uint8)
+    alpha = warped[:, :, 3].astype(np.float32) * np.float32(1 / 255)
+    roi[:] = cv2.blendLinear(np.ascontiguousarray(warped[:, :, :3]), roi, alpha, 1.0 - alpha)
 
 
 def _draw_hands(frame: np.ndarray, rng: np.random.Generator, count: int, targets: list[np.ndarray]) -> None:

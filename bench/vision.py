@@ -1,0 +1,255 @@
+"""Card reader benchmark: every figure issue 4 asks for, from the shipped models, in one run.
+
+    python -m bench.vision                 # all figures (a few minutes)
+    python -m bench.vision --scenes 20     # fewer synthetic scenes
+    python -m bench.vision --json out.json # also write the figures as JSON
+
+Figures:
+- synthetic hold-out: scenes drawn with deck styles from the hold-out font pool (never trained
+  on) and scene seeds never used in training; 12 cards per 1280×720 frame. "spread" scenes have
+  cards apart, "touching" scenes have neighbours touching or overlapping.
+- real photos (../shared/vision-real, measured only, skipped when absent): bicycle-webcam (one card
+  per photo, label from the file name) and fanned-corners/0.jpg (crop around each labelled index).
+- speed: 1280×720 frames with 12 cards, median and p95 of the whole read, its steps, model sizes.
+A reading is "right" when the card is named correctly, "unsure" when the reader says None,
+"wrong" when it names another card (every named card counts as confident).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from table.cards import Card
+from vision.detect import quad_iou
+from vision.reader import MODELS_DIR, CardReader
+from vision.scene import PlacedCard, SceneSpec, render_scene
+
+REAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "vision-real"
+_RANKS = {"Ace": "A", "King": "K", "Queen": "Q", "Jack": "J", "10": "T"}
+_SUITS = {"club": "c", "diamond": "d", "heart": "h", "spade": "s"}
+
+
+def layout(rng: np.random.Generator, *, touching: bool, count: int = 12) -> tuple[PlacedCard, ...]:
+    """Twelve cards in two rows: apart (any angle) or touching/overlapping neighbours."""
+    ids = rng.choice(52, count, replace=False)
+    cards = []
+    for i, cid in enumerate(ids):
+        col, row = i % 6, i // 6
+        if touching:
+            x, y = 0.22 + 0.56 * (col + 0.5) / 6 + rng.uniform(-0.01, 0.01), 0.33 + 0.3 * row
+            angle, height = float(rng.uniform(-12, 12)), float(rng.uniform(0.21, 0.25))
+        else:
+            x, y = 0.04 + 0.92 * (col + 0.5) / 6 + rng.uniform(-0.01, 0.01), 0.27 + 0.46 * row + rng.uniform(-0.02, 0.02)
+            angle, height = float(rng.uniform(-180, 180)), float(rng.uniform(0.19, 0.23))
+        face_up = bool(rng.random() < 0.75)
+        cards.append(PlacedCard(str(Card.from_id(int(cid))), face_up, (x, y), angle=angle, height=height))
+    return tuple(cards)
+
+
+def synthetic(reader: CardReader, scenes: int, *, touching: bool, seed: int) -> dict[str, Any]:
+    rng = np.random.default_rng(seed)
+    counts = {"cards": 0, "found": 0, "face_up": 0, "right": 0, "unsure": 0, "wrong": 0, "side_right": 0}
+    for k in range(scenes):
+        spec = SceneSpec(cards=layout(rng, touching=touching), seed=seed * 1000 + k, deck=f"holdout-{seed * 1000 + k}")
+        scene = render_scene(spec)
+        seen = reader.read(scene.image)
+        for truth in scene.truth:
+            counts["cards"] += 1
+            counts["face_up"] += truth.face_up
+            ious = [quad_iou(truth.corners, c) for c in seen.corners]
+            if not ious or max(ious) < 0.5:
+                continue
+            obs = seen[int(np.argmax(ious))]
+            counts["found"] += 1
+            counts["side_right"] += obs.face_up == truth.face_up
+            if truth.face_up:
+                if obs.card == truth.card:
+                    counts["right"] += 1
+                elif obs.card is None:
+                    counts["unsure"] += 1
+                else:
+                    counts["wrong"] += 1
+            elif obs.card is not None:
+                counts["wrong"] += 1
+        sys.stderr.write(f"\r  synthetic {'touching' if touching else 'spread'} scene {k + 1}/{scenes}")
+    sys.stderr.write("\n")
+    up = max(counts["face_up"], 1)
+    found = max(counts["found"], 1)
+    return {
+        **counts,
+        "detected": counts["found"] / max(counts["cards"], 1),
+        "read_right_of_face_up": counts["right"] / up,
+        "read_right_of_detected_face_up": counts["right"] / max(up - (counts["cards"] - counts["found"]), 1),
+        "wrong_rate": counts["wrong"] / max(counts["cards"], 1),
+        "face_up_right_of_detected": counts["side_right"] / found,
+    }
+
+
+def label_of(path: Path) -> str:
+    rank, suit, _ = path.stem.split("_")
+    return _RANKS.get(rank, rank) + _SUITS[suit]
+
+
+def bicycle(reader: CardReader) -> dict[str, Any] | None:
+    folder = REAL / "bicycle-webcam"
+    if not folder.is_dir():
+        return None
+    files = sorted(folder.glob("*.jpg"))
+    right = unsure = wrong = missed = extra = 0
+    times, misses = [], []
+    for path in files:
+        image = cv2.imread(str(path))
+        start = time.perf_counter()
+        seen = reader.read(image)
+        times.append(time.perf_counter() - start)
+        truth = label_of(path)
+        if not len(seen):
+            missed += 1
+            misses.append(f"{path.name}: no card")
+            continue
+        extra += len(seen) - 1
+        areas = [cv2.contourArea(c.astype(np.float32)) for c in seen.corners]
+        card = seen[int(np.argmax(areas))].card
+        if card == truth:
+            right += 1
+        elif card is None:
+            unsure += 1
+            misses.append(f"{path.name}: unsure")
+        else:
+            wrong += 1
+            misses.append(f"{path.name}: read {card}")
+    n = len(files)
+    return {"photos": n, "right": right, "unsure": unsure, "wrong": wrong, "no_card": missed, "extra_outlines": extra,
+            "right_rate": right / n, "wrong_rate": wrong / n, "ms_per_photo_median": 1000 * float(np.median(times)),
+            "misses": misses}  # fmt: skip
+
+
+def fanned(reader: CardReader) -> dict[str, Any] | None:
+    """Each labelled index box, cropped with a margin like the reader's own index crops, in 4 turns."""
+    image_path, labels_path = REAL / "fanned-corners" / "0.jpg", REAL / "fanned-corners" / "0.labelme.json"
+    if not image_path.is_file() or not labels_path.is_file():
+        return None
+    image = cv2.imread(str(image_path))
+    shapes = json.loads(labels_path.read_text())["shapes"]
+    right = unsure = wrong = 0
+    details = []
+    for shape in shapes:
+        (x0, y0), (x1, y1) = np.array(shape["points"]).min(axis=0), np.array(shape["points"]).max(axis=0)
+        truth = str(Card.parse(re.sub(r"^(10|[2-9AJQK])([CDHS])$", r"\1\2", shape["label"]).lower()))
+        upright = y1 - y0 >= x1 - x0
+        turns = (0, 2) if upright else (1, 3)
+        best: tuple[float, str | None, float] = (2.0, None, 0.0)
+        for turn in turns:
+            crop = _index_crop(image, (x0, y0, x1, y1), turn)
+            card, confidence, none = reader.read_index(crop)[0]
+            if none < best[0]:
+                best = (none, card, confidence)
+        _, card, confidence = best
+        if card == truth:
+            right += 1
+        elif card is None:
+            unsure += 1
+        else:
+            wrong += 1
+        details.append(f"{shape['label']}→{card or '?'}({confidence:.2f})")
+    return {"corners": len(shapes), "right": right, "unsure": unsure, "wrong": wrong, "details": details}
+
+
+def _index_crop(image: np.ndarray, box: tuple[float, float, float, float], turn: int) -> np.ndarray:
+    """Cut around a tight index box as the reader frames an index (box in the upper middle of the crop)."""
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    long_side, short_side = max(x1 - x0, y1 - y0), min(x1 - x0, y1 - y0)
+    height = long_side * 1.55
+    width = max(height * 0.5, short_side * 1.5)
+    # Upright (turn 0) the index sits a little above the middle and left of centre of the crop.
+    along = np.array([[0, 1], [-1, 0], [0, -1], [1, 0]][turn], np.float64)  # crop's "down" in image coords
+    across = np.array([-along[1], along[0]])  # crop's "right"
+    centre = np.array([cx, cy]) + along * height * 0.12 + across * width * 0.08
+    tl = centre - along * height / 2 - across * width / 2
+    src = np.array([tl, tl + across * width, tl + across * width + along * height], np.float32)
+    dst = np.array([[0, 0], [64, 0], [64, 128]], np.float32)
+    matrix = cv2.getAffineTransform(src, dst)
+    return cv2.warpAffine(image, matrix, (64, 128), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+def speed(reader: CardReader, frames: int, models: Path) -> dict[str, Any]:
+    rng = np.random.default_rng(99)
+    images = [render_scene(SceneSpec(cards=layout(rng, touching=False), seed=5000 + k)).image for k in range(8)]
+    reader.read(images[0])
+    total, detect = [], []
+    for k in range(frames):
+        image = images[k % len(images)]
+        start = time.perf_counter()
+        reader.read(image)
+        total.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        reader.detect(image)
+        detect.append(time.perf_counter() - start)
+    sizes = {p.name: p.stat().st_size for p in sorted(models.glob("*.onnx"))}
+    return {"frames": frames, "median_ms": 1000 * float(np.median(total)), "p95_ms": 1000 * float(np.percentile(total, 95)),
+            "detect_median_ms": 1000 * float(np.median(detect)), "model_bytes": sizes}  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.vision", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scenes", type=int, default=40, help="synthetic scenes per layout (default 40)")
+    parser.add_argument("--frames", type=int, default=60, help="frames timed for speed (default 60)")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--models", type=Path, default=MODELS_DIR, help="model folder (default: the shipped models)")
+    parser.add_argument("--only", choices=["speed", "synthetic", "real"], help="measure only this group")
+    args = parser.parse_args(argv)
+    reader = CardReader(args.models)
+    figures: dict[str, Any] = {}
+    if args.only in (None, "speed"):
+        print("speed (1280x720, 12 cards, onnxruntime CPU, 1 thread):")
+        figures["speed"] = s = speed(reader, args.frames, args.models)
+        print(f"  read median {s['median_ms']:.1f} ms, p95 {s['p95_ms']:.1f} ms "
+              f"(detect alone median {s['detect_median_ms']:.1f} ms)")  # fmt: skip
+        print(f"  model sizes: {', '.join(f'{k} {v / 1024:.0f} KB' for k, v in s['model_bytes'].items())}")
+    for touching in (False, True) if args.only in (None, "synthetic") else ():
+        name = "synthetic_touching" if touching else "synthetic_spread"
+        figures[name] = r = synthetic(reader, args.scenes, touching=touching, seed=7 if touching else 3)
+        print(f"{name}: {r['cards']} cards, detected {r['detected']:.1%}, face-up read right {r['read_right_of_face_up']:.2%} "
+              f"(of detected {r['read_right_of_detected_face_up']:.2%}), unsure {r['unsure']}, wrong {r['wrong']} "
+              f"({r['wrong_rate']:.2%}), face up/down right {r['face_up_right_of_detected']:.2%}")  # fmt: skip
+    if args.only not in (None, "real"):
+        return _finish(figures, args.json)
+    real = bicycle(reader)
+    if real is None:
+        print("bicycle-webcam: skipped (../shared/vision-real absent)")
+    else:
+        figures["bicycle_webcam"] = real
+        print(f"bicycle-webcam: {real['right']}/{real['photos']} right ({real['right_rate']:.2%}), unsure {real['unsure']}, "
+              f"wrong {real['wrong']} ({real['wrong_rate']:.2%}), no card {real['no_card']}, "
+              f"{real['ms_per_photo_median']:.1f} ms per photo (median, 800x600)")  # fmt: skip
+        if real["misses"]:
+            print("  misses: " + "; ".join(real["misses"][:30]))
+    fan = fanned(reader)
+    if fan is None:
+        print("fanned-corners: skipped (../shared/vision-real absent)")
+    else:
+        figures["fanned_corners"] = fan
+        print(f"fanned-corners/0.jpg: {fan['right']}/{fan['corners']} labelled corners right, unsure {fan['unsure']}, "
+              f"wrong {fan['wrong']}")  # fmt: skip
+        print("  " + " ".join(fan["details"]))
+    return _finish(figures, args.json)
+
+
+def _finish(figures: dict[str, Any], path: Path | None) -> int:
+    if path is not None:
+        path.write_text(json.dumps(figures, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

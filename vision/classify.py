@@ -1,0 +1,80 @@
+"""Model inputs: how crops and thumbnails become the arrays the CNNs read (shared by training).
+
+Kept free of onnxruntime and torch so that training and the run-time reader prepare images in
+exactly the same way.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+NO_INDEX = len(RANKS)
+"""The corner model's rank class for "no index here" (a back, a blank corner, a covered corner)."""
+
+_MIN_SPAN = 48.0  # grey levels: a crop with less contrast than this is not stretched further
+
+
+def prepare_crops(crops: np.ndarray) -> np.ndarray:
+    """BGR uint8 crops (N, H, W, 3) → float32 (N, 2, H, W): contrast-normalised grey and redness.
+
+    Grey is stretched between its 2nd and 98th percentiles (paper ≈ 0.5, ink ≈ -0.5) so that the
+    room's light does not matter; redness (R minus the larger of G and B) tells red suits from
+    black on the same scale.
+    """
+    if crops.ndim != 4 or crops.shape[-1] != 3:
+        raise ValueError(f"crops must be (N, H, W, 3) BGR, got shape {crops.shape}")
+    n = crops.shape[0]
+    pixels = crops.astype(np.float32)
+    b, g, r = pixels[..., 0], pixels[..., 1], pixels[..., 2]
+    grey = 0.114 * b + 0.587 * g + 0.299 * r
+    flat = grey.reshape(n, -1)
+    lo, hi = np.percentile(flat, [2, 98], axis=1)
+    span = np.maximum(hi - lo, _MIN_SPAN)[:, None, None]
+    grey_n = np.clip((grey - lo[:, None, None]) / span, -0.5, 1.5) - 0.5
+    red = np.clip((r - np.maximum(g, b)) / span, -1.0, 1.5)
+    return np.ascontiguousarray(np.stack([grey_n, red], axis=1), dtype=np.float32)
+
+
+def prepare_thumbnails(thumbs: np.ndarray) -> np.ndarray:
+    """BGR uint8 thumbnails (N, H, W, 3) → float32 (N, 3, H, W) in -1..1."""
+    if thumbs.ndim != 4 or thumbs.shape[-1] != 3:
+        raise ValueError(f"thumbnails must be (N, H, W, 3) BGR, got shape {thumbs.shape}")
+    return np.ascontiguousarray(thumbs.transpose(0, 3, 1, 2), dtype=np.float32) / 127.5 - 1.0
+
+
+def softmax(logits: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Numerically stable softmax."""
+    shifted = logits - logits.max(axis=axis, keepdims=True)
+    e = np.exp(shifted)
+    out: np.ndarray = e / e.sum(axis=axis, keepdims=True)
+    return out
+
+
+def corner_probabilities(rank_logits: np.ndarray, suit_logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Members' logits (K, M, 14) and (K, M, 4) → P(card | an index is there) (M, 52) and P(no index) (M,).
+
+    Members are averaged in probability; card id = rank * 4 + suit (as ``table.cards``).
+    """
+    p_rank = softmax(rank_logits.astype(np.float64)).mean(axis=0)
+    p_suit = softmax(suit_logits.astype(np.float64)).mean(axis=0)
+    p_none = p_rank[:, NO_INDEX]
+    ranks = p_rank[:, :NO_INDEX] / np.maximum(1.0 - p_none, 1e-9)[:, None]
+    cards = (ranks[:, :, None] * p_suit[:, None, :]).reshape(len(p_rank), 52)
+    return cards, p_none
+
+
+def vote(cards: np.ndarray, none: np.ndarray, temperature: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Combine the corners of each card: (N, C, 52) and (N, C) → best card id, posterior, P(index seen).
+
+    Each corner votes with the log of its card probabilities, weighted by how sure it is that it
+    shows an index at all, so a covered or blank corner abstains; corners that disagree pull the
+    posterior down. ``temperature`` (fitted on synthetic data) calibrates the posterior.
+    """
+    weight = 1.0 - none  # (N, C)
+    score = (weight[:, :, None] * np.log(cards + 1e-6)).sum(axis=1) / temperature
+    posterior = softmax(score)
+    best = posterior.argmax(axis=1)
+    seen = 1.0 - np.prod(none, axis=1)
+    return best, posterior[np.arange(len(best)), best], seen

@@ -1,0 +1,403 @@
+"""Finding cards in a frame: model the table, keep what differs from it, fit card outlines.
+
+1. **Table model.** On a small copy of the frame (Lab colour), fit the table's colour as a smooth
+   surface that follows uneven room light: a quadratic fitted by least trimmed squares, then a few rounds of a large
+   blur over the pixels that still look like table (normalised convolution). Cards, being a
+   minority of compact outliers, drop out of the fit. Nothing assumes a dark or a green table.
+2. **Foreground.** Pixels further from the table model than a multiple of the table's own noise
+   (measured on the frame, not fixed) are "not table".
+3. **Outlines.** Each foreground blob that is a convex quadrilateral of card proportions becomes a
+   card, its corners refined by fitting a line to each side. Blobs of several touching cards are
+   split along the edges inside them; a card partly under another is completed from a visible
+   corner and the typical card size of the frame.
+
+Everything is measured on a copy about 480 pixels wide, and corners are scaled back to the frame.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.rectify import CARD_ASPECT, order_corners
+
+WORK_WIDTH = 480
+"""Width in pixels of the copy the detector works on."""
+
+_THUMB_WIDTH = 96
+_NOISE_MULTIPLE = 5.0
+_MIN_CONTRAST = 8.0  # Lab units: below this a pixel is table whatever the noise estimate
+
+
+@dataclass(frozen=True)
+class Outline:
+    """A card outline found in a frame: corners (4×2, frame pixels, upright clockwise order)."""
+
+    corners: np.ndarray
+    partial: bool  # completed from a visible corner: part of the card is hidden
+    fit: float  # 0..1, how well the outline matches the blob it came from
+
+
+def _poly_basis(h: int, w: int) -> np.ndarray:
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    x, y = xx.ravel() / max(w - 1, 1) * 2 - 1, yy.ravel() / max(h - 1, 1) * 2 - 1
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
+
+
+def table_model(lab: np.ndarray) -> tuple[np.ndarray, float]:
+    """The table's colour at every pixel of ``lab`` (float32 Lab) and the table's noise level.
+
+    Robust as long as the table fills more than about half of the frame.
+    """
+    h, w = lab.shape[:2]
+    tw = min(_THUMB_WIDTH, w)
+    th = max(round(h * tw / w), 4)
+    thumb = cv2.resize(lab, (tw, th), interpolation=cv2.INTER_AREA)
+    pixels = thumb.reshape(-1, 3)
+    basis = _poly_basis(th, tw)
+    keep = np.ones(len(pixels), bool)
+    for _ in range(6):  # least trimmed squares: refit to the 55 % of pixels that fit best
+        coef, *_ = np.linalg.lstsq(basis[keep], pixels[keep], rcond=None)
+        residual = np.linalg.norm(pixels - basis @ coef, axis=1)
+        keep = residual <= np.quantile(residual, 0.55)
+    scale = 1.4826 * float(np.median(residual)) + 0.5
+    surface = (basis @ coef).reshape(th, tw, 3).astype(np.float32)
+    sigma = tw / 10
+    for _ in range(3):  # let the surface follow light the quadratic cannot
+        residual = np.linalg.norm(thumb - surface, axis=2)
+        inlier = (residual < 3.0 * scale).astype(np.float32)
+        num = cv2.GaussianBlur(thumb * inlier[:, :, None], (0, 0), sigma, borderType=cv2.BORDER_REFLECT)
+        den = cv2.GaussianBlur(inlier, (0, 0), sigma, borderType=cv2.BORDER_REFLECT)
+        filled = den > 0.05
+        surface = np.where(filled[:, :, None], num / np.maximum(den, 1e-3)[:, :, None], surface).astype(np.float32)
+        residual = np.linalg.norm(thumb - surface, axis=2)
+        scale = 1.4826 * float(np.median(residual[inlier > 0])) + 0.5 if inlier.any() else scale
+    return cv2.resize(surface, (w, h), interpolation=cv2.INTER_LINEAR), scale
+
+
+def foreground(small_bgr: np.ndarray) -> np.ndarray:
+    """uint8 mask (255 = not table) of a small BGR frame."""
+    lab = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    surface, noise = table_model(lab)
+    diff = lab - surface
+    distance = np.sqrt((diff * diff).sum(axis=2))
+    # Where the table itself is busy (wood grain, glare) the noise bar can rise above the cards;
+    # then the split of the distance histogram between table and cards (Otsu) takes over.
+    level = np.clip(distance * 2, 0, 255).astype(np.uint8)
+    otsu = cv2.threshold(level, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0] / 2
+    threshold = max(min(_NOISE_MULTIPLE * noise, otsu), 3.0 * noise, _MIN_CONTRAST)
+    # A cast shadow is the table, only darker: same hue, not too dark. It is not a card.
+    chroma = np.sqrt(diff[:, :, 1] ** 2 + diff[:, :, 2] ** 2)
+    darker = -diff[:, :, 0]
+    shadow = (darker > 0) & (lab[:, :, 0] > 0.4 * surface[:, :, 0]) & (chroma < np.maximum(threshold, 0.3 * darker))
+    # Hysteresis: faint pixels (a card's paper under dim light) join the blobs of clear ones.
+    strong = ((distance > threshold) & ~shadow).astype(np.uint8)
+    weak = ((distance > max(0.5 * threshold, 2.5 * noise, _MIN_CONTRAST * 0.75)) & ~shadow).astype(np.uint8)
+    count, labels = cv2.connectedComponents(weak, connectivity=4)
+    keep = np.zeros(count, bool)
+    keep[np.unique(labels[strong > 0])] = True
+    keep[0] = False
+    mask: np.ndarray = cv2.morphologyEx(keep[labels].astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    return mask
+
+
+def textured(small_bgr: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """uint8 mask of pixels much busier than the table (patterned backs that average to its colour).
+
+    ``table`` marks pixels known to be table (nonzero); their texture sets the bar.
+    """
+    gray = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    mean = cv2.blur(gray, (3, 3))
+    spread = np.sqrt(np.maximum(cv2.blur(gray * gray, (3, 3)) - mean * mean, 0))
+    reference = spread[table > 0]
+    bar = float(np.percentile(reference, 99.5)) if reference.size > 100 else float(np.percentile(spread, 50)) * 4
+    busy = (spread > max(bar * 1.5, 6.0)).astype(np.uint8) * 255
+    closed = cv2.morphologyEx(busy, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    out: np.ndarray = cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    return out
+
+
+def _line_corners(contour: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
+    """Refine a rough quadrilateral: fit a line to the contour points near each side, intersect them."""
+    points = contour.reshape(-1, 2).astype(np.float64)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        ab = b - a
+        length = float(np.hypot(*ab))
+        if length < 4:
+            return None
+        t = ((points - a) @ ab) / length**2
+        distance = np.abs(np.cross(ab, points - a)) / length
+        near = (t > 0.12) & (t < 0.88) & (distance < max(2.0, 0.06 * length))  # skip the rounded corners
+        if near.sum() < 4:
+            return None
+        vx, vy, x0, y0 = cv2.fitLine(points[near].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+    corners = []
+    for i in range(4):
+        (p, d), (q, e) = lines[i - 1], lines[i]
+        det = d[0] * (-e[1]) - d[1] * (-e[0])
+        if abs(det) < 1e-6:
+            return None
+        s = ((q - p)[0] * (-e[1]) - (q - p)[1] * (-e[0])) / det
+        corners.append(p + s * d)
+    return np.array(corners)
+
+
+def _card_shaped(quad: np.ndarray) -> bool:
+    """Convex, with opposite sides alike and a card's proportions (allowing some perspective)."""
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    if sides.min() < 6:
+        return False
+    if not cv2.isContourConvex(quad.astype(np.float32).reshape(-1, 1, 2)):
+        return False
+    a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    ratio = min(a, b) / max(a, b)
+    parallel = max(sides[0], sides[2]) / min(sides[0], sides[2]), max(sides[1], sides[3]) / min(sides[1], sides[3])
+    return bool(0.52 < ratio < 0.92 and max(parallel) < 1.5)
+
+
+def _quad_from_blob(contour: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """The card quad a blob is, if it is one card: from its four sides, or else its tightest rectangle."""
+    hull = cv2.convexHull(contour)
+    area, hull_area = cv2.contourArea(contour), cv2.contourArea(hull)
+    if hull_area <= 0:
+        return None
+    perimeter = cv2.arcLength(hull, True)
+    quad = None
+    for eps in (0.02, 0.035, 0.05):
+        rough = cv2.approxPolyDP(hull, eps * perimeter, True).reshape(-1, 2).astype(np.float64)
+        if len(rough) == 4:
+            quad = _line_corners(contour, rough)
+            break
+    if quad is None or not _card_shaped(quad):
+        # Ragged outline (ink touching the rim, a low-contrast edge): its tightest rectangle.
+        quad = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
+        if not _card_shaped(quad):
+            return None
+    quad_area = cv2.contourArea(quad.astype(np.float32))
+    fit = min(area / quad_area, quad_area / area) if quad_area > 0 else 0.0
+    if area / hull_area < 0.85 or fit < 0.82:
+        return None
+    return quad, float(fit)
+
+
+def _intersect(p: np.ndarray, d: np.ndarray, q: np.ndarray, e: np.ndarray) -> np.ndarray | None:
+    det = d[0] * (-e[1]) + d[1] * e[0]
+    if abs(det) < 1e-9:
+        return None
+    s = ((q - p)[0] * (-e[1]) + (q - p)[1] * e[0]) / det
+    out: np.ndarray = p + s * d
+    return out
+
+
+Corner = tuple[np.ndarray, np.ndarray, np.ndarray, float, float]
+
+
+def _corner_candidates(contour: np.ndarray, min_edge: float) -> list[Corner]:
+    """Right-ish convex corners along a blob's outline: (apex, dir1, dir2, visible1, visible2).
+
+    dir1 and dir2 point from the apex along the two sides; visible* are the lengths of the straight
+    runs seen along each side.
+    """
+    poly = cv2.approxPolyDP(contour, 1.5, True).reshape(-1, 2).astype(np.float64)
+    n = len(poly)
+    if n < 3:
+        return []
+    orientation = np.sign(cv2.contourArea(poly.astype(np.float32), oriented=True)) or 1.0
+    edges = [(poly[i], poly[(i + 1) % n]) for i in range(n)]
+    lengths = [float(np.linalg.norm(b - a)) for a, b in edges]
+    long_edges = [i for i in range(n) if lengths[i] >= min_edge]
+    out = []
+    for k, i in enumerate(long_edges):
+        j = long_edges[(k + 1) % len(long_edges)]
+        gap = sum(lengths[m % n] for m in range(i + 1, j if j > i else j + n))
+        if gap > min_edge * 0.8 or i == j:
+            continue
+        a0, a1 = edges[i]
+        b0, b1 = edges[j]
+        d1, d2 = (a1 - a0) / lengths[i], (b1 - b0) / lengths[j]
+        cross = d1[0] * d2[1] - d1[1] * d2[0]
+        angle = math.degrees(math.acos(float(np.clip(np.dot(d1, d2), -1, 1))))
+        if not 60 <= angle <= 120 or np.sign(cross) != orientation:
+            continue
+        apex = _intersect(a0, d1, b0, d2)
+        if apex is None:
+            continue
+        out.append((apex, -d1, d2, lengths[i], lengths[j]))
+    return out
+
+
+def _support(quad: np.ndarray, edges: np.ndarray) -> float:
+    """Fraction of points along the quad's sides (away from its corners) that lie on an edge."""
+    h, w = edges.shape
+    hits = total = 0
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        for t in np.linspace(0.15, 0.85, 12):
+            x, y = (a + (b - a) * t).round().astype(int)
+            total += 1
+            if 0 <= x < w and 0 <= y < h and edges[y, x]:
+                hits += 1
+    return hits / total
+
+
+def _hypotheses(mask: np.ndarray, edges: np.ndarray, contour: np.ndarray, heights: list[float],
+                taken: np.ndarray) -> list[tuple[np.ndarray, float, bool]]:  # fmt: skip
+    """Card outlines explaining a blob that is not one clean card: built from its corners, checked."""
+    min_edge = 0.2 * min(heights)
+    candidates: list[tuple[float, np.ndarray]] = []
+    for apex, u, v, seen_u, seen_v in _corner_candidates(contour, min_edge):
+        for height in heights:
+            width = height * CARD_ASPECT
+            for a, b in ((width, height), (height, width)):
+                if seen_u > a * 1.12 or seen_v > b * 1.12:
+                    continue
+                quad = np.array([apex, apex + a * u, apex + a * u + b * v, apex + b * v])
+                region = np.zeros(mask.shape, np.uint8)
+                cv2.fillConvexPoly(region, np.round(quad).astype(np.int32), 255)
+                area = max(int((region > 0).sum()), 1)
+                inside = float((mask[region > 0] > 0).sum()) / area
+                if inside < 0.9:
+                    continue
+                candidates.append((_support(quad, edges) * inside, quad))
+    candidates.sort(key=lambda c: -c[0])
+    accepted: list[tuple[np.ndarray, float, bool]] = []
+    for score, quad in candidates:
+        if score < 0.55:
+            break
+        region = np.zeros(mask.shape, np.uint8)
+        cv2.fillConvexPoly(region, np.round(quad).astype(np.int32), 255)
+        covered = region > 0
+        new = float((~taken[covered]).sum()) / max(int(covered.sum()), 1)
+        if new < 0.45:
+            continue
+        taken |= covered
+        accepted.append((quad, score, new < 0.97))
+    return accepted
+
+
+def _outlines_in(mask: np.ndarray, small: np.ndarray, min_area: float, side: float,
+                 known: list[tuple[np.ndarray, float, bool]]) -> list[tuple[np.ndarray, float, bool]]:  # fmt: skip
+    """Card quads (work pixels) explained by the blobs of ``mask``: clean ones, then split clusters."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    found: list[tuple[np.ndarray, float, bool]] = []
+    clusters = []
+    for contour in contours:
+        if cv2.contourArea(contour) < min_area:
+            continue
+        result = _quad_from_blob(contour)
+        if result is not None:
+            found.append((result[0], result[1], False))
+        else:
+            clusters.append(contour)
+    if not clusters:
+        return found
+    sized = found + known
+    heights = [float(np.median([_long_side(q) for q, _, _ in sized]))] if sized else []
+    if not heights:  # no clean card to measure: try the sizes the blobs' straight sides suggest
+        corners = [corner for c in clusters for corner in _corner_candidates(c, side)]
+        sides = sorted({round(length) for *_, a, b in corners for length in (a, b)})
+        heights = sorted({max(s, s / CARD_ASPECT) for s in sides[-3:]}) if sides else []
+    if heights:
+        gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        rims = cv2.morphologyEx(mask, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+        lines = cv2.bitwise_or(cv2.Canny(gray, 20, 50, L2gradient=True), rims)
+        edges = cv2.dilate(lines, np.ones((3, 3), np.uint8)) > 0
+        taken = np.zeros(mask.shape, bool)
+        for quad, _, _ in sized:
+            cv2.fillConvexPoly(taken.view(np.uint8), np.round(quad).astype(np.int32), 1)
+        for contour in clusters:
+            found.extend(_hypotheses(mask, edges, contour, heights, taken))
+    return found
+
+
+def find_cards(frame: np.ndarray, *, min_height: float = 0.05) -> list[Outline]:
+    """Every card outline in a BGR frame; cards shorter than ``min_height`` of the frame's smaller side are ignored."""
+    h, w = frame.shape[:2]
+    scale = min(1.0, WORK_WIDTH / w)
+    small = cv2.resize(frame, (max(round(w * scale), 1), max(round(h * scale), 1)), interpolation=cv2.INTER_AREA)
+    mask = foreground(small)
+    side = min(small.shape[:2]) * min_height
+    min_area = side * side * CARD_ASPECT
+    found = _outlines_in(mask, small, min_area, side, [])
+    # Second look, for cards that hardly differ from the table in colour but do in texture.
+    covered = np.zeros(mask.shape, np.uint8)
+    for quad, _, _ in found:
+        cv2.fillConvexPoly(covered, np.round(quad).astype(np.int32), 255)
+    table = cv2.bitwise_not(cv2.dilate(mask, np.ones((7, 7), np.uint8)))
+    rest = cv2.bitwise_and(cv2.bitwise_or(textured(small, table), mask),
+                           cv2.bitwise_not(cv2.dilate(covered, np.ones((5, 5), np.uint8))))  # fmt: skip
+    found += _outlines_in(rest, small, min_area, side, found)
+    outlines = []
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.float32) if found else None
+    reach = max(2.5, 1.6 / scale)
+    for quad, fit, partial in found:
+        corners = (quad + 0.5) / scale - 0.5
+        if gray is not None:
+            corners = refine(gray, corners, reach)
+        outlines.append(Outline(corners=order_corners(corners), partial=partial, fit=fit))
+    return outlines
+
+
+def refine(gray: np.ndarray, quad: np.ndarray, reach: float) -> np.ndarray:
+    """Move each side of ``quad`` (frame pixels) onto the strongest edge within ``reach`` pixels of it.
+
+    Sides are sampled away from the rounded corners; each is re-fitted as a robust line through
+    the edge points and the corners are the lines' intersections. A side without a clear edge, or
+    a result that is no longer card-shaped, leaves the quad as it was.
+    """
+    quad = np.asarray(quad, np.float64)
+    centre = quad.mean(axis=0)
+    ts = np.linspace(0.14, 0.86, 24)
+    offsets = np.arange(-reach, reach + 0.25, 0.5)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        direction = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
+        normal = np.array([-direction[1], direction[0]])
+        if np.dot(normal, (a + b) / 2 - centre) < 0:
+            normal = -normal
+        base = a[None, :] + (b - a)[None, :] * ts[:, None]
+        points = base[:, None, :] + normal[None, None, :] * offsets[None, :, None]
+        samples = cv2.remap(gray, points[..., 0].astype(np.float32), points[..., 1].astype(np.float32),
+                            cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
+        step = np.abs(np.diff(samples, axis=1))
+        # The card's rim is the outermost clear step (ink of an index can be stronger, but inside).
+        clear = step >= np.maximum(0.4 * step.max(axis=1, keepdims=True), 4.0)
+        best = step.shape[1] - 1 - np.argmax(clear[:, ::-1], axis=1)
+        strength = step[np.arange(len(ts)), best]
+        strong = strength > max(4.0, 0.5 * float(np.median(strength)))
+        if strong.sum() < 8:
+            lines.append((a, direction))
+            continue
+        where = (offsets[best] + offsets[best + 1]) / 2
+        edge = base[strong] + normal[None, :] * where[strong, None]
+        vx, vy, x0, y0 = cv2.fitLine(edge.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+    corners = []
+    for i in range(4):
+        (p, d), (q, e) = lines[i - 1], lines[i]
+        point = _intersect(p, d, q, e)
+        if point is None or np.linalg.norm(point - quad[i]) > reach * 1.5:
+            return quad
+        corners.append(point)
+    refined = np.array(corners)
+    return refined if _card_shaped(refined) else quad
+
+
+def _long_side(quad: np.ndarray) -> float:
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
+
+
+def quad_iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quadrilaterals."""
+    pa, pb = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    inter, _ = cv2.intersectConvexConvex(pa, pb)
+    union = cv2.contourArea(pa) + cv2.contourArea(pb) - inter
+    return float(inter / union) if union > 0 else 0.0

@@ -1,0 +1,306 @@
+"""The card reader: frame → observations, in three steps (detect → rectify → classify).
+
+>>> reader = CardReader.default()                                  # doctest: +SKIP
+>>> for seen in reader.read(frame_bgr):                             # doctest: +SKIP
+...     print(seen.card, seen.face_up, round(seen.confidence, 3), seen.corners.shape)
+Ah True 0.998 (4, 2)
+None False 0.97 (4, 2)
+
+``card`` is None when the card lies face down, or when it lies face up but the reader is not sure
+enough (below the calibrated threshold): unsure is always better than wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, overload
+
+import cv2
+import numpy as np
+
+from table.cards import Card
+from vision.classify import corner_probabilities, prepare_crops, prepare_thumbnails, softmax, vote
+from vision.detect import Outline, find_cards
+from vision.errors import FrameError, ModelError
+from vision.rectify import (
+    CROP_H,
+    CROP_W,
+    INDEX_BOX,
+    THUMB_H,
+    THUMB_W,
+    Pyramid,
+    card_homography,
+    index_crops,
+    order_corners,
+    thumbnails,
+)
+
+MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
+"""Where the shipped models live (``models/`` at the top of the project)."""
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One card seen in one frame.
+
+    ``card`` is the face ("Ah") or None (face down, or face up but unsure). ``confidence`` is the
+    calibrated probability that the reading is right: of the named card when ``card`` is set, of
+    the best guess when the reader is unsure, of "face down" for a back. ``corners`` are 4×2 frame
+    pixels, clockwise from the card's upright top left. ``mark`` is the Tock mark of a back (not
+    read yet: always None). ``partial`` means part of the card is hidden under another.
+    """
+
+    card: str | None
+    face_up: bool
+    mark: str | None
+    confidence: float
+    corners: np.ndarray = field(repr=False)
+    partial: bool = False
+
+
+@dataclass(frozen=True)
+class Observations(Sequence[Observation]):
+    """Everything read in one frame, as parallel arrays (validated), and a sequence of Observation.
+
+    ``card_ids`` holds table.cards ids (-1 = no face read); ``embeddings`` are the corner models'
+    penultimate features of each card (mean of its two corners), ``card_embeddings`` the card
+    model's (for backs): both for nearest-prototype enrollment of a user's deck.
+    """
+
+    corners: np.ndarray  # (N, 4, 2) float64
+    card_ids: np.ndarray  # (N,) int64
+    face_up: np.ndarray  # (N,) bool
+    confidence: np.ndarray  # (N,) float64
+    partial: np.ndarray  # (N,) bool
+    embeddings: np.ndarray  # (N, D) float32
+    card_embeddings: np.ndarray  # (N, E) float32
+    marks: tuple[str | None, ...] = ()
+
+    def __post_init__(self) -> None:
+        n = len(self.card_ids)
+        if not self.marks:
+            object.__setattr__(self, "marks", (None,) * n)
+        checks = {
+            "corners": self.corners.shape[:1] == (n,) and self.corners.shape[1:] == (4, 2),
+            "face_up": self.face_up.shape == (n,),
+            "confidence": self.confidence.shape == (n,),
+            "partial": self.partial.shape == (n,),
+            "embeddings": self.embeddings.ndim == 2 and len(self.embeddings) == n,
+            "card_embeddings": self.card_embeddings.ndim == 2 and len(self.card_embeddings) == n,
+            "marks": len(self.marks) == n,
+        }
+        bad = [name for name, ok in checks.items() if not ok]
+        if bad or self.card_ids.ndim != 1:
+            raise ValueError(f"observation arrays disagree with {n} cards: {', '.join(bad) or 'card_ids'}")
+        if n and (self.card_ids.min() < -1 or self.card_ids.max() > 51):
+            raise ValueError("card ids must be -1 (none) or 0..51")
+
+    @staticmethod
+    def empty(embedding: int = 0, card_embedding: int = 0) -> Observations:
+        """No cards."""
+        return Observations(np.zeros((0, 4, 2)), np.zeros(0, np.int64), np.zeros(0, bool), np.zeros(0),
+                            np.zeros(0, bool), np.zeros((0, embedding), np.float32),
+                            np.zeros((0, card_embedding), np.float32))  # fmt: skip
+
+    def __len__(self) -> int:
+        return len(self.card_ids)
+
+    @overload
+    def __getitem__(self, index: int) -> Observation: ...
+
+    @overload
+    def __getitem__(self, index: slice | np.ndarray) -> Observations: ...
+
+    def __getitem__(self, index: int | slice | np.ndarray) -> Observation | Observations:
+        if isinstance(index, (int, np.integer)):
+            i = int(index)
+            if not -len(self) <= i < len(self):
+                raise IndexError(f"observation {i} out of range for {len(self)} cards")
+            cid = int(self.card_ids[i])
+            return Observation(
+                card=str(Card.from_id(cid)) if cid >= 0 else None,
+                face_up=bool(self.face_up[i]),
+                mark=self.marks[i],
+                confidence=float(self.confidence[i]),
+                corners=self.corners[i].copy(),
+                partial=bool(self.partial[i]),
+            )
+        picked = np.arange(len(self))[index]
+        return Observations(self.corners[picked], self.card_ids[picked], self.face_up[picked],
+                            self.confidence[picked], self.partial[picked], self.embeddings[picked],
+                            self.card_embeddings[picked], tuple(self.marks[int(i)] for i in picked))  # fmt: skip
+
+    def __iter__(self) -> Iterator[Observation]:
+        for i in range(len(self)):
+            yield self[i]
+
+    @property
+    def cards(self) -> list[str | None]:
+        """The face read for each card (None where unsure or face down)."""
+        return [str(Card.from_id(int(c))) if c >= 0 else None for c in self.card_ids]
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    """What the models were trained and calibrated with (from ``models/reader.json``)."""
+
+    temperature: float
+    threshold: float
+    members: int
+
+    @staticmethod
+    def load(path: Path) -> ReaderSettings:
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, ValueError) as error:
+            raise ModelError(f"cannot read reader settings {path}: {error}") from None
+        crop = data.get("crop", {})
+        if tuple(crop.get("box", ())) != INDEX_BOX or (crop.get("width"), crop.get("height")) != (CROP_W, CROP_H):
+            raise ModelError(f"{path} was made for another index crop ({crop}); retrain with python -m vision.train")
+        thumb = data.get("thumbnail", {})
+        if (thumb.get("width"), thumb.get("height")) != (THUMB_W, THUMB_H):
+            raise ModelError(f"{path} was made for another thumbnail size ({thumb}); retrain")
+        return ReaderSettings(float(data["temperature"]), float(data["threshold"]), int(data.get("members", 1)))
+
+
+def check_frame(frame: Any, *, what: str = "frame") -> np.ndarray:
+    """A BGR uint8 (H, W, 3) view of ``frame``, or FrameError saying what is wrong.
+
+    Grey (H, W) and BGRA (H, W, 4) images are accepted and converted.
+    """
+    if not isinstance(frame, np.ndarray):
+        raise FrameError(f"{what} must be a numpy array (H×W×3 uint8 BGR), got {type(frame).__name__}")
+    if frame.dtype != np.uint8:
+        raise FrameError(f"{what} must have dtype uint8 (0..255 BGR), got {frame.dtype}")
+    if frame.size == 0:
+        raise FrameError(f"{what} is empty (shape {frame.shape}); expected H×W×3 BGR")
+    if frame.ndim == 2:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.ndim == 3 and frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    if frame.ndim != 3 or frame.shape[2] != 3:
+        raise FrameError(f"{what} must be H×W×3 BGR (or H×W grey, H×W×4 BGRA), got shape {frame.shape}")
+    return frame
+
+
+class CardReader:
+    """Reads every card in a frame. Make one with :meth:`default` (the shipped models)."""
+
+    def __init__(self, models_dir: Path, *, providers: Sequence[str] = ("CPUExecutionProvider",),
+                 threads: int = 1) -> None:  # fmt: skip
+        import onnxruntime as ort
+
+        self.settings = ReaderSettings.load(models_dir / "reader.json")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        sessions = []
+        for name in ("corners.onnx", "card.onnx"):
+            path = models_dir / name
+            if not path.is_file():
+                raise ModelError(f"model {path} is missing; train it with python -m vision.train")
+            try:
+                sessions.append(ort.InferenceSession(str(path), options, providers=list(providers)))
+            except Exception as error:  # onnxruntime raises its own untyped errors
+                raise ModelError(f"cannot load model {path}: {error}") from None
+        self._corners, self._card = sessions
+        self.embedding_size = int(self._corners.get_outputs()[2].shape[1] or 0)
+        self.card_embedding_size = int(self._card.get_outputs()[1].shape[1] or 0)
+
+    @classmethod
+    def default(cls) -> CardReader:
+        """The reader with the models shipped in ``models/``."""
+        return cls(MODELS_DIR)
+
+    # --- the three steps -----------------------------------------------------------------------
+
+    def detect(self, frame: np.ndarray) -> list[Outline]:
+        """Step 1: the outline of every card in the frame."""
+        return find_cards(frame)
+
+    def classify(self, crops: np.ndarray, thumbs: np.ndarray) -> dict[str, np.ndarray]:
+        """Step 3: index crops (2 per card) and thumbnails (1 per card) → per-card readings."""
+        n = len(thumbs)
+        rank_logits, suit_logits, embedding = self._corners.run(None, {"crops": prepare_crops(crops)})
+        cards, none = corner_probabilities(rank_logits, suit_logits)
+        best, posterior, seen = vote(cards.reshape(n, 2, 52), none.reshape(n, 2), self.settings.temperature)
+        face_logits, card_embedding = self._card.run(None, {"thumbnails": prepare_thumbnails(thumbs)})
+        p_face = softmax(face_logits.astype(np.float64))[:, 1]
+        weights = (1.0 - none.reshape(n, 2))[:, :, None]
+        emb = (embedding.reshape(n, 2, -1) * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-6)
+        return {"best": best, "posterior": posterior, "seen": seen, "p_face": p_face,
+                "embedding": emb.astype(np.float32), "card_embedding": card_embedding.astype(np.float32)}  # fmt: skip
+
+    def _decide(self, corners: np.ndarray, partial: np.ndarray, r: dict[str, np.ndarray]) -> Observations:
+        face_up = (r["p_face"] > 0.5) | (r["seen"] > 0.8)
+        sure = face_up & (r["posterior"] >= self.settings.threshold)
+        card_ids = np.where(sure, r["best"], -1).astype(np.int64)
+        confidence = np.where(face_up, r["posterior"], 1.0 - r["p_face"])
+        return Observations(corners, card_ids, face_up, confidence.astype(np.float64), partial,
+                            r["embedding"], r["card_embedding"])  # fmt: skip
+
+    def read(self, frame: Any) -> Observations:
+        """Every card in a BGR frame (detect → rectify → classify). No card: an empty result."""
+        image = check_frame(frame)
+        if min(image.shape[:2]) < 32:
+            return Observations.empty(self.embedding_size, self.card_embedding_size)
+        outlines = self.detect(image)
+        if not outlines:
+            return Observations.empty(self.embedding_size, self.card_embedding_size)
+        quads = [o.corners for o in outlines]
+        pyramid = Pyramid(image)
+        crops = index_crops(image, quads, pyramid=pyramid)  # step 2: rectify (only what is read)
+        thumbs = thumbnails(image, quads, pyramid=pyramid)
+        readings = self.classify(crops, thumbs)
+        partial = np.array([o.partial for o in outlines], bool)
+        return self._decide(np.stack(quads), partial, readings)
+
+    def read_card(self, rectified: Any) -> Observation:
+        """One card that is already straightened (upright or upside down, any size)."""
+        image = check_frame(rectified, what="rectified card")
+        h, w = image.shape[:2]
+        if min(h, w) < 16:
+            raise FrameError(f"rectified card is too small ({w}×{h} pixels); give at least 16 pixels a side")
+        if w > h:  # lying on its side: stand it up
+            image = cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)
+            h, w = w, h
+        corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) - 0.5
+        pyramid = Pyramid(image)
+        readings = self.classify(index_crops(image, [corners], pyramid=pyramid),
+                                 thumbnails(image, [corners], pyramid=pyramid))  # fmt: skip
+        return self._decide(corners[None], np.zeros(1, bool), readings)[0]
+
+    def read_index(self, crops: Any) -> list[tuple[str | None, float, float]]:
+        """Index crops cut by the caller (rank above suit, upright, BGR, any size).
+
+        Returns, for each crop, (card or None when unsure, confidence, P(no index at all)).
+        """
+        if isinstance(crops, np.ndarray):
+            crops = [crops]
+        prepared = []
+        for crop in crops:
+            image = check_frame(crop, what="index crop")
+            prepared.append(cv2.resize(image, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA))
+        if not prepared:
+            return []
+        rank_logits, suit_logits, _ = self._corners.run(None, {"crops": prepare_crops(np.stack(prepared))})
+        cards, none = corner_probabilities(rank_logits, suit_logits)
+        out: list[tuple[str | None, float, float]] = []
+        for k in range(len(prepared)):
+            best, posterior, _ = vote(cards[k : k + 1, None], none[k : k + 1, None], self.settings.temperature)
+            sure = posterior[0] >= self.settings.threshold and none[k] < 0.5
+            out.append((str(Card.from_id(int(best[0]))) if sure else None, float(posterior[0]), float(none[k])))
+        return out
+
+
+def index_box_in(corners: np.ndarray) -> np.ndarray:
+    """The frame polygon (4×2) of a card's top-left index region (for drawing)."""
+    box = np.array([[[INDEX_BOX[0], INDEX_BOX[1]], [INDEX_BOX[2], INDEX_BOX[1]], [INDEX_BOX[2], INDEX_BOX[3]],
+                     [INDEX_BOX[0], INDEX_BOX[3]]]], np.float64)  # fmt: skip
+    out: np.ndarray = cv2.perspectiveTransform(box, card_homography(order_corners(corners)))[0]
+    return out
+

@@ -1,0 +1,306 @@
+"""Train the card models from rendered cards only and export them to ONNX.
+
+    python -m vision.train                     # the shipped models (about 30-40 min on 2 cores)
+    python -m vision.train --cards 4000 --steps 200 --out /tmp/models   # a quick smoke run
+
+Steps: render training cards (deck styles from the "train" font pool), calibration cards (same
+pool, other styles) and hold-out cards (the "holdout" font pool, never trained on); train an
+ensemble of corner readers that differ in seed and in the font families they see; fit the
+confidence temperature and the "unsure" threshold on the calibration cards; measure on the
+hold-out cards; train the face-up/face-down model; export ``corners.onnx``, ``card.onnx``, their
+label files and ``reader.json`` (everything the run-time reader needs). Every random choice
+comes from ``--seed``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from vision.classify import NO_INDEX, RANKS, SUITS, corner_probabilities, prepare_crops, prepare_thumbnails, vote
+from vision.rectify import CROP_H, CROP_W, INDEX_BOX, THUMB_H, THUMB_W
+from vision.train.data import CornerData, ThumbData, render_dataset
+from vision.train.model import CardNet, CornerEnsemble, CornerNet
+
+DATA_VERSION = 1
+
+
+class Progress:
+    """A one-line progress bar on stderr."""
+
+    def __init__(self, total: int, label: str) -> None:
+        self.total, self.label, self.start, self.last = total, label, time.monotonic(), 0.0
+
+    def __call__(self, done: int, extra: str = "") -> None:
+        now = time.monotonic()
+        if now - self.last < 0.5 and done < self.total:
+            return
+        self.last = now
+        frac = done / max(self.total, 1)
+        elapsed = now - self.start
+        eta = elapsed / frac - elapsed if frac > 0 else 0.0
+        bar = "#" * int(frac * 30)
+        sys.stderr.write(f"\r{self.label:<22} [{bar:<30}] {done}/{self.total} {elapsed:5.0f}s eta {eta:4.0f}s {extra}")
+        if done >= self.total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def _dataset(name: str, count: int, pool: str, seed: int, cache: Path | None, jobs: int
+             ) -> tuple[CornerData, ThumbData]:  # fmt: skip
+    path = cache / f"{name}-{pool}-{count}-{seed}-v{DATA_VERSION}.npz" if cache else None
+    if path is not None and path.exists():
+        z = np.load(path)
+        keys = ("crops", "rank", "suit", "weight", "family", "pairs", "card_id", "readable")
+        corner = CornerData(*(z[k] for k in keys))
+        return corner, ThumbData(z["thumbs"], z["face_up"], z["thumb_family"])
+    corner, thumb = render_dataset(count, pool=pool, seed=seed, jobs=jobs,  # type: ignore[arg-type]
+                                   progress=Progress(count, f"render {name}"))  # fmt: skip
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez(path, crops=corner.crops, rank=corner.rank, suit=corner.suit, weight=corner.weight,
+                 family=corner.family, pairs=corner.pairs, card_id=corner.card_id, readable=corner.readable,
+                 thumbs=thumb.thumbs, face_up=thumb.face_up, thumb_family=thumb.family)  # fmt: skip
+    return corner, thumb
+
+
+def _augment(x: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """Small random zoom, shift and turn (detection error beyond what rendering gave), contrast."""
+    n = x.shape[0]
+    scale = torch.empty(n).uniform_(0.9, 1.12, generator=generator)
+    angle = torch.empty(n).uniform_(-0.05, 0.05, generator=generator)
+    shift = torch.empty(n, 2).uniform_(-0.08, 0.08, generator=generator)
+    cos, sin = torch.cos(angle) / scale, torch.sin(angle) / scale
+    theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1)
+    grid = F.affine_grid(theta, list(x.shape), align_corners=False)
+    out = F.grid_sample(x, grid, padding_mode="border", align_corners=False)
+    gain = torch.empty(n, 1, 1, 1).uniform_(0.8, 1.2, generator=generator)
+    return out * gain
+
+
+def _batches(n: int, size: int, rng: np.random.Generator) -> list[np.ndarray]:
+    order = rng.permutation(n)
+    return [order[i : i + size] for i in range(0, n, size)]
+
+
+def train_corner(data: CornerData, keep: np.ndarray, *, seed: int, steps: int, label: str) -> CornerNet:
+    """One corner reader trained on the crops where ``keep`` is true."""
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    generator = torch.Generator().manual_seed(seed)
+    net = CornerNet()
+    index = np.flatnonzero(keep)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=2e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
+    progress = Progress(steps, label)
+    step, running = 0, 0.0
+    net.train()
+    while step < steps:
+        for batch in _batches(len(index), 256, rng):
+            if step >= steps:
+                break
+            rows = index[batch]
+            x = _augment(torch.from_numpy(prepare_crops(data.crops[rows])), generator)
+            rank = torch.from_numpy(data.rank[rows])
+            suit = torch.from_numpy(data.suit[rows])
+            weight = torch.from_numpy(data.weight[rows])
+            rank_logits, suit_logits, _ = net(x)
+            rank_loss = (F.cross_entropy(rank_logits, rank, reduction="none", label_smoothing=0.05) * weight).mean()
+            has_index = (rank != NO_INDEX).float() * weight
+            suit_loss = (F.cross_entropy(suit_logits, suit, reduction="none", label_smoothing=0.05) * has_index).sum()
+            loss = rank_loss + suit_loss / max(float(has_index.sum()), 1.0)
+            optimiser.zero_grad()
+            loss.backward()  # type: ignore[no-untyped-call]
+            optimiser.step()
+            schedule.step()
+            step += 1
+            running = 0.98 * running + 0.02 * float(loss) if step > 1 else float(loss)
+            progress(step, f"loss {running:.3f}")
+    return net.eval()
+
+
+def train_card(data: ThumbData, *, seed: int, epochs: int) -> CardNet:
+    """The face-up / face-down model."""
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    net = CardNet()
+    steps_per_epoch = (len(data.face_up) + 127) // 128
+    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=2e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=epochs * steps_per_epoch)
+    progress = Progress(epochs * steps_per_epoch, "train card model")
+    step = 0
+    net.train()
+    for _ in range(epochs):
+        for batch in _batches(len(data.face_up), 128, rng):
+            x = torch.from_numpy(prepare_thumbnails(data.thumbs[batch]))
+            if rng.random() < 0.5:
+                x = torch.flip(x, dims=(2, 3))  # a card turned half round is the same card
+            logits, _ = net(x)
+            loss = F.cross_entropy(logits, torch.from_numpy(data.face_up[batch]))
+            optimiser.zero_grad()
+            loss.backward()  # type: ignore[no-untyped-call]
+            optimiser.step()
+            schedule.step()
+            step += 1
+            progress(step, f"loss {float(loss):.3f}")
+    return net.eval()
+
+
+def _logits(model: nn.Module, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    ranks, suits = [], []
+    with torch.no_grad():
+        for i in range(0, len(crops), 1024):
+            r, s, _ = model(torch.from_numpy(prepare_crops(crops[i : i + 1024])))
+            ranks.append(r.numpy())
+            suits.append(s.numpy())
+    return np.concatenate(ranks, axis=-2), np.concatenate(suits, axis=-2)
+
+
+def evaluate(ensemble: CornerEnsemble, data: CornerData, temperature: float) -> dict[str, np.ndarray]:
+    """Per-card results of the voting reader on the paired crops of ``data``."""
+    pairs = data.pairs
+    rank_logits, suit_logits = _logits(ensemble, data.crops[pairs.reshape(-1)])
+    cards, none = corner_probabilities(rank_logits.reshape(len(rank_logits), -1, NO_INDEX + 1),
+                                       suit_logits.reshape(len(suit_logits), -1, 4))  # fmt: skip
+    best, confidence, seen = vote(cards.reshape(-1, 2, 52), none.reshape(-1, 2), temperature)
+    truth = np.where(data.readable, data.card_id, -1)
+    return {"best": best, "confidence": confidence, "seen": seen, "truth": truth, "cards": cards, "none": none}
+
+
+def fit_temperature(result: dict[str, np.ndarray]) -> float:
+    """The temperature that minimises the negative log-likelihood of the true card (readable cards)."""
+    readable = result["truth"] >= 0
+    cards = result["cards"].reshape(-1, 2, 52)[readable]
+    none = result["none"].reshape(-1, 2)[readable]
+    truth = result["truth"][readable]
+    weight = 1.0 - none
+    score = (weight[:, :, None] * np.log(cards + 1e-6)).sum(axis=1)
+    best_t, best_nll = 1.0, float("inf")
+    for t in np.exp(np.linspace(np.log(0.3), np.log(8.0), 60)):
+        z = score / t
+        z = z - z.max(axis=1, keepdims=True)
+        nll = float(-(z[np.arange(len(truth)), truth] - np.log(np.exp(z).sum(axis=1))).mean())
+        if nll < best_nll:
+            best_t, best_nll = float(t), nll
+    return best_t
+
+
+def summarise(result: dict[str, np.ndarray], threshold: float) -> dict[str, float]:
+    readable = result["truth"] >= 0
+    accepted = readable & (result["confidence"] >= threshold)
+    right = accepted & (result["best"] == result["truth"])
+    wrong = accepted & (result["best"] != result["truth"])
+    n = max(int(readable.sum()), 1)
+    return {
+        "cards": int(readable.sum()),
+        "right": float(right.sum() / n),
+        "wrong_confident": float(wrong.sum() / n),
+        "unsure": float((readable & ~accepted).sum() / n),
+        "top1": float((result["best"] == result["truth"])[readable].mean()),
+    }
+
+
+def choose_threshold(result: dict[str, np.ndarray]) -> float:
+    """The lowest threshold (at least 0.5) at which calibration cards show no confident error."""
+    readable = result["truth"] >= 0
+    wrong = readable & (result["best"] != result["truth"])
+    worst = float(result["confidence"][wrong].max(initial=0.0))
+    return float(min(max(0.5, worst + 1e-3), 0.97))
+
+
+def export(ensemble: CornerEnsemble, card: CardNet, out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    x = torch.zeros(4, 2, CROP_H, CROP_W)
+    torch.onnx.export(ensemble, (x,), str(out / "corners.onnx"), input_names=["crops"],
+                      output_names=["rank_logits", "suit_logits", "embedding"],
+                      dynamic_axes={"crops": {0: "n"}, "rank_logits": {1: "n"}, "suit_logits": {1: "n"},
+                                    "embedding": {0: "n"}}, opset_version=17, dynamo=False)  # fmt: skip
+    t = torch.zeros(4, 3, THUMB_H, THUMB_W)
+    torch.onnx.export(card, (t,), str(out / "card.onnx"), input_names=["thumbnails"],
+                      output_names=["face_logits", "embedding"],
+                      dynamic_axes={"thumbnails": {0: "n"}, "face_logits": {0: "n"}, "embedding": {0: "n"}},
+                      opset_version=17, dynamo=False)  # fmt: skip
+    (out / "corners.labels.json").write_text(json.dumps(
+        {"rank": [*RANKS, "none"], "suit": list(SUITS), "card_id": "rank_index * 4 + suit_index"}, indent=1) + "\n")
+    (out / "card.labels.json").write_text(json.dumps({"face": ["down", "up"]}, indent=1) + "\n")
+
+
+def _sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cards", type=int, default=60000, help="training cards to render (default 60000)")
+    parser.add_argument("--check-cards", type=int, default=3000, help="calibration and hold-out cards (each)")
+    parser.add_argument("--members", type=int, default=3, help="corner readers in the ensemble (default 3)")
+    parser.add_argument("--steps", type=int, default=1500, help="batches of 256 per corner reader (default 1500)")
+    parser.add_argument("--jobs", type=int, default=2, help="processes rendering the data (default 2)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
+    parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "models")
+    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tocktable", help="rendered data cache")
+    args = parser.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    torch.use_deterministic_algorithms(True)
+    started = time.monotonic()
+
+    train, train_thumbs = _dataset("train", args.cards, "train", args.seed, args.cache, args.jobs)
+    calib, _ = _dataset("calibration", args.check_cards, "train", args.seed + 1000, args.cache, args.jobs)
+    hold, hold_thumbs = _dataset("holdout", args.check_cards, "holdout", args.seed + 2000, args.cache, args.jobs)
+    print(f"training crops {len(train.rank)}, font families {len(set(train.family.tolist()))}")
+
+    members = []
+    for k in range(args.members):
+        keep = (train.family % 4 != k) if args.members > 1 else np.ones(len(train.rank), bool)
+        members.append(train_corner(train, keep, seed=args.seed * 100 + k, steps=args.steps,
+                                    label=f"train corner {k + 1}/{args.members}"))  # fmt: skip
+    ensemble = CornerEnsemble(members).eval()
+    calibration = evaluate(ensemble, calib, 1.0)
+    temperature = fit_temperature(calibration)
+    calibration = evaluate(ensemble, calib, temperature)
+    threshold = choose_threshold(calibration)
+    holdout = evaluate(ensemble, hold, temperature)
+    figures = {"calibration": summarise(calibration, threshold), "holdout": summarise(holdout, threshold)}
+    for k, member in enumerate(members):
+        alone = evaluate(CornerEnsemble([member]).eval(), hold, temperature)
+        figures[f"holdout_member_{k + 1}"] = summarise(alone, threshold)
+
+    card = train_card(train_thumbs, seed=args.seed * 100 + 99, epochs=2)
+    with torch.no_grad():
+        logits, _ = card(torch.from_numpy(prepare_thumbnails(hold_thumbs.thumbs)))
+    face_accuracy = float((logits.argmax(1).numpy() == hold_thumbs.face_up).mean())
+    figures["holdout_face_up"] = {"accuracy": face_accuracy, "cards": len(hold_thumbs.face_up)}
+
+    export(ensemble, card, args.out)
+    manifest = {
+        "corner_model": "corners.onnx",
+        "card_model": "card.onnx",
+        "crop": {"box": list(INDEX_BOX), "width": CROP_W, "height": CROP_H},
+        "thumbnail": {"width": THUMB_W, "height": THUMB_H},
+        "temperature": temperature,
+        "threshold": threshold,
+        "members": args.members,
+        "trained": {"command": "python -m vision.train " + " ".join(argv if argv is not None else sys.argv[1:]),
+                    "seed": args.seed, "cards": args.cards, "steps": args.steps, "data_version": DATA_VERSION,
+                    "minutes": round((time.monotonic() - started) / 60, 1), "torch": torch.__version__},
+        "figures": figures,
+        "sha256": {name: _sha(args.out / name) for name in ("corners.onnx", "card.onnx")},
+    }  # fmt: skip
+    (args.out / "reader.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    print(json.dumps(figures, indent=1))
+    print(f"temperature {temperature:.3f}, threshold {threshold:.3f}; wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
