@@ -48,7 +48,8 @@ def layout(rng: np.random.Generator, *, touching: bool, count: int = 12) -> tupl
             x, y = 0.22 + 0.56 * (col + 0.5) / 6 + rng.uniform(-0.01, 0.01), 0.33 + 0.3 * row
             angle, height = float(rng.uniform(-12, 12)), float(rng.uniform(0.21, 0.25))
         else:
-            x, y = 0.04 + 0.92 * (col + 0.5) / 6 + rng.uniform(-0.01, 0.01), 0.27 + 0.46 * row + rng.uniform(-0.02, 0.02)
+            x = 0.04 + 0.92 * (col + 0.5) / 6 + rng.uniform(-0.01, 0.01)
+            y = 0.27 + 0.46 * row + rng.uniform(-0.02, 0.02)
             angle, height = float(rng.uniform(-180, 180)), float(rng.uniform(0.19, 0.23))
         face_up = bool(rng.random() < 0.75)
         cards.append(PlacedCard(str(Card.from_id(int(cid))), face_up, (x, y), angle=angle, height=height))
@@ -196,8 +197,9 @@ def speed(reader: CardReader, frames: int, models: Path) -> dict[str, Any]:
         reader.detect(image)
         detect.append(time.perf_counter() - start)
     sizes = {p.name: p.stat().st_size for p in sorted(models.glob("*.onnx"))}
-    return {"frames": frames, "median_ms": 1000 * float(np.median(total)), "p95_ms": 1000 * float(np.percentile(total, 95)),
-            "detect_median_ms": 1000 * float(np.median(detect)), "model_bytes": sizes}  # fmt: skip
+    return {"frames": frames, "median_ms": 1000 * float(np.median(total)),
+            "p95_ms": 1000 * float(np.percentile(total, 95)), "detect_median_ms": 1000 * float(np.median(detect)),
+            "model_bytes": sizes}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -219,7 +221,8 @@ def main(argv: list[str] | None = None) -> int:
     for touching in (False, True) if args.only in (None, "synthetic") else ():
         name = "synthetic_touching" if touching else "synthetic_spread"
         figures[name] = r = synthetic(reader, args.scenes, touching=touching, seed=7 if touching else 3)
-        print(f"{name}: {r['cards']} cards, detected {r['detected']:.1%}, face-up read right {r['read_right_of_face_up']:.2%} "
+        print(f"{name}: {r['cards']} cards, detected {r['detected']:.1%}, "
+              f"face-up read right {r['read_right_of_face_up']:.2%} "
               f"(of detected {r['read_right_of_detected_face_up']:.2%}), unsure {r['unsure']}, wrong {r['wrong']} "
               f"({r['wrong_rate']:.2%}), face up/down right {r['face_up_right_of_detected']:.2%}")  # fmt: skip
     if args.only not in (None, "real"):
@@ -229,8 +232,8 @@ def main(argv: list[str] | None = None) -> int:
         print("bicycle-webcam: skipped (../shared/vision-real absent)")
     else:
         figures["bicycle_webcam"] = real
-        print(f"bicycle-webcam: {real['right']}/{real['photos']} right ({real['right_rate']:.2%}), unsure {real['unsure']}, "
-              f"wrong {real['wrong']} ({real['wrong_rate']:.2%}), no card {real['no_card']}, "
+        print(f"bicycle-webcam: {real['right']}/{real['photos']} right ({real['right_rate']:.2%}), "
+              f"unsure {real['unsure']}, wrong {real['wrong']} ({real['wrong_rate']:.2%}), no card {real['no_card']}, "
               f"{real['ms_per_photo_median']:.1f} ms per photo (median, 800x600)")  # fmt: skip
         if real["misses"]:
             print("  misses: " + "; ".join(real["misses"][:30]))

@@ -94,17 +94,24 @@ def deck_style(seed: int, pool: Pool = "all") -> DeckStyle:
     if not fonts:
         raise RuntimeError("no index fonts found: install the font packages listed in .ci/apt-packages.txt")
     font = fonts[int(rng.integers(len(fonts)))]
-    jumbo = rng.random() < 0.12
+    rank_height = float(rng.uniform(0.075, 0.17))
+    top = float(rng.uniform(0.025, 0.11))
+    suit_ratio = float(rng.uniform(0.45, 0.95))
+    gap = float(rng.uniform(-0.02, 0.3))
+    # Keep the whole index within the top 42 % of the card, as on real decks (even jumbo ones).
+    bottom = top + rank_height * (1 + gap + suit_ratio)
+    if bottom > 0.42:
+        rank_height *= (0.42 - top) / (bottom - top)
     index = IndexStyle(
         font=font.path,
-        rank_height=float(rng.uniform(0.14, 0.19) if jumbo else rng.uniform(0.075, 0.135)),
+        rank_height=rank_height,
         condense=float(rng.uniform(0.62, 1.12)),
         stroke=int(rng.choice([0, 0, 0, 1, 1, 2])),
         ten=str(rng.choice(TEN_STYLES)),
-        center_x=float(rng.uniform(0.075, 0.125) if not jumbo else rng.uniform(0.1, 0.15)),
-        top=float(rng.uniform(0.03, 0.07)),
-        suit_ratio=float(rng.uniform(0.5, 0.95)),
-        gap=float(rng.uniform(-0.02, 0.25)),
+        center_x=float(rng.uniform(0.07, 0.14)),
+        top=top,
+        suit_ratio=suit_ratio,
+        gap=gap,
         left_aligned=bool(rng.random() < 0.2),
         four_corners=bool(rng.random() < 0.12),
     )
@@ -264,8 +271,7 @@ def _draw_pips(canvas: np.ndarray, style: DeckStyle, card: Card) -> None:
     flipped = mask[::-1, ::-1]
     h, w = mask.shape
     # Pips keep clear of the index column: push the outer columns inward when it is wide.
-    rank = rank_mask(style.index, Rank.TEN, max(round(style.index.rank_height * FACE_H), 6))
-    index_right = (style.index.center_x * FACE_W + rank.shape[1] / 2 + 0.03 * FACE_W) / FACE_W
+    index_right = _index_right(style) + 0.03
     shift = max(0.0, index_right + w / 2 / FACE_W - style.pip_columns)
     for x, y in _pip_positions(style, card.rank):
         if abs(x - 0.5) > 1e-6:
@@ -274,9 +280,16 @@ def _draw_pips(canvas: np.ndarray, style: DeckStyle, card: Card) -> None:
         _blend(canvas, m, color, round(x * FACE_W - w / 2), round(y * FACE_H - h / 2))
 
 
+def _index_right(style: DeckStyle) -> float:
+    """Right edge of the widest index ("10"), as a fraction of the card width."""
+    rank = rank_mask(style.index, Rank.TEN, max(round(style.index.rank_height * FACE_H), 6))
+    return float(style.index.center_x + rank.shape[1] / 2 / FACE_W)
+
+
 def _draw_court(canvas: np.ndarray, style: DeckStyle, card: Card) -> None:
-    """A framed, point-symmetric picture standing in for the court figure."""
+    """A framed, point-symmetric picture standing in for the court figure, clear of the indices."""
     fx, fy = style.court_frame
+    fx = min(max(fx, _index_right(style) + 0.015), 0.32)
     x0, y0, x1, y1 = round(fx * FACE_W), round(fy * FACE_H), round((1 - fx) * FACE_W), round((1 - fy) * FACE_H)
     w, h = x1 - x0, y1 - y0
     rng = np.random.default_rng([style.seed, card.id, 31])

@@ -20,7 +20,7 @@ from vision.errors import FrameError
 CARD_ASPECT = 63 / 88
 """Width / height of a poker-size card (63 × 88 mm)."""
 
-INDEX_BOX = (0.0, 0.0, 0.25, 0.36)
+INDEX_BOX = (0.0, 0.0, 0.28, 0.44)
 """The top-left index region of an upright card: x0, y0, x1, y1 as fractions of width and height."""
 
 CROP_W, CROP_H = 32, 64

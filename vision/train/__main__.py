@@ -31,7 +31,7 @@ from vision.rectify import CROP_H, CROP_W, INDEX_BOX, THUMB_H, THUMB_W
 from vision.train.data import CornerData, ThumbData, render_dataset
 from vision.train.model import CardNet, CornerEnsemble, CornerNet
 
-DATA_VERSION = 1
+DATA_VERSION = 2
 
 
 class Progress:
@@ -240,10 +240,10 @@ def _sha(path: Path) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cards", type=int, default=60000, help="training cards to render (default 60000)")
-    parser.add_argument("--check-cards", type=int, default=3000, help="calibration and hold-out cards (each)")
+    parser.add_argument("--cards", type=int, default=30000, help="training cards to render (default 30000)")
+    parser.add_argument("--check-cards", type=int, default=2000, help="calibration and hold-out cards (each)")
     parser.add_argument("--members", type=int, default=3, help="corner readers in the ensemble (default 3)")
-    parser.add_argument("--steps", type=int, default=1500, help="batches of 256 per corner reader (default 1500)")
+    parser.add_argument("--steps", type=int, default=1200, help="batches of 256 per corner reader (default 1200)")
     parser.add_argument("--jobs", type=int, default=2, help="processes rendering the data (default 2)")
     parser.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")

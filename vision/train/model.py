@@ -10,20 +10,21 @@ from vision.classify import NO_INDEX
 EMBEDDING = 64
 
 
-def _conv(cin: int, cout: int) -> nn.Sequential:
-    return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    conv = nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False)
+    return nn.Sequential(conv, nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
 
 
 class CornerNet(nn.Module):
     """Reads one index crop (2 × 64 × 32): rank logits (13 ranks + "no index"), suit logits, embedding."""
 
-    def __init__(self, widths: tuple[int, int, int, int] = (12, 20, 40, 64)) -> None:
+    def __init__(self, widths: tuple[int, int, int, int] = (16, 32, 64, 64)) -> None:
         super().__init__()
         a, b, c, d = widths
         self.features = nn.Sequential(
-            _conv(2, a), nn.MaxPool2d(2),
-            _conv(a, b), _conv(b, b), nn.MaxPool2d(2),
-            _conv(b, c), _conv(c, c), nn.MaxPool2d(2),
+            _conv(2, a, stride=2),
+            _conv(a, b), nn.MaxPool2d(2),
+            _conv(b, c), nn.MaxPool2d(2),
             _conv(c, d),
         )  # fmt: skip
         self.embed = nn.Sequential(nn.Linear(2 * d, EMBEDDING), nn.ReLU(inplace=True))
