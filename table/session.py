@@ -29,14 +29,18 @@ True
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from table.cards import Card, parse_cards
+from table.draw import parse_draw_cards
 from table.engine import ActionKind, BlindLevel, BlindStructure, Hand, LevelClock, PotResult, Rules, Street
+from table.engine.draw import CrowdedTableWarning, DrawHand, DrawRules
 from table.errors import RulesError, TocktableError
 from table.history import to_phh
+from table.session_draw import DRAW_VARIANTS, MAX_PLAYERS, DrawOptions, draw_phh, draw_state, shown_names
 from table.tock import Mark
 
 Command = dict[str, Any]
@@ -53,7 +57,12 @@ class SessionSettings:
 
     ``seats`` is the number of places at the table (2-10, numbered 0.. clockwise).
     ``rebuys`` lets a player buy more chips between hands (a cash game); without it a player
-    who busts is out and takes the next finishing place (a tournament)."""
+    who busts is out and takes the next finishing place (a tournament).
+
+    ``variant`` is ``"holdem"``, ``"tock"``, or five-card draw: ``"draw"`` (high) or
+    ``"lowball"`` (Petite Misère), played with the :class:`DrawOptions` in ``draw`` (the
+    defaults when None); see :mod:`table.session_draw` for how a blind level sets a draw
+    game's ante, opening bet and smallest bet."""
 
     seats: int = 10
     betting: str = "no-limit"
@@ -61,13 +70,47 @@ class SessionSettings:
     blinds: BlindStructure = field(default_factory=lambda: BlindStructure.fixed(1, 2))
     raise_cap: int | None = 3
     rebuys: bool = True
+    draw: DrawOptions | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.seats, bool) or not isinstance(self.seats, int) or not 2 <= self.seats <= 10:
             raise RulesError(f"a table has 2 to 10 seats, got {self.seats!r}")
         if not isinstance(self.blinds, BlindStructure):
             raise RulesError("blinds must be a table.engine.BlindStructure")
+        if self.is_draw:
+            if self.draw is None:
+                object.__setattr__(self, "draw", DrawOptions())
+            if not isinstance(self.draw, DrawOptions):
+                raise RulesError("draw options must be a table.session.DrawOptions")
+            for level in self.blinds.levels:  # betting and raise cap checked by DrawRules
+                self.draw_rules_for(level)
+            return
+        if self.draw is not None:
+            raise RulesError(
+                f"draw options apply to the five-card draw variants ({', '.join(DRAW_VARIANTS)}), "
+                f"not to {self.variant!r}"
+            )
         self.rules_for(self.blinds.levels[0])  # betting, variant and raise cap checked by Rules
+
+    @property
+    def is_draw(self) -> bool:
+        """Whether hands are five-card draw (high or lowball) rather than Hold'em."""
+        return self.variant in DRAW_VARIANTS
+
+    def draw_rules_for(self, level: BlindLevel) -> DrawRules:
+        """The rules of a draw hand played at ``level`` (draw variants only)."""
+        if not self.is_draw or self.draw is None:
+            raise RulesError(f"{self.variant!r} is not a five-card draw variant ({', '.join(DRAW_VARIANTS)})")
+        return self.draw.rules(level, lowball=self.variant == "lowball", betting=self.betting,
+                               raise_cap=self.raise_cap)  # fmt: skip
+
+    def new_hand(self, level: BlindLevel, stacks: list[int], button: int) -> Hand:
+        """A new hand of this game (a :class:`DrawHand` for the draw variants)."""
+        if not self.is_draw:
+            return Hand(self.rules_for(level), stacks, button)
+        with warnings.catch_warnings():  # a crowded table is shown in the snapshot instead
+            warnings.simplefilter("ignore", CrowdedTableWarning)
+            return DrawHand(self.draw_rules_for(level), stacks, button)
 
     def rules_for(self, level: BlindLevel) -> Rules:
         """The rules of a hand played at ``level``."""
@@ -81,7 +124,7 @@ class SessionSettings:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "seats": self.seats,
             "betting": self.betting,
             "variant": self.variant,
@@ -89,16 +132,21 @@ class SessionSettings:
             "raise_cap": self.raise_cap,
             "rebuys": self.rebuys,
         }
+        if self.draw is not None:
+            data["draw"] = self.draw.to_dict()
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SessionSettings:
-        known = {"seats", "betting", "variant", "blinds", "raise_cap", "rebuys"}
+        known = {"seats", "betting", "variant", "blinds", "raise_cap", "rebuys", "draw"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise RulesError(f"unknown session settings {unknown}: allowed are {sorted(known)}")
         values = dict(data)
         if "blinds" in values:
             values["blinds"] = BlindStructure.from_dict(values["blinds"])
+        if values.get("draw") is not None:
+            values["draw"] = DrawOptions.from_dict(values["draw"])
         return cls(**values)
 
 
@@ -141,15 +189,25 @@ class HandRecord:
     results: tuple[PotResult, ...]
     payoffs: dict[int, int]
     """Net chips per seat dealt in."""
+    draws: dict[int, int] | None = None
+    """Five-card draw: cards exchanged per seat that drew (None for Hold'em)."""
+    hands: dict[int, str] = field(default_factory=dict)
+    """Five-card draw: the name of each shown hand (Hold'em names come from the board)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "number": self.number,
             "button": self.button,
             "level": self.level.to_dict(),
             "board": [str(c) for c in self.board],
             "shown": [
-                {"seat": s, "name": self.names[s], "cards": [str(c) for c in cards]} for s, cards in self.shown.items()
+                {
+                    "seat": s,
+                    "name": self.names[s],
+                    "cards": [str(c) for c in cards],
+                    **({"hand": self.hands[s]} if s in self.hands else {}),
+                }
+                for s, cards in self.shown.items()
             ],
             "pots": [
                 {
@@ -165,6 +223,9 @@ class HandRecord:
             ],
             "payoffs": [{"seat": s, "name": self.names[s], "net": net} for s, net in sorted(self.payoffs.items())],
         }
+        if self.draws is not None:
+            data["draws"] = [{"seat": s, "name": self.names[s], "count": n} for s, n in sorted(self.draws.items())]
+        return data
 
 
 class Session:
@@ -392,6 +453,10 @@ class Session:
             raise SessionError(
                 f"a hand needs at least two players with chips who are not sitting out (now {len(dealt)})"
             )
+        if self.settings.is_draw and len(dealt) > MAX_PLAYERS:
+            raise SessionError(
+                f"five-card draw deals 2 to {MAX_PLAYERS} players, {len(dealt)} would be dealt in: sit some players out"
+            )
         if timed and self.levels.started_at is None:
             assert when is not None
             self.levels.start(now=when)
@@ -399,7 +464,7 @@ class Session:
         self._close_hand()
         button = self._button_for(dealt)
         stacks = [self.players[s].stack if s in dealt else 0 for s in range(self.settings.seats)]
-        hand = Hand(self.settings.rules_for(level), stacks, button)
+        hand = self.settings.new_hand(level, stacks, button)
         self.hand = hand
         self._hand_open = True
         self.hands.append(hand)
@@ -433,18 +498,40 @@ class Session:
 
     def deal_hole(self, seat: int, cards: Iterable[Card | str] | str) -> None:
         """A seat's hole cards, turned face up at the showdown. Before the showdown they are
-        refused: a face-up hole card is a peek, never part of the game's state."""
+        refused: a face-up hole card is a peek, never part of the game's state. In five-card
+        draw these are the five cards of the hand, jokers written ``"Jk"``."""
         hand = self._open_hand()
         if hand.street != Street.SHOWDOWN or hand.is_complete:
             raise SessionError("hole cards are recorded only at the showdown, when the players turn them")
         if seat not in hand.in_hand or hand.folded[seat]:
             raise SessionError(f"seat {seat} has no live hand to show")
+        if isinstance(hand, DrawHand):
+            try:
+                five = parse_draw_cards(cards)
+            except TocktableError as exc:
+                raise SessionError(f"seat {seat}'s cards: {exc}") from None
+            hand.deal_hole(seat, five)
+            self._record("deal_hole", seat=seat, cards=[str(c) for c in five])
+            return
         try:
             new = parse_cards(cards)
         except TocktableError as exc:
             raise SessionError(f"hole cards: {exc}") from None
         hand.deal_hole(seat, new)
         self._record("deal_hole", seat=seat, cards=[str(c) for c in new])
+
+    def draw_cards(self, seat: int, count: int) -> None:
+        """Five-card draw: the player at ``seat`` exchanges ``count`` cards (0: stands pat), in
+        turn from the left of the dealer (see :meth:`table.engine.draw.DrawHand.draw`). Logged
+        as ``{"op": "draw", "seat": ..., "count": ...}``."""
+        hand = self._open_hand()
+        if not isinstance(hand, DrawHand):
+            raise SessionError(
+                f"players draw cards only in five-card draw ({', '.join(DRAW_VARIANTS)}); "
+                f"this game is {self.settings.variant!r}"
+            )
+        hand.draw(seat, count)
+        self._record("draw", seat=seat, count=count)
 
     def mark(self, seat: int | None, index: int, mark: Mark | str) -> None:
         """A Tock mark read on a face-down card (hole card ``index`` of ``seat``, or board
@@ -489,12 +576,15 @@ class Session:
         "act": ("seat", "action", "amount"),
         "deal_board": ("cards",),
         "deal_hole": ("seat", "cards"),
+        "draw": ("seat", "count"),
         "mark": ("seat", "index", "mark"),
         "muck": ("seat",),
         "settle": (),
         "undo": (),
     }
     _KEYWORD: ClassVar[frozenset[str]] = frozenset({"now"})
+    _METHODS: ClassVar[dict[str, str]] = {"draw": "draw_cards"}
+    """Logged names whose method is called otherwise (``draw`` is the draw for the button)."""
 
     def apply(self, command: Mapping[str, Any]) -> Any:
         """Run one command given as plain data (``{"op": "act", "seat": 2, "action": "call"}``),
@@ -516,7 +606,7 @@ class Session:
                 raise SessionError(f"draws are {{seat: card}}, got {args['draws']!r}") from None
         positional = [args.pop(n) for n in names if n in args and n not in self._KEYWORD]
         try:
-            return getattr(self, op)(*positional, **args)
+            return getattr(self, self._METHODS.get(op) or op)(*positional, **args)
         except TypeError as exc:
             raise SessionError(f"command {op!r} needs {list(names)}: {exc}") from None
 
@@ -562,7 +652,17 @@ class Session:
         records = list(self.records)
         if self.hand is not None and self._hand_open and self.hand.is_complete:
             records.append(_record_of(self))
-        return [to_phh(self.hands[r.number - 1], names=r.names, number=r.number, event=event) for r in records]
+        texts = []
+        for r in records:
+            hand = self.hands[r.number - 1]
+            if isinstance(hand, DrawHand):
+                # PHH has a variant for deuce-to-seven single draw only; other draw hands are left out.
+                text = draw_phh(hand, names=r.names, number=r.number, event=event)
+                if text is not None:
+                    texts.append(text)
+            else:
+                texts.append(to_phh(hand, names=r.names, number=r.number, event=event))
+        return texts
 
     @property
     def last_record(self) -> HandRecord | None:
@@ -590,6 +690,8 @@ def _record_of(session: Session) -> HandRecord:
         shown={s: hand.hole[s] for s in hand.in_hand if s in hand.hole and not hand.folded[s]},
         results=tuple(hand.showdown),
         payoffs={s: hand.payoffs[s] for s in hand.in_hand},
+        draws=dict(sorted(hand.draws.items())) if isinstance(hand, DrawHand) else None,
+        hands=shown_names(hand) if isinstance(hand, DrawHand) else {},
     )
 
 
@@ -635,11 +737,13 @@ def _snapshot(session: Session, now: float | None) -> dict[str, Any]:
                 entry["hole"] = [str(c) for c in hand.hole[seat]]
             entry["marks"] = [str(m) if m else None for m in hand.hole_marks[seat]]
             entry["mucked"] = seat in hand.mucked
+        if session.settings.is_draw:
+            entry["drew"] = hand.draws.get(seat) if isinstance(hand, DrawHand) and in_hand else None
         entry["state"] = _seat_state(entry, occupied=player is not None)
         seats.append(entry)
     legal = hand.legal_actions() if hand is not None else []
     record = session.last_record
-    return {
+    state = {
         "hand_number": session.hand_number,
         "betting": session.settings.betting,
         "variant": session.settings.variant,
@@ -670,6 +774,19 @@ def _snapshot(session: Session, now: float | None) -> dict[str, Any]:
         "eliminated": list(session.eliminated),
         "ledger": [line.to_dict() for line in session.ledger()],
     }
+    if session.settings.is_draw:
+        _add_draw_state(session, state, hand, structure.levels[index])
+    return state
+
+
+def _add_draw_state(session: Session, state: dict[str, Any], hand: Hand | None, level: BlindLevel) -> None:
+    """The five-card draw parts of a snapshot: the game, the phase, the draws; a draw hand has
+    no blinds (the seat that opened, if any, is shown as ``opening_seat``)."""
+    draw_hand = hand if isinstance(hand, DrawHand) else None
+    rules = draw_hand.draw_rules if draw_hand is not None else session.settings.draw_rules_for(level)
+    dealt = len(draw_hand.in_hand) if draw_hand is not None else len(session._dealt_in())
+    state["draw_game"] = draw_state(session.settings.variant, draw_hand, rules, dealt=dealt)
+    state["small_blind_seat"] = state["big_blind_seat"] = None
 
 
 def _seat_state(entry: dict[str, Any], *, occupied: bool) -> str:
@@ -689,6 +806,7 @@ __all__ = [
     "BlindLevel",
     "BlindStructure",
     "Command",
+    "DrawOptions",
     "HandRecord",
     "LedgerLine",
     "Player",
