@@ -1,21 +1,27 @@
 """Finding cards in a frame: model the table, keep what differs from it, fit card outlines.
 
 1. **Table model.** On a small copy of the frame (Lab colour), fit the table's colour as a smooth
-   surface that follows uneven room light: a quadratic fitted by least trimmed squares, then a few rounds of a large
-   blur over the pixels that still look like table (normalised convolution). Cards, being a
-   minority of compact outliers, drop out of the fit. Nothing assumes a dark or a green table.
+   surface that follows uneven room light: a quadratic fitted by least trimmed squares, then a
+   few rounds of a large blur over the pixels that still look like table (normalised
+   convolution). Cards, a minority of compact outliers, drop out of the fit. Nothing assumes a
+   dark or a green table.
 2. **Foreground.** Pixels further from the table model than a multiple of the table's own noise
-   (measured on the frame, not fixed) are "not table".
-3. **Outlines.** Each foreground blob that is a convex quadrilateral of card proportions becomes a
-   card, its corners refined by fitting a line to each side. Blobs of several touching cards are
-   split along the edges inside them; a card partly under another is completed from a visible
-   corner and the typical card size of the frame.
+   (measured on the frame, not fixed; Otsu's split when the table is busy) are "not table", with
+   hysteresis so that faint paper joins clear ink; cast shadows (same hue, darker) are table.
+   Patterned backs that average to the table's colour are found in a second look, by texture.
+3. **Outlines.** A blob that is a convex quadrilateral of card proportions is a card. A blob of
+   touching or overlapping cards is explained by card-sized quads grown from its right-angled
+   corners and checked against the blob and the image edges (the hidden part of a card under
+   another is completed from the frame's typical card size).
+4. **Refinement.** At full resolution each side moves onto the card's rim (the outermost clear
+   edge near it) and the corners become the intersections of the fitted sides.
 
-Everything is measured on a copy about 480 pixels wide, and corners are scaled back to the frame.
+Steps 1-3 run on a copy about 320 pixels wide; only step 4 touches the full frame.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -24,10 +30,10 @@ import numpy as np
 
 from vision.rectify import CARD_ASPECT, order_corners
 
-WORK_WIDTH = 480
+WORK_WIDTH = 320
 """Width in pixels of the copy the detector works on."""
 
-_THUMB_WIDTH = 96
+_THUMB_WIDTH = 64
 _NOISE_MULTIPLE = 5.0
 _MIN_CONTRAST = 8.0  # Lab units: below this a pixel is table whatever the noise estimate
 
@@ -41,6 +47,7 @@ class Outline:
     fit: float  # 0..1, how well the outline matches the blob it came from
 
 
+@functools.lru_cache(maxsize=8)
 def _poly_basis(h: int, w: int) -> np.ndarray:
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     x, y = xx.ravel() / max(w - 1, 1) * 2 - 1, yy.ravel() / max(h - 1, 1) * 2 - 1
@@ -60,9 +67,10 @@ def table_model(lab: np.ndarray) -> tuple[np.ndarray, float]:
     basis = _poly_basis(th, tw)
     keep = np.ones(len(pixels), bool)
     for _ in range(6):  # least trimmed squares: refit to the 55 % of pixels that fit best
-        coef, *_ = np.linalg.lstsq(basis[keep], pixels[keep], rcond=None)
+        a = basis[keep]
+        coef = np.linalg.solve(a.T @ a + 1e-6 * np.eye(a.shape[1]), a.T @ pixels[keep])
         residual = np.linalg.norm(pixels - basis @ coef, axis=1)
-        keep = residual <= np.quantile(residual, 0.55)
+        keep = residual <= np.partition(residual, len(residual) * 55 // 100)[len(residual) * 55 // 100]
     scale = 1.4826 * float(np.median(residual)) + 0.5
     surface = (basis @ coef).reshape(th, tw, 3).astype(np.float32)
     sigma = tw / 10
@@ -92,13 +100,12 @@ def foreground(small_bgr: np.ndarray) -> np.ndarray:
     # A cast shadow is the table, only darker: same hue, not too dark. It is not a card.
     chroma = np.sqrt(diff[:, :, 1] ** 2 + diff[:, :, 2] ** 2)
     darker = -diff[:, :, 0]
-    shadow = (darker > 0) & (lab[:, :, 0] > 0.4 * surface[:, :, 0]) & (chroma < np.maximum(threshold, 0.3 * darker))
+    shadow = (darker > 0) & (lab[:, :, 0] > 0.55 * surface[:, :, 0]) & (chroma < np.maximum(threshold, 0.3 * darker))
     # Hysteresis: faint pixels (a card's paper under dim light) join the blobs of clear ones.
     strong = ((distance > threshold) & ~shadow).astype(np.uint8)
     weak = ((distance > max(0.5 * threshold, 2.5 * noise, _MIN_CONTRAST * 0.75)) & ~shadow).astype(np.uint8)
     count, labels = cv2.connectedComponents(weak, connectivity=4)
-    keep = np.zeros(count, bool)
-    keep[np.unique(labels[strong > 0])] = True
+    keep = np.bincount(labels[strong > 0], minlength=count) > 0
     keep[0] = False
     mask: np.ndarray = cv2.morphologyEx(keep[labels].astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return mask
@@ -113,39 +120,14 @@ def textured(small_bgr: np.ndarray, table: np.ndarray) -> np.ndarray:
     mean = cv2.blur(gray, (3, 3))
     spread = np.sqrt(np.maximum(cv2.blur(gray * gray, (3, 3)) - mean * mean, 0))
     reference = spread[table > 0]
-    bar = float(np.percentile(reference, 99.5)) if reference.size > 100 else float(np.percentile(spread, 50)) * 4
+    if reference.size > 100:
+        bar = float(np.partition(reference, int(reference.size * 0.995))[int(reference.size * 0.995)])
+    else:
+        bar = 4 * float(np.median(spread))
     busy = (spread > max(bar * 1.5, 6.0)).astype(np.uint8) * 255
     closed = cv2.morphologyEx(busy, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     out: np.ndarray = cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     return out
-
-
-def _line_corners(contour: np.ndarray, quad: np.ndarray) -> np.ndarray | None:
-    """Refine a rough quadrilateral: fit a line to the contour points near each side, intersect them."""
-    points = contour.reshape(-1, 2).astype(np.float64)
-    lines = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        ab = b - a
-        length = float(np.hypot(*ab))
-        if length < 4:
-            return None
-        t = ((points - a) @ ab) / length**2
-        distance = np.abs(np.cross(ab, points - a)) / length
-        near = (t > 0.12) & (t < 0.88) & (distance < max(2.0, 0.06 * length))  # skip the rounded corners
-        if near.sum() < 4:
-            return None
-        vx, vy, x0, y0 = cv2.fitLine(points[near].astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
-    corners = []
-    for i in range(4):
-        (p, d), (q, e) = lines[i - 1], lines[i]
-        det = d[0] * (-e[1]) - d[1] * (-e[0])
-        if abs(det) < 1e-6:
-            return None
-        s = ((q - p)[0] * (-e[1]) - (q - p)[1] * (-e[0])) / det
-        corners.append(p + s * d)
-    return np.array(corners)
 
 
 def _card_shaped(quad: np.ndarray) -> bool:
@@ -162,28 +144,26 @@ def _card_shaped(quad: np.ndarray) -> bool:
 
 
 def _quad_from_blob(contour: np.ndarray) -> tuple[np.ndarray, float] | None:
-    """The card quad a blob is, if it is one card: from its four sides, or else its tightest rectangle."""
+    """The rough quad (work pixels) a blob is, if it is one card: its hull's four corners, or else
+    its tightest rectangle (a ragged outline). Refinement at full resolution makes it exact."""
     hull = cv2.convexHull(contour)
     area, hull_area = cv2.contourArea(contour), cv2.contourArea(hull)
-    if hull_area <= 0:
+    if hull_area <= 0 or area / hull_area < 0.85:
         return None
     perimeter = cv2.arcLength(hull, True)
     quad = None
     for eps in (0.02, 0.035, 0.05):
         rough = cv2.approxPolyDP(hull, eps * perimeter, True).reshape(-1, 2).astype(np.float64)
         if len(rough) == 4:
-            quad = _line_corners(contour, rough)
+            quad = rough
             break
     if quad is None or not _card_shaped(quad):
-        # Ragged outline (ink touching the rim, a low-contrast edge): its tightest rectangle.
         quad = cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
         if not _card_shaped(quad):
             return None
     quad_area = cv2.contourArea(quad.astype(np.float32))
     fit = min(area / quad_area, quad_area / area) if quad_area > 0 else 0.0
-    if area / hull_area < 0.85 or fit < 0.82:
-        return None
-    return quad, float(fit)
+    return (quad, float(fit)) if fit >= 0.82 else None
 
 
 def _intersect(p: np.ndarray, d: np.ndarray, q: np.ndarray, e: np.ndarray) -> np.ndarray | None:
@@ -316,6 +296,39 @@ def _outlines_in(mask: np.ndarray, small: np.ndarray, min_area: float, side: flo
     return found
 
 
+def edge_quads(gray: np.ndarray, min_area: float) -> list[tuple[np.ndarray, float, bool]]:
+    """Card quads outlined by closed loops of edges (low-contrast cards that the colour mask misses).
+
+    The Canny thresholds follow the frame's own gradient statistics.
+    """
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1)
+    magnitude = cv2.magnitude(gx, gy)
+    high = max(float(np.percentile(magnitude, 92)), 40.0)
+    edges = cv2.Canny(gray, high * 0.4, high, L2gradient=True)
+    edges = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    found = []
+    for contour in contours:
+        if cv2.contourArea(contour) < min_area:
+            continue
+        result = _quad_from_blob(contour)
+        if result is not None:
+            found.append((result[0], result[1], False))
+    return found
+
+
+def _overlaps(quad: np.ndarray, others: list[tuple[np.ndarray, float, bool]]) -> bool:
+    """Whether ``quad`` shares more than a fifth of the smaller area with any of ``others``."""
+    q = quad.astype(np.float32)
+    for other, _, _ in others:
+        o = other.astype(np.float32)
+        inter, _ = cv2.intersectConvexConvex(q, o)
+        if inter > 0.2 * min(cv2.contourArea(q), cv2.contourArea(o)):
+            return True
+    return False
+
+
 def find_cards(frame: np.ndarray, *, min_height: float = 0.05) -> list[Outline]:
     """Every card outline in a BGR frame; cards shorter than ``min_height`` of the frame's smaller side are ignored."""
     h, w = frame.shape[:2]
@@ -333,61 +346,87 @@ def find_cards(frame: np.ndarray, *, min_height: float = 0.05) -> list[Outline]:
     rest = cv2.bitwise_and(cv2.bitwise_or(textured(small, table), mask),
                            cv2.bitwise_not(cv2.dilate(covered, np.ones((5, 5), np.uint8))))  # fmt: skip
     found += _outlines_in(rest, small, min_area, side, found)
-    outlines = []
-    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY).astype(np.float32) if found else None
-    reach = max(2.5, 1.6 / scale)
-    for quad, fit, partial in found:
-        corners = (quad + 0.5) / scale - 0.5
-        if gray is not None:
-            corners = refine(gray, corners, reach)
-        outlines.append(Outline(corners=order_corners(corners), partial=partial, fit=fit))
-    return outlines
+    # Third look: closed rims in the edge map (a white card on a white cloth, a card in a glare).
+    # Only card-sized loops count: the frame's typical card, or a large share of the frame.
+    areas = [cv2.contourArea(q.astype(np.float32)) for q, _, _ in found]
+    low, high = (0.5 * float(np.median(areas)), 2.0 * float(np.median(areas))) if areas else (min_area * 4, np.inf)
+    for quad in edge_quads(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), low):
+        if cv2.contourArea(quad[0].astype(np.float32)) <= high and not _overlaps(quad[0], found):
+            found.append(quad)
+    if not found:
+        return []
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    rough = np.stack([(quad + 0.5) / scale - 0.5 for quad, _, _ in found])
+    # Coarse to fine: the rough quads can be a few work pixels off where the rim is faint.
+    quads = refine(gray, refine(gray, rough, max(4.0, 3.0 / scale)), max(2.0, 1.0 / scale))
+    return [Outline(corners=order_corners(q), partial=partial, fit=fit) for q, (_, fit, partial) in zip(quads, found, strict=True)]
 
 
-def refine(gray: np.ndarray, quad: np.ndarray, reach: float) -> np.ndarray:
-    """Move each side of ``quad`` (frame pixels) onto the strongest edge within ``reach`` pixels of it.
+def refine(gray: np.ndarray, quads: np.ndarray, reach: float) -> np.ndarray:
+    """Move each side of every quad (N×4×2 frame pixels) onto the card's rim within ``reach`` pixels.
 
-    Sides are sampled away from the rounded corners; each is re-fitted as a robust line through
-    the edge points and the corners are the lines' intersections. A side without a clear edge, or
-    a result that is no longer card-shaped, leaves the quad as it was.
+    Each side is sampled away from the rounded corners; along each sample's normal the rim is the
+    outermost clear step in brightness (an index's ink can be stronger, but lies inside). A line
+    is fitted through the rim points (twice, the second time without the points far from the
+    first line) and the corners become the intersections of the four lines. A quad whose sides
+    find no clear rim, or that would stop being card-shaped, is left as it was. All cards are
+    sampled in one pass.
     """
-    quad = np.asarray(quad, np.float64)
-    centre = quad.mean(axis=0)
-    ts = np.linspace(0.14, 0.86, 24)
-    offsets = np.arange(-reach, reach + 0.25, 0.5)
-    lines = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        direction = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
-        normal = np.array([-direction[1], direction[0]])
-        if np.dot(normal, (a + b) / 2 - centre) < 0:
-            normal = -normal
-        base = a[None, :] + (b - a)[None, :] * ts[:, None]
-        points = base[:, None, :] + normal[None, None, :] * offsets[None, :, None]
-        samples = cv2.remap(gray, points[..., 0].astype(np.float32), points[..., 1].astype(np.float32),
-                            cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
-        step = np.abs(np.diff(samples, axis=1))
-        # The card's rim is the outermost clear step (ink of an index can be stronger, but inside).
-        clear = step >= np.maximum(0.4 * step.max(axis=1, keepdims=True), 4.0)
-        best = step.shape[1] - 1 - np.argmax(clear[:, ::-1], axis=1)
-        strength = step[np.arange(len(ts)), best]
-        strong = strength > max(4.0, 0.5 * float(np.median(strength)))
-        if strong.sum() < 8:
-            lines.append((a, direction))
-            continue
-        where = (offsets[best] + offsets[best + 1]) / 2
-        edge = base[strong] + normal[None, :] * where[strong, None]
-        vx, vy, x0, y0 = cv2.fitLine(edge.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
-    corners = []
-    for i in range(4):
-        (p, d), (q, e) = lines[i - 1], lines[i]
-        point = _intersect(p, d, q, e)
-        if point is None or np.linalg.norm(point - quad[i]) > reach * 1.5:
-            return quad
-        corners.append(point)
-    refined = np.array(corners)
-    return refined if _card_shaped(refined) else quad
+    quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    n = len(quads)
+    if n == 0:
+        return quads
+    ends = np.roll(quads, -1, axis=1)
+    along = ends - quads
+    direction = along / np.maximum(np.linalg.norm(along, axis=2, keepdims=True), 1e-9)
+    normal = np.stack([-direction[..., 1], direction[..., 0]], axis=2)
+    outward = (((quads + ends) / 2 - quads.mean(axis=1, keepdims=True)) * normal).sum(axis=2, keepdims=True)
+    normal *= np.where(outward < 0, -1.0, 1.0)
+    ts = np.linspace(0.14, 0.86, 20)
+    offsets = np.arange(-reach, reach + 0.25, 0.75)
+    base = quads[:, :, None, :] + along[:, :, None, :] * ts[None, None, :, None]  # (N, 4, T, 2)
+    points = base[:, :, :, None, :] + normal[:, :, None, None, :] * offsets[:, None]  # (N, 4, T, O, 2)
+    flat = points.reshape(-1, len(offsets), 2).astype(np.float32)
+    samples = cv2.remap(gray, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    step = np.abs(np.diff(samples.astype(np.float32), axis=1))
+    clear = step >= np.maximum(0.4 * step.max(axis=1, keepdims=True), 4.0)
+    best = step.shape[1] - 1 - np.argmax(clear[:, ::-1], axis=1)
+    where = ((offsets[best] + offsets[best + 1]) / 2).reshape(n, 4, len(ts))
+    weight = (step[np.arange(len(best)), best] >= 4.0).reshape(n, 4, len(ts)).astype(np.float64)
+    rim = base + normal[:, :, None, :] * where[..., None]
+    centre, unit = _fit_lines(rim, weight)
+    residual = np.abs(((rim - centre[:, :, None, :]) * np.stack([-unit[..., 1], unit[..., 0]], -1)[:, :, None]).sum(-1))
+    spread = (residual * weight).sum(axis=2) / np.maximum(weight.sum(axis=2), 1)
+    weight *= residual <= np.maximum(1.0, 2.5 * spread)[..., None]
+    centre, unit = _fit_lines(rim, weight)
+    enough = weight.sum(axis=2) >= 6
+    centre = np.where(enough[..., None], centre, quads)
+    unit = np.where(enough[..., None], unit, direction)
+    # Corner i is where side i-1 meets side i: p + s·d = q + t·e.
+    p, d = np.roll(centre, 1, axis=1), np.roll(unit, 1, axis=1)
+    det = d[..., 0] * -unit[..., 1] + d[..., 1] * unit[..., 0]
+    safe = np.where(np.abs(det) < 1e-6, 1.0, det)
+    gap = centre - p
+    s_ = (gap[..., 0] * -unit[..., 1] + gap[..., 1] * unit[..., 0]) / safe
+    refined = p + s_[..., None] * d
+    out = quads.copy()
+    moved = np.linalg.norm(refined - quads, axis=2).max(axis=1)
+    for k in range(n):
+        if np.abs(det[k]).min() >= 1e-6 and moved[k] <= reach * 1.5 and _card_shaped(refined[k]):
+            out[k] = refined[k]
+    return out
+
+
+def _fit_lines(points: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Weighted total-least-squares lines through (…, T, 2) points: centre and unit direction (…, 2)."""
+    total = np.maximum(weight.sum(axis=-1, keepdims=True), 1e-9)
+    centre = (points * weight[..., None]).sum(axis=-2) / total
+    d = points - centre[..., None, :]
+    cxx = (weight * d[..., 0] ** 2).sum(-1)
+    cyy = (weight * d[..., 1] ** 2).sum(-1)
+    cxy = (weight * d[..., 0] * d[..., 1]).sum(-1)
+    angle = 0.5 * np.arctan2(2 * cxy, cxx - cyy)
+    return centre, np.stack([np.cos(angle), np.sin(angle)], axis=-1)
 
 
 def _long_side(quad: np.ndarray) -> float:

@@ -214,9 +214,9 @@ def _camera(size: tuple[int, int], seed: int, clean: bool) -> _Camera:
     glare = None
     if rng.random() < 0.35:
         gx, gy = rng.uniform(0.1, 0.9), rng.uniform(0.1, 0.9)
-        radius = rng.uniform(0.05, 0.25)
+        radius = rng.uniform(0.08, 0.3)
         spot = np.exp(-(((xx / w - gx) ** 2 + ((yy - gy * h) / w) ** 2) / (2 * radius**2)))
-        glare = np.clip(spot[:, :, None] * rng.uniform(40, 130), 0, 255).astype(np.uint8).repeat(3, axis=2)
+        glare = np.clip(spot[:, :, None] * rng.uniform(25, 75), 0, 255).astype(np.uint8).repeat(3, axis=2)
     sigma = rng.uniform(1.0, 6.0)
     noise = rng.standard_normal((h, w, 3)).astype(np.float32) * sigma
     up = np.clip(noise, 0, 255).astype(np.uint8)
