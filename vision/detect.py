@@ -359,7 +359,7 @@ def find_cards(frame: np.ndarray, *, min_height: float = 0.05) -> list[Outline]:
     rough = np.stack([(quad + 0.5) / scale - 0.5 for quad, _, _ in found])
     # Coarse to fine: the rough quads can be a few work pixels off where the rim is faint.
     quads = refine(gray, refine(gray, rough, max(4.0, 3.0 / scale)), max(2.0, 1.0 / scale))
-    return [Outline(corners=order_corners(q), partial=partial, fit=fit) for q, (_, fit, partial) in zip(quads, found, strict=True)]
+    return [Outline(order_corners(q), partial, fit) for q, (_, fit, partial) in zip(quads, found, strict=True)]
 
 
 def refine(gray: np.ndarray, quads: np.ndarray, reach: float) -> np.ndarray:
