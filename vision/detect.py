@@ -350,9 +350,9 @@ def find_cards(frame: np.ndarray, *, min_height: float = 0.05) -> list[Outline]:
     # Only card-sized loops count: the frame's typical card, or a large share of the frame.
     areas = [cv2.contourArea(q.astype(np.float32)) for q, _, _ in found]
     low, high = (0.5 * float(np.median(areas)), 2.0 * float(np.median(areas))) if areas else (min_area * 4, np.inf)
-    for quad in edge_quads(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), low):
-        if cv2.contourArea(quad[0].astype(np.float32)) <= high and not _overlaps(quad[0], found):
-            found.append(quad)
+    for loop in edge_quads(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), low):
+        if cv2.contourArea(loop[0].astype(np.float32)) <= high and not _overlaps(loop[0], found):
+            found.append(loop)
     if not found:
         return []
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
