@@ -39,7 +39,8 @@ def _build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--seed", type=int, default=None, help="seed for the deck, the table's look and the players")
     demo.add_argument("--config", default=None, help="a configuration file (seats, variant, blinds...)")
     demo.add_argument("--seats", type=int, default=None, help="players at the table, 2..10 (default 6)")
-    demo.add_argument("--variant", choices=("holdem", "tock"), default=None, help="Hold'em or Tock-Poker")
+    demo.add_argument("--variant", choices=("holdem", "tock", "draw", "lowball"), default=None,
+                      help="Hold'em, Tock-Poker, five-card draw or Petite Misère (lowball)")
     demo.add_argument("--new-session", action="store_true", help="start a new game instead of resuming")
     demo.add_argument("--no-web", action="store_true", help="do not serve the dashboard")
     demo.add_argument("--perfect-camera", action="store_true",
@@ -141,6 +142,8 @@ def _demo(args: argparse.Namespace) -> int:
         config = replace(config, pins=PinMap.default(args.seats), zones=replace(config.zones, seats=()))
     if args.variant is not None:
         table = replace(table, variant=args.variant)
+    if table.variant in ("draw", "lowball") and table.seats > 8:
+        raise ConfigError(f"{table.seats} seats with --variant {table.variant}: five-card draw deals 2 to 8 players")
     config = replace(config, table=table)
     if args.hands is not None and args.hands < 1:
         raise ConfigError(f"--hands {args.hands} is not allowed: play at least one hand")

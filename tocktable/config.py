@@ -29,7 +29,12 @@ Point = tuple[float, float]
 Zone = tuple[Point, ...]
 """A polygon in normalised image coordinates (0..1, origin top left)."""
 
-VARIANTS = ("holdem", "tock")
+VARIANTS = ("holdem", "tock", "draw", "lowball")
+DRAW_VARIANTS = ("draw", "lowball")
+LOW_RULES = ("ace-to-five", "deuce-to-seven")
+WILD_TIES = ("natural", "substituted")
+WILD_RANKS = ("", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A")
+MAX_DRAW_PLAYERS = 8
 BETTING = ("no-limit", "fixed-limit")
 CHIP_SETS = ("tock", "white-red-blue-green", "dealer")
 
@@ -66,6 +71,20 @@ class BlindsConfig:
 
 
 @dataclass(frozen=True)
+class DrawConfig:
+    """Five-card draw options (the ``draw`` and ``lowball`` variants; ignored otherwise)."""
+
+    jokers: int = 0
+    wild_rank: str = ""
+    """A declared wild rank ("3": the threes are wild); empty: none."""
+    low_rule: str = "ace-to-five"
+    ties: str = "natural"
+    max_draw: int = 3
+    opening_bet: bool = False
+    """The player left of the dealer opens with the small blind instead of everyone anteing it."""
+
+
+@dataclass(frozen=True)
 class CameraConfig:
     source: str = "picamera"
     size: tuple[int, int] = (1280, 720)
@@ -97,6 +116,7 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
     data_dir: Path = field(default_factory=lambda: default_data_dir())
     source: str = "defaults"
+    draw: DrawConfig = field(default_factory=DrawConfig)
 
     def seat_zones(self) -> tuple[Zone, ...]:
         """The configured seat zones, or an even layout round the image edge."""
@@ -140,7 +160,10 @@ class _Reader:
         value = self.data[key]
         kinds = kind if isinstance(kind, tuple) else (kind,)
         if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
-            names = " or ".join(k.__name__.replace("str", "text").replace("int", "integer") for k in kinds)
+            names = " or ".join(
+                k.__name__.replace("str", "text").replace("int", "integer").replace("bool", "true or false")
+                for k in kinds
+            )
             raise self.fail(key, f"= {value!r} is not allowed: expected {names}")
         return value
 
@@ -201,12 +224,33 @@ def parse_config(data: Mapping[str, Any], *, source: str = "config") -> Config:
     zones = _parse_zones(root.table("zones"), table.seats)
     pins = _parse_pins(root.table("pins"), table.seats, source)
     web = _parse_web(root.table("web"))
+    draw = _parse_draw(root.table("draw"))
+    if table.variant in DRAW_VARIANTS and table.seats > MAX_DRAW_PLAYERS:
+        raise ConfigError(f"{source}: table.seats = {table.seats} is not allowed with variant = {table.variant!r}: "
+                          f"five-card draw deals 2 to {MAX_DRAW_PLAYERS} players")  # fmt: skip
     data_section = root.table("data")
     data_dir_text = data_section.get("dir", str, "")
     data_section.finish()
     root.finish()
     data_dir = Path(data_dir_text).expanduser() if data_dir_text else default_data_dir()
-    return Config(table, blinds, camera, zones, pins, web, data_dir, source)
+    return Config(table, blinds, camera, zones, pins, web, data_dir, source, draw)
+
+
+def _parse_draw(r: _Reader) -> DrawConfig:
+    wild = r.get("wild_rank", (str, int), "")
+    wild = str(wild).strip().upper().replace("10", "T")
+    if wild not in WILD_RANKS:
+        raise r.fail("wild_rank", f"= {wild!r} is not allowed: a rank (2..9, T, J, Q, K, A) or \"\" for none")
+    result = DrawConfig(
+        jokers=r.positive("jokers", 0, minimum=0, maximum=2),
+        wild_rank=wild,
+        low_rule=r.choice("low_rule", LOW_RULES, "ace-to-five"),
+        ties=r.choice("ties", WILD_TIES, "natural"),
+        max_draw=r.positive("max_draw", 3, minimum=1, maximum=5),
+        opening_bet=r.get("opening_bet", bool, False),
+    )
+    r.finish()
+    return result
 
 
 def _parse_table(r: _Reader) -> TableConfig:
@@ -338,7 +382,8 @@ EXAMPLE = """\
 [table]
 seats = 6                     # 2..10 players, seat 1 is the first LED
 names = ["Ann", "Bob"]        # in seat order; seats without a name are "Seat N"
-variant = "holdem"            # "holdem" or "tock" (Tock-Poker: marked backs, board dealt face down)
+variant = "holdem"            # "holdem", "tock" (Tock-Poker: marked backs, board dealt face down),
+                              # "draw" (five-card draw) or "lowball" (Petite Misère: the lowest hand wins)
 betting = "no-limit"          # "no-limit" or "fixed-limit" (at most 3 raises a round)
 buy_in = 1000                 # chips each player starts with
 chip_set = "tock"             # "tock" (5/20/50/100), "white-red-blue-green" (1/2/10/25), "dealer" (1/5/10/25/100)
@@ -351,6 +396,16 @@ ante = 0
 # A tournament structure instead of fixed blinds: [small, big] or [small, big, ante] per level.
 # levels = [[5, 10], [10, 20], [15, 30], [25, 50, 5]]
 level_minutes = 0             # minutes per level; 0 = no clock
+
+[draw]                        # five-card draw and Petite Misère only (at most 8 seats)
+# The blind level gives the stakes: the small blind is everyone's ante (or the opening bet),
+# the big blind the smallest bet (fixed limit: the bet before the draw, twice it after).
+jokers = 0                    # 0, 1 or 2 jokers ("le Fou") in the deck
+wild_rank = ""                # a wild rank such as "3" (the threes are wild); "" for none
+low_rule = "ace-to-five"      # lowball: "ace-to-five" (5-4-3-2-A best) or "deuce-to-seven" (7-5-4-3-2 best)
+ties = "natural"              # "natural": a wild card never breaks a tie; "substituted": it counts as its card
+max_draw = 3                  # most cards one player exchanges: 1..5 (3 by the rules, 5 as a house option)
+opening_bet = false           # true: the player left of the dealer opens with the small blind instead of antes
 
 [camera]
 source = "picamera"           # "picamera", a webcam number ("0"), a stream URL, a folder or video to replay,

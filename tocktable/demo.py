@@ -10,6 +10,12 @@ snapshots to the dashboard.
 at once, every press is taken before the next, and nobody waits for the wall clock. A demo
 started again on the same data directory resumes the stored game: the dealer lays the table
 out again to match it (the same board and shown hands; hole cards consistent with the marks).
+
+Five-card draw (``variant = "draw"`` or ``"lowball"``): the dealer deals five cards to each
+seat; at the draw the simulated player throws the cards it does not want (the count is pressed
+on the console: + per card, then CHECK/CALL) and the dealer replaces them from the stock. Jokers
+cannot be drawn on the synthetic table nor read by the card reader: a joker stays off the table,
+and at the showdown the host enters a hand holding one on the admin page, as at a real table.
 """
 
 from __future__ import annotations
@@ -26,11 +32,12 @@ from hardware.pins import ConsoleButton, PinMap
 from table.cards import Card
 from table.tock import mark_of
 from tocktable.camera import Watcher, view_signature
-from tocktable.players import STYLES, Style, decide
-from tocktable.steps import Confirm, Rebuy, Tick
+from tocktable.players import STYLES, Style, choose_discards, decide, draw_strength
+from tocktable.steps import Confirm, Rebuy, Show, Tick
 
 NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jade")
 ALL_CARDS = tuple(str(Card.from_id(i)) for i in range(52))
+JOKER = "Jk"
 
 Move = Callable[[], None]
 
@@ -62,13 +69,26 @@ class DealtHand:
     number: int
     holes: dict[int, list[str]] = field(default_factory=dict)
     board: list[str] = field(default_factory=list)
+    stock: list[str] = field(default_factory=list)
+    """Five-card draw: the cards not dealt yet (a joker is ``"Jk"``)."""
+    thrown: list[str] = field(default_factory=list)
+    """Five-card draw: the discards (shuffled into a new stock if it runs out)."""
+    discards: dict[int, list[str]] = field(default_factory=dict)
+    """Five-card draw: the cards each player chose to throw (before the dealer serves them)."""
+    served: set[int] = field(default_factory=set)
+    """Five-card draw: seats whose draw the dealer has served."""
 
 
 class Buttons:
-    """Presses console buttons on mock pins (holds ALL-IN and UNDO for ``hold`` seconds)."""
+    """Presses console buttons on mock pins (holds ALL-IN and UNDO for ``hold`` seconds).
 
-    def __init__(self, factory: Any, pins: PinMap, *, hold: float) -> None:
+    Between two presses it lets ``gap`` seconds pass (on ``clock`` when it is the demo's
+    virtual clock, else really), or the console's debounce would take a second press of the
+    same button (+ + + for three cards) for chatter."""
+
+    def __init__(self, factory: Any, pins: PinMap, *, hold: float, gap: float = 0.06, clock: Any = None) -> None:
         self.factory, self.pins, self.hold = factory, pins, hold
+        self.gap, self.clock = gap, clock
         self.pressed = 0
 
     def press(self, button: ConsoleButton) -> None:
@@ -78,6 +98,10 @@ class Buttons:
             time.sleep(self.hold + 0.03)
         pin.drive_high()
         self.pressed += 1
+        if self.clock is not None and hasattr(self.clock, "advance"):
+            self.clock.advance(self.gap)
+        else:
+            time.sleep(self.gap)
 
 
 class DemoDealer:
@@ -112,6 +136,8 @@ class DemoDealer:
         for p in snap["seats"]:
             if p["folded"] and state.in_zone(p["seat"]):
                 return partial(self.model.muck, p["seat"])
+        if snap.get("draw_game"):
+            return self._draw_move(snap, state)
         street = snap["street"]
         face_up = [c for c in state.in_zone("board") if c.face_up]
         if snap["to_act"] is None and street in ("preflop", "flop", "turn"):
@@ -145,10 +171,68 @@ class DemoDealer:
             else:
                 self.model.deal_board([card], face_up=True)
 
+    # ------------------------------------------------------------------ five-card draw
+    def _draw_move(self, snap: dict[str, Any], state: Any) -> Move | None:
+        """Serve each recorded draw; turn the hands still in at the showdown."""
+        game = snap["draw_game"]
+        assert self.dealt is not None
+        for entry in game["draws"]:
+            if entry["seat"] not in self.dealt.served:
+                return partial(self._serve_draw, entry["seat"], entry["count"])
+        if snap["street"] == "showdown":
+            for p in snap["seats"]:
+                cards = state.in_zone(p["seat"])
+                if p["in_hand"] and not p["folded"] and not p["hole"] and cards and not all(c.face_up for c in cards):
+                    return partial(self.model.show, p["seat"])
+        return None
+
+    def _take(self, dealt: DealtHand) -> str:
+        if not dealt.stock:  # the stock ran out: the discards are shuffled into a new one
+            dealt.stock, dealt.thrown = dealt.thrown, []
+            self.rng.shuffle(dealt.stock)
+        return dealt.stock.pop()
+
+    def _serve_draw(self, seat: int, count: int) -> None:
+        """Take the player's discards and give as many cards from the stock (jokers stay off the table)."""
+        dealt = self.dealt
+        assert dealt is not None
+        hole = dealt.holes[seat]
+        chosen = [c for c in dealt.discards.pop(seat, []) if c in hole]
+        thrown = (chosen + [c for c in hole if c not in chosen])[:count]
+        for card in thrown:
+            hole.remove(card)
+            if card != JOKER:
+                self.model.remove(card)
+        new = [self._take(dealt) for _ in range(count)]
+        dealt.thrown += thrown
+        hole += new
+        self.model.deal_hole(seat, [c for c in new if c != JOKER], face_up=False)
+        dealt.served.add(seat)
+
+    def _deal_draw_hand(self, snap: dict[str, Any]) -> DealtHand:
+        game = snap["draw_game"]
+        shown = {p["seat"]: list(p["hole"]) for p in snap["seats"] if p["hole"]}
+        used = {c for cards in shown.values() for c in cards if c != JOKER}
+        jokers = game["rules"]["jokers"] - sum(cards.count(JOKER) for cards in shown.values())
+        stock = [c for c in ALL_CARDS if c not in used] + [JOKER] * jokers
+        self.rng.shuffle(stock)
+        dealt = DealtHand(snap["hand_number"], stock=stock)
+        dealt.served = {entry["seat"] for entry in game["draws"]}  # drawn before a restart: dealt afresh
+        for p in snap["seats"]:
+            if p["in_hand"] and not p["folded"]:
+                dealt.holes[p["seat"]] = shown.get(p["seat"]) or [self._take(dealt) for _ in range(5)]
+        for seat, cards in dealt.holes.items():
+            self.model.deal_hole(seat, [c for c in cards if c != JOKER], face_up=seat in shown)
+        return dealt
+
     def deal_hand(self, snap: dict[str, Any]) -> None:
         """Gather, shuffle and deal the hand the game is at, consistent with what it already
         knows (board, shown hands, Tock marks): a fresh hand, or a resumed one."""
         self.model.gather()
+        if snap.get("draw_game"):
+            self.dealt = self._deal_draw_hand(snap)
+            self.history.append(self.dealt)
+            return
         board_known = list(snap["board"])
         shown = {p["seat"]: list(p["hole"]) for p in snap["seats"] if p["hole"]}
         used = set(board_known) | {c for cards in shown.values() for c in cards}
@@ -194,12 +278,28 @@ class DemoPlayers:
     def next_move(self, snap: dict[str, Any]) -> Move | None:
         seat = snap["to_act"]
         dealt = self.dealer.dealt
+        game = snap.get("draw_game")
+        if game and seat is None and game["to_draw"] is not None and snap["phase"] == "playing":
+            return self._draw(game, game["to_draw"])
         if snap["phase"] != "playing" or seat is None or dealt is None or dealt.number != snap["hand_number"]:
             return None
         player = snap["seats"][seat]
-        presses = decide(self.style(seat), dealt.holes.get(seat, []), snap["board"], snap["legal_actions"],
-                         bet=player["bet"], pot=snap["pot_total"], rng=self.rng)  # fmt: skip
+        hole = dealt.holes.get(seat, [])
+        score = draw_strength(hole, game["rules"]) if game and len(hole) == 5 else None
+        presses = decide(self.style(seat), hole, snap["board"], snap["legal_actions"],
+                         bet=player["bet"], pot=snap["pot_total"], rng=self.rng, score=score)  # fmt: skip
+        return self._pressing(presses)
 
+    def _draw(self, game: dict[str, Any], seat: int) -> Move | None:
+        """The seat to draw throws what it does not want: + once per card, then CHECK/CALL."""
+        dealt = self.dealer.dealt
+        if dealt is None or seat not in dealt.holes:
+            return None
+        throw = choose_discards(dealt.holes[seat], game["rules"])
+        dealt.discards[seat] = throw
+        return self._pressing([ConsoleButton.PLUS] * len(throw) + [ConsoleButton.CHECK_CALL])
+
+    def _pressing(self, presses: list[ConsoleButton]) -> Move:
         def press() -> None:
             for button in presses:
                 self.buttons.press(button)
@@ -245,6 +345,13 @@ class Demo:
         for p in snap["seats"]:
             if p["name"] and p["stack"] == 0 and not p["in_hand"] and not p["sitting_out"]:
                 return partial(self._call, Rebuy(p["seat"], self.buy_in))
+        dealt = self.dealer.dealt
+        if snap.get("draw_game") and snap["street"] == "showdown" and dealt is not None:
+            # The camera cannot read a joker: the host enters such a hand on the admin page.
+            for p in snap["seats"]:
+                hole = dealt.holes.get(p["seat"], [])
+                if p["in_hand"] and not p["folded"] and not p["hole"] and not p["mucked"] and JOKER in hole:
+                    return partial(self._call, Show(p["seat"], tuple(hole)))
         return None
 
     def _call(self, item: Any) -> None:
@@ -323,6 +430,11 @@ class Demo:
         record = self.service.game.session.records[-1]
         pots = record.to_dict()["pots"]
         winners = "; ".join(f"{w['name']} wins {w['amount']} ({w['hand']})" for pot in pots for w in pot["winners"])
+        if record.draws is not None:
+            drew = ", ".join(f"{record.names[s]} {n or 'pat'}" for s, n in record.draws.items())
+            self.out.write(f"hand {record.number:3d}: {winners}  [draws: {drew or 'none'}]\n")
+            self.out.flush()
+            return
         board = " ".join(str(c) for c in record.board) or "-"
         self.out.write(f"hand {record.number:3d}: {winners}  [board {board}]\n")
         self.out.flush()

@@ -2,6 +2,13 @@
 
 Everything comes from replaying the store, so an export never holds more than the game knew:
 hole cards only where they were shown at the showdown.
+
+Five-card draw: PHH has one single-draw variant, ``N2L1D`` (no-limit deuce-to-seven). Petite
+Misère hands played that way (no jokers, no wild rank, antes only) are written to the PHH file
+with unknown cards as ``??``; every other draw hand (high draw, jokers, wild cards, ace-to-five,
+fixed-limit, an opening bet) has no PHH variant and is left out of it. The ledger JSON holds
+every hand of every variant: its ``game`` says how it was played, and each result lists the
+draws (cards exchanged per player) and the hands shown, jokers as ``"Jk"``.
 """
 
 from __future__ import annotations
@@ -15,7 +22,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from table.engine.draw import DrawHand
 from table.session import Session
+from table.session_draw import VARIANT_NAMES, draw_phh
 from tocktable.service import replay_session
 from tocktable.store import SessionInfo, Store, StoreError
 
@@ -52,7 +61,12 @@ def phh_text(session: Session) -> str:
     for number, hand in enumerate(session.hands, start=1):
         if hand.is_complete:
             names = {seat: _name(session, number, seat) for seat in hand.in_hand}
-            texts.append(to_phh(hand, names=names, number=number))
+            if isinstance(hand, DrawHand):
+                text = draw_phh(hand, names=names, number=number)
+                if text is not None:  # no PHH variant for this draw game: it is in the ledger JSON
+                    texts.append(text)
+            else:
+                texts.append(to_phh(hand, names=names, number=number))
     return to_phhs(texts)
 
 
@@ -99,9 +113,16 @@ def closed_ledger(session: Session) -> list[dict[str, Any]]:
 def ledger_data(session: Session, info: SessionInfo) -> dict[str, Any]:
     """The ledger, the payments that settle it and every finished hand's results."""
     ledger = closed_ledger(session)
+    settings = session.settings
+    game: dict[str, Any] = {"variant": settings.variant, "name": VARIANT_NAMES[settings.variant],
+                            "betting": settings.betting}  # fmt: skip
+    if settings.draw is not None:
+        game["draw"] = settings.draw.to_dict()
+        game["phh"] = "N2L1D hands only (no-limit deuce-to-seven, no jokers or wild rank, antes only)"
     return {
         "session": info.id,
         "started": datetime.fromtimestamp(info.created_at, UTC).isoformat(timespec="seconds"),
+        "game": game,
         "hands": len(session.records),
         "ledger": ledger,
         "payments": [p.__dict__ for p in payments(ledger)],

@@ -22,7 +22,9 @@ from enum import Enum
 from typing import Any
 
 from table.cards import Card
+from table.draw import parse_draw_cards
 from table.engine import Hand
+from table.engine.draw import DrawHand
 from table.errors import TocktableError
 from table.session import Command, Session, SessionSettings
 from table.tock import Mark
@@ -33,6 +35,7 @@ from tocktable.steps import (
     Confirm,
     Correct,
     DealBoard,
+    Draw,
     Leave,
     MarkRead,
     Muck,
@@ -150,6 +153,8 @@ class Game:
                 s.deal_board(list(cards))
             case Show(seat=seat, cards=cards):
                 s.deal_hole(seat, list(cards))
+            case Draw(seat=seat, count=count):
+                s.draw_cards(seat, count)
             case Muck(seat=seat):
                 s.muck(seat)
             case Settle():
@@ -198,12 +203,13 @@ class Game:
         if hand is None:
             raise CommandError("no open hand: only the cards of the current hand can be corrected")
         try:
-            card = Card.parse(step.card)
+            # Five-card draw hands may hold jokers, which the camera cannot read: the host enters them.
+            card = parse_draw_cards([step.card])[0] if isinstance(hand, DrawHand) else Card.parse(step.card)
         except TocktableError as exc:
             raise CommandError(f"correct: {exc}") from None
         log = self.session.log
         start = max(i for i, c in enumerate(log) if c["op"] == "start_hand")
-        index, command, old = _find_card(log, start, step.seat, step.index, card)
+        index, command, old = _find_card(log, start, step.seat, step.index, str(card))
         rewritten = [*log[:index], command, *log[index + 1:]]
         try:
             session = Session.replay(self.settings, rewritten, clock=self.clock)
@@ -242,13 +248,16 @@ class Game:
         assert hand is not None
         if hand.to_act is not None:
             return f"seat {hand.to_act} to act"
+        if isinstance(hand, DrawHand) and hand.to_draw is not None:
+            most = hand.draw_rules.max_draw
+            return f"seat {hand.to_draw} to draw: 0 to {most} cards (+/- then CHECK/CALL, or the admin page)"
         if hand.street.name == "SHOWDOWN":
             return "showdown: waiting for the hands to be turned, or NEXT to settle"
         return f"waiting for the board cards of the {('flop', 'turn', 'river')[min(int(hand.street), 2)]}"
 
 
 def _find_card(
-    log: Sequence[Command], start: int, seat: int | None, index: int, card: Card
+    log: Sequence[Command], start: int, seat: int | None, index: int, card: str
 ) -> tuple[int, Command, str]:
     """The log entry holding the card to correct, that entry corrected, and the old card."""
     position = 0
@@ -258,15 +267,15 @@ def _find_card(
             cards = list(command["cards"])
             if position <= index < position + len(cards):
                 old = cards[index - position]
-                cards[index - position] = str(card)
+                cards[index - position] = card
                 return i, {**command, "cards": cards}, old
             position += len(cards)
         elif seat is not None and command["op"] == "deal_hole" and command["seat"] == seat:
             cards = list(command["cards"])
             if not 0 <= index < len(cards):
-                raise CommandError(f"a seat has hole cards 0 and 1, not {index}")
+                raise CommandError(f"seat {seat} showed cards 0 to {len(cards) - 1}, not {index}")
             old = cards[index]
-            cards[index] = str(card)
+            cards[index] = card
             return i, {**command, "cards": cards}, old
     if seat is None:
         raise CommandError(f"board card {index + 1} is not face up yet: {position} board card(s) are")

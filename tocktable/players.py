@@ -4,6 +4,10 @@ A decision is a list of console buttons to press (the demo presses them on mock 
 exactly as a dealer would on the real console): ``[PLUS, PLUS, BET_RAISE]`` raises two steps
 above the minimum. Strength is a rough 0..1 score from the hole cards and the board; the style
 sets how much strength a seat wants before it calls, raises or goes all in.
+
+Five-card draw players (:func:`draw_strength`, :func:`choose_discards`) keep what makes their
+hand (pairs and better, four to a flush, jokers and wild cards; in lowball the small unpaired
+cards) and exchange the rest, within the game's draw limit.
 """
 
 from __future__ import annotations
@@ -14,7 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from hardware.pins import ConsoleButton
-from table.cards import Card
+from table.cards import Card, Joker
+from table.draw import DrawCategory, DrawValue, LowRule, evaluate_draw, evaluate_low, parse_draw_cards
 from table.evaluate import Category, evaluate
 
 
@@ -68,11 +73,12 @@ def strength(hole: Sequence[str], board: Sequence[str]) -> float:
 
 def decide(
     style: Style, hole: Sequence[str], board: Sequence[str], legal: Sequence[Mapping[str, Any]], *,
-    bet: int, pot: int, rng: random.Random,
+    bet: int, pot: int, rng: random.Random, score: float | None = None,
 ) -> list[ConsoleButton]:  # fmt: skip
-    """The buttons to press for the seat to act."""
+    """The buttons to press for the seat to act (``score``: the hand's strength when already
+    known, as for a draw hand; else from ``hole`` and ``board``)."""
     options = {a["action"]: a for a in legal}
-    score = strength(hole, board) + rng.uniform(-0.08, 0.08)
+    score = (strength(hole, board) if score is None else score) + rng.uniform(-0.08, 0.08)
     to_call = options["call"]["min_to"] - bet if "call" in options else 0
     price = to_call / (pot + to_call) if to_call else 0.0
     raise_kind = "bet" if "bet" in options else ("raise" if "raise" in options else None)
@@ -88,3 +94,74 @@ def decide(
     if score >= style.call or price < score * 0.5:
         return [ConsoleButton.CHECK_CALL]
     return [ConsoleButton.FOLD]
+
+
+# ------------------------------------------------------------------------------ five-card draw
+_HIGH_SCORE = {
+    DrawCategory.HIGH_CARD: 0.15, DrawCategory.PAIR: 0.4, DrawCategory.TWO_PAIR: 0.62,
+    DrawCategory.THREE_OF_A_KIND: 0.74, DrawCategory.STRAIGHT: 0.82, DrawCategory.FLUSH: 0.86,
+    DrawCategory.FULL_HOUSE: 0.92, DrawCategory.FOUR_OF_A_KIND: 0.97, DrawCategory.STRAIGHT_FLUSH: 0.99,
+    DrawCategory.FIVE_OF_A_KIND: 1.0,
+}  # fmt: skip
+_LOW_SCORE = {5: 1.0, 6: 0.92, 7: 0.82, 8: 0.68, 9: 0.52, 10: 0.4, 11: 0.3}
+"""Strength of an unpaired low hand by its highest card (5: the best a low can be)."""
+
+
+def draw_value(cards: Sequence[str], rules: Mapping[str, Any]) -> DrawValue:
+    """The value of five cards under a draw game's rules (``DrawRules.to_dict()``)."""
+    if rules.get("lowball"):
+        return evaluate_low(list(cards), wild_rank=rules.get("wild_rank"), rule=rules["lowball"])
+    return evaluate_draw(list(cards), wild_rank=rules.get("wild_rank"), ties=rules.get("ties", "natural"))
+
+
+def draw_strength(cards: Sequence[str], rules: Mapping[str, Any]) -> float:
+    """A rough 0..1 score of a five-card hand, high or low."""
+    value = draw_value(cards, rules)
+    if not value.is_low:
+        return min(1.0, _HIGH_SCORE[value.category] + value.key[1] / 150)
+    if value.category != DrawCategory.HIGH_CARD:  # a pair, or a straight or flush in deuce-to-seven
+        return 0.12 if value.category == DrawCategory.PAIR else 0.05
+    ace_to_five = rules["lowball"] == LowRule.ACE_TO_FIVE.value
+    top = value.key[1] + (1 if ace_to_five else 2)  # the highest card's face value, ace low in ace-to-five
+    return _LOW_SCORE.get(top, 0.2)
+
+
+def choose_discards(cards: Sequence[str], rules: Mapping[str, Any]) -> list[str]:
+    """The cards a sensible player throws (at most ``rules["max_draw"]``), worst first."""
+    hand = parse_draw_cards(list(cards))
+    wild = rules.get("wild_rank")
+    most = int(rules.get("max_draw", 3))
+
+    def is_wild(card: Card | Joker) -> bool:
+        return isinstance(card, Joker) or (wild is not None and card.rank.char == wild)
+
+    naturals = [c for c in hand if isinstance(c, Card) and not is_wild(c)]
+    if rules.get("lowball"):
+        ace_low = rules["lowball"] == LowRule.ACE_TO_FIVE.value
+
+        def height(card: Card) -> int:
+            return 1 if ace_low and card.rank.char == "A" else int(card.rank) + 2
+
+        kept: set[Card] = set()
+        for card in sorted(naturals, key=height):
+            if height(card) <= 8 and all(k.rank != card.rank for k in kept):
+                kept.add(card)
+        throw = sorted((c for c in naturals if c not in kept), key=height, reverse=True)
+        if not throw and naturals and draw_value(cards, rules).category != DrawCategory.HIGH_CARD:
+            throw = [max(naturals, key=height)]  # a straight or flush counts against in deuce-to-seven: break it
+    else:
+        value = draw_value(cards, rules)
+        if value.category >= DrawCategory.STRAIGHT:
+            return []
+        counts = {r: sum(1 for c in naturals if c.rank == r) for r in {c.rank for c in naturals}}
+        paired = [c for c in naturals if counts[c.rank] >= 2]
+        suits = {s: [c for c in naturals if c.suit == s] for s in {c.suit for c in naturals}}
+        flush_draw = next((group for group in suits.values() if len(group) + len(hand) - len(naturals) >= 4), None)
+        if paired or value.wilds:
+            kept_cards = set(paired)
+        elif flush_draw is not None:
+            kept_cards = set(flush_draw)
+        else:
+            kept_cards = {max(naturals, key=lambda c: int(c.rank))}
+        throw = sorted((c for c in naturals if c not in kept_cards), key=lambda c: int(c.rank))
+    return [str(c) for c in throw[:most]]

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from table.engine import BlindLevel, BlindStructure
 from table.errors import TocktableError
-from table.session import SessionSettings
+from table.session import DrawOptions, SessionSettings
 from tocktable.camera import CameraLoop, ModelCamera, VisionUnavailable, VisionWatcher, Watcher, demo_watcher
 from tocktable.config import Config, default_data_dir
 from tocktable.server import WebServer, admin_pin, check_port, lan_address, print_banner
@@ -36,8 +36,13 @@ def game_settings(config: Config, *, names: tuple[str, ...] = ()) -> tuple[Sessi
     """Session settings and the seated players (name, buy-in) from the configuration."""
     levels = tuple(BlindLevel(lv.small, lv.big, lv.ante) for lv in config.blinds.levels)
     blinds = BlindStructure(levels, level_seconds=config.blinds.level_minutes * 60)
+    draw = None
+    if config.table.variant in ("draw", "lowball"):
+        d = config.draw
+        draw = DrawOptions(jokers=d.jokers, wild_rank=d.wild_rank or None, low_rule=d.low_rule, ties=d.ties,
+                           max_draw=d.max_draw, opening_bet=d.opening_bet)  # fmt: skip
     settings = SessionSettings(seats=config.table.seats, betting=config.table.betting, variant=config.table.variant,
-                               blinds=blinds)  # fmt: skip
+                               blinds=blinds, draw=draw)  # fmt: skip
     seat_names = config.table.names + names[len(config.table.names):] if names else config.table.seat_names()
     seat_names = tuple(seat_names[i] if i < len(seat_names) else f"Seat {i + 1}" for i in range(config.table.seats))
     return settings, [(name, config.table.buy_in) for name in seat_names]
@@ -109,7 +114,8 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
     settings, players = game_settings(config, names=NAMES)
     clock = VirtualClock() if options.fast else None
     back = "tock" if config.table.variant == "tock" else "plain"
-    model = TableModel(config.table.seats, seed=options.seed, back=back)
+    hole_cards = 5 if config.table.variant in ("draw", "lowball") else 2
+    model = TableModel(config.table.seats, seed=options.seed, back=back, hole_cards=hole_cards)
     if options.camera == "auto":
         out.write("Camera: loading the card reader...\n")
     watcher, what = demo_watcher(model, camera=options.camera)
@@ -136,7 +142,7 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
         if service.resumed:
             out.write(f"Resuming session {service.session_id} at hand {service.game.hand_number}.\n")
         out.flush()
-        demo = Demo(service, model, watcher, Buttons(factory, config.pins, hold=hold), clock=clock,
+        demo = Demo(service, model, watcher, Buttons(factory, config.pins, hold=hold, clock=clock), clock=clock,
                     buy_in=config.table.buy_in, seed=options.seed, out=out,
                     steady_frames=getattr(getattr(watcher, "tracker", None), "confirm_frames", 0) + 2)  # fmt: skip
         demo.lights, demo.factory = lights, factory

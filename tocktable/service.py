@@ -27,6 +27,7 @@ from typing import Any
 from hardware.console import ButtonPressed
 from hardware.pins import ConsoleButton
 from table.engine import ActionKind, Street
+from table.engine.draw import DrawHand
 from table.errors import TocktableError
 from table.session import SessionSettings
 from tocktable.game import Game, Phase, event_record
@@ -37,9 +38,11 @@ from tocktable.steps import (
     CommandError,
     Confirm,
     Correct,
+    Draw,
     Press,
     Seat,
     SetBet,
+    SetDraw,
     Settle,
     Step,
     Tick,
@@ -105,6 +108,7 @@ class Service:
         self._recent: deque[tuple[float, Notice]] = deque(maxlen=6)
         self._camera = CameraStatus(True, None)
         self._pending_bet: int | None = None
+        self._pending_draw: int | None = None
         self._status_ok: bool | None = None
         self._settled_at: float | None = None
         self._last_seq: int | None = None
@@ -266,6 +270,8 @@ class Service:
             return self._press(button)
         if isinstance(item, SetBet):
             return self._set_bet(item.amount)
+        if isinstance(item, SetDraw):
+            return self._set_draw(item.count)
         if isinstance(item, TableView):
             return self._see(item)
         if isinstance(item, NewSession):
@@ -308,6 +314,8 @@ class Service:
             self._settled_at = self.clock()
         if step.kind in ("act", "undo", "confirm", "choose_button"):
             self._pending_bet = None
+        if step.kind in ("draw", "act", "undo", "confirm", "choose_button"):
+            self._pending_draw = None
         if publish:
             self._show_lights()
             self._publish()
@@ -357,6 +365,7 @@ class Service:
         self._interpreter = ViewInterpreter()
         self._camera_notices = ()
         self._pending_bet = None
+        self._pending_draw = None
         self._settled_at = None
         self._level = self._level_index()
         self._show_lights()
@@ -366,6 +375,8 @@ class Service:
     # ------------------------------------------------------------------ the console
     def _press(self, button: ConsoleButton) -> Ack:
         game, hand = self.game, self.game.hand
+        if isinstance(hand, DrawHand) and game.phase == Phase.PLAYING and hand.to_draw is not None:
+            return self._press_in_draw(button, hand, hand.to_draw)
         if button in (ConsoleButton.PLUS, ConsoleButton.MINUS):
             step = hand.rules.big_blind if hand is not None and not hand.rules.fixed_limit else 0
             current = self._pending_bet or self._raise_range()[0]
@@ -392,6 +403,35 @@ class Service:
             amount = self._pending_bet if self._pending_bet is not None and low <= self._pending_bet <= high else low
             act = Act(seat, kind.value, amount)
         return self._follow(self._commit(act))
+
+    def _press_in_draw(self, button: ConsoleButton, hand: DrawHand, seat: int) -> Ack:
+        """The console during the draw: +/- choose how many cards the seat to draw exchanges
+        (0 to the rules' limit), CHECK/CALL or NEXT/CONFIRM records it, UNDO takes back the
+        last draw or action."""
+        count = self._pending_draw or 0
+        if button in (ConsoleButton.PLUS, ConsoleButton.MINUS):
+            return self._set_draw(count + (1 if button == ConsoleButton.PLUS else -1), clamp=True)
+        if button in (ConsoleButton.CHECK_CALL, ConsoleButton.NEXT):
+            return self._follow(self._commit(Draw(seat, count)))
+        if button == ConsoleButton.UNDO:
+            return self._follow(self._commit(Undo()))
+        raise CommandError(
+            f"{button.label}: betting is closed during the draw; seat {seat} draws: choose 0 to "
+            f"{hand.draw_rules.max_draw} cards with +/-, then CHECK/CALL (or NEXT/CONFIRM) records it"
+        )
+
+    def _set_draw(self, count: int, *, clamp: bool = False) -> Ack:
+        hand = self.game.hand
+        if not isinstance(hand, DrawHand) or self.game.phase != Phase.PLAYING or hand.to_draw is None:
+            raise CommandError(f"no draw to count now ({self.game.describe_phase()})")
+        most = hand.draw_rules.max_draw
+        if clamp:
+            count = min(max(count, 0), most)
+        elif isinstance(count, bool) or not 0 <= count <= most:
+            raise CommandError(f"seat {hand.to_draw} may exchange 0 (stand pat) to {most} cards, not {count}")
+        self._pending_draw = count
+        self._publish()
+        return Ack(None, self._version)
 
     def _next_step(self) -> Step:
         phase, hand = self.game.phase, self.game.hand
@@ -452,6 +492,8 @@ class Service:
             return
         hand = self.game.hand
         to_act = hand.to_act if hand is not None and self.game.phase == Phase.PLAYING else None
+        if to_act is None and isinstance(hand, DrawHand) and self.game.phase == Phase.PLAYING:
+            to_act = hand.to_draw  # the seat whose draw the dealer records next
         try:
             self.lights.show(dealer=self.game.button, to_act=to_act)
             ok = self._camera.ok and not self._camera_notices
@@ -471,6 +513,8 @@ class Service:
                              for n in (*self._camera_notices, *recent)]  # fmt: skip
         state["camera"] = {"ok": self._camera.ok, "message": self._camera.message}
         state["pending_bet"] = self._pending_bet
+        if self.game.settings.is_draw:
+            state["pending_draw"] = self._pending_draw
         state["last_seq"] = self._last_seq
         settled = self.game.phase == Phase.SETTLED and self._settled_at is not None
         state["confirm_in"] = (

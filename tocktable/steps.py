@@ -59,11 +59,21 @@ class DealBoard:
 
 @dataclass(frozen=True)
 class Show:
-    """A seat's two hole cards turned face up at the showdown."""
+    """A seat's hole cards turned face up at the showdown (two; five in five-card draw, jokers as "Jk")."""
 
     kind: ClassVar[str] = "show"
     seat: int
     cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Five-card draw: the seat to draw exchanges ``count`` cards (0: stands pat). The count is
+    what the game knows; which cards were thrown and dealt stays unknown until the showdown."""
+
+    kind: ClassVar[str] = "draw"
+    seat: int
+    count: int
 
 
 @dataclass(frozen=True)
@@ -174,12 +184,12 @@ class PauseClock:
 
 Step = (
     Act | Undo | DealBoard | Show | Muck | Settle | MarkRead | Correct | ChooseButton | Confirm | Seat | Leave | Rebuy
-    | SitOut | SetLevel | PauseClock
+    | SitOut | SetLevel | PauseClock | Draw
 )  # fmt: skip
 
 STEP_TYPES: dict[str, type[Any]] = {
     cls.kind: cls for cls in (Act, Undo, DealBoard, Show, Muck, Settle, MarkRead, Correct, ChooseButton, Confirm, Seat,
-                              Leave, Rebuy, SitOut, SetLevel, PauseClock)
+                              Leave, Rebuy, SitOut, SetLevel, PauseClock, Draw)
 }  # fmt: skip
 
 
@@ -201,13 +211,22 @@ class SetBet:
 
 
 @dataclass(frozen=True)
+class SetDraw:
+    """Five-card draw: set how many cards the seat to draw exchanges (the +/- buttons step it;
+    CHECK/CALL or NEXT/CONFIRM records it)."""
+
+    kind: ClassVar[str] = "draw_count"
+    count: int
+
+
+@dataclass(frozen=True)
 class Tick:
     """The clock: checks automatic confirms and blind levels (no payload)."""
 
     kind: ClassVar[str] = "tick"
 
 
-INPUT_TYPES: dict[str, type[Any]] = {cls.kind: cls for cls in (Press, SetBet, Tick)}
+INPUT_TYPES: dict[str, type[Any]] = {cls.kind: cls for cls in (Press, SetBet, SetDraw, Tick)}
 
 _ALLOWED_KINDS = ", ".join(sorted({*STEP_TYPES, *INPUT_TYPES} - {"tick"}))
 

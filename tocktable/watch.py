@@ -8,6 +8,9 @@ The rules, from DESIGN.md §1:
   applied (they are applied once the round closes, if they are still there).
 - At the showdown, two face-up cards in a live seat's zone are that seat's hand.
 - In Tock-Poker, the mark of every face-down card is recorded as soon as it is read.
+- In five-card draw there is no board: at the showdown, five face-up cards in a live seat's
+  zone are that seat's hand. The card reader cannot read a joker yet: a hand with a card it
+  cannot read is announced (without naming any card) for the host to enter on the admin page.
 
 Privacy: before the showdown a face-up card in a seat's zone is a peek. Its face never leaves
 this module: the notice says only that a card lies face up, and the tracker's own conflict
@@ -21,6 +24,7 @@ from dataclasses import dataclass
 
 from table.cards import Card
 from table.engine import Hand, Street
+from table.engine.draw import DrawHand
 from table.tock import mark_of
 from tocktable.game import Game, Phase
 from tocktable.steps import ChooseButton, DealBoard, MarkRead, Show, Step
@@ -60,6 +64,12 @@ class ViewInterpreter:
             step, notice = self._draw(game, view)
             steps += [step] if step else []
             notices += [notice] if notice else []
+        elif phase == Phase.PLAYING and isinstance(game.hand, DrawHand):
+            notices += self._peeks(game.hand, view)
+            if game.hand.street == Street.SHOWDOWN:
+                shows, show_notices = _draw_shows(game.hand, view)
+                steps += shows
+                notices += show_notices
         elif phase == Phase.PLAYING and game.hand is not None:
             hand = game.hand
             if not view.face_up_board():
@@ -202,6 +212,28 @@ def _shows(hand: Hand, view: TableView) -> tuple[list[Step], list[Notice]]:
             continue
         cards = [str(c.card) for c in faces]
         steps.append(Show(seat, tuple(_match_marks(cards, hand.hole_marks.get(seat, [None, None])))))
+    return steps, notices
+
+
+def _draw_shows(hand: DrawHand, view: TableView) -> tuple[list[Step], list[Notice]]:
+    """Five-card draw at the showdown: five readable face-up cards in a live seat's zone are its hand."""
+    steps: list[Step] = []
+    notices: list[Notice] = []
+    for seat in hand.in_hand:
+        if hand.folded[seat] or seat in hand.mucked or seat in hand.hole:
+            continue
+        faces = [c for c in _ordered(view.seat_cards(seat)) if c.face_up]
+        if len(faces) < 5:
+            continue  # still turning them (or a joker the reader did not take for a card)
+        unread = sum(1 for c in faces if c.card is None)
+        if len(faces) > 5:
+            notices.append(Notice("show", f"seat {seat}: {len(faces)} face-up cards, a draw hand has five", seat))
+        elif unread:
+            joker = " (a joker cannot be read by the camera yet)" if hand.draw_rules.jokers else ""
+            notices.append(Notice("show", f"seat {seat}: {unread} of the five cards cannot be read{joker}: enter "
+                                          "the hand on the admin page (Show, e.g. Jk Ah Ad 7c 2s)", seat))  # fmt: skip
+        else:
+            steps.append(Show(seat, tuple(str(c.card) for c in faces)))
     return steps, notices
 
 
