@@ -9,7 +9,8 @@ the web layer talks to the service (snapshots and commands), never to the engine
 - ``records``: ``GET /api/history`` and the exports (PHH, ledger CSV/JSON);
 - ``openapi``: ``GET /api/openapi.json``;
 - ``admin``: ``/admin``, the host's pages behind the PIN;
-- ``dice``: ``/dice``, the poker dice referee.
+- ``dice``: ``/dice``, the poker dice referee;
+- ``lens``: ``GET /api/lens``, the learning lens (worked out by :mod:`tocktable.lens_worker`).
 
 Serve it with :class:`web.serve.WebServer` (waitress, threaded) in production.
 """
@@ -32,6 +33,7 @@ def create_app(
     camera: Any = None,
     public_url: str | None = None,
     guard: Any = None,
+    lens: Any = None,
 ) -> Flask:
     """The web app for ``service``.
 
@@ -40,7 +42,8 @@ def create_app(
     source the camera page shows (anything with ``read(newer_than=, timeout=)``); it can also be
     set later with ``app.extensions["tocktable.web"].camera = source``. ``public_url`` is the
     address phones should open (default: this machine's LAN address). ``guard`` replaces the
-    :class:`web.security.PinGuard` (tests pass one with a fake clock).
+    :class:`web.security.PinGuard` (tests pass one with a fake clock). ``lens``: the lens worker
+    (default: a :class:`tocktable.lens_worker.LensWorker` on ``service``, started now; ``False``: none).
     """
     from datetime import timedelta
 
@@ -51,6 +54,7 @@ def create_app(
     from web.dice import DiceTable, dice
     from web.events import events
     from web.history import History
+    from web.lens import LENS_EXTENSION, lens_api, start_lens
     from web.openapi import openapi
     from web.present import DEFAULT_CHIP_SET, Presenter, chip_set_named
     from web.records import records
@@ -92,7 +96,8 @@ def create_app(
     app.extensions[EXTENSION] = ctx
     _warm_up()
     app.extensions["tocktable.service"] = service
-    for blueprint in (dashboard, api, events, records, openapi, admin, dice):
+    app.extensions[LENS_EXTENSION] = start_lens(service, lens, closing=ctx.closing)
+    for blueprint in (dashboard, api, events, records, openapi, admin, dice, lens_api):
         app.register_blueprint(blueprint)
 
     @app.after_request

@@ -6,6 +6,10 @@ the whole presented state (the same JSON as ``GET /api/state``), so a phone that
 loses nothing. Idle streams get a comment line every ``heartbeat`` seconds so proxies and
 phones keep the connection open, and a dead connection is noticed within that time.
 When all SSE slots are taken the answer is 503 and the page polls ``/api/state`` instead.
+
+The same stream carries the learning lens: a ``lens`` message (the JSON of ``GET /api/lens``)
+each time the lens worker publishes one. It comes through the stream's one queue, so a phone
+still costs one subscription and one thread; the page fetches ``/api/lens`` once on connecting.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from web.context import WebContext, context
+from web.lens import lens_worker
 
 events = Blueprint("events", __name__, url_prefix="/api")
 
@@ -38,7 +43,10 @@ def stream() -> Response | tuple[Response, int]:
     except Exception:
         ctx.close_stream()
         raise
-    response = Response(_Stream(ctx, subscription), mimetype="text/event-stream")
+    lens = lens_worker()
+    if lens is not None:
+        lens.attach(subscription)
+    response = Response(_Stream(ctx, subscription, lens), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"  # a reverse proxy must not hold the stream back
     return response
@@ -48,9 +56,12 @@ class _Stream:
     """The messages of one stream. ``close()`` (the client is gone, or the server stops) ends
     the subscription, even if the stream never started (a generator's ``finally`` would not run)."""
 
-    def __init__(self, ctx: WebContext, subscription: Any) -> None:
+    def __init__(self, ctx: WebContext, subscription: Any, lens: Any = None) -> None:
         self._ctx = ctx
         self._subscription = subscription
+        self._lens = lens
+        self._held: Any = None
+        """A lens taken from the queue with a newer state: sent right after that state."""
         now = time.monotonic()
         self._deadline = now + ctx.stream_seconds if ctx.stream_seconds else None
         self._next_beat = now + ctx.heartbeat
@@ -64,6 +75,9 @@ class _Stream:
         if not self._started and not self._closed:
             self._started = True
             return f"retry: {RETRY_MS}\n\n"
+        if self._held is not None and not self._closed:
+            held, self._held = self._held, None
+            return self._message(held)
         while not self._closed:
             now = time.monotonic()
             if self._ctx.closing.is_set() or (self._deadline is not None and now >= self._deadline):
@@ -73,21 +87,30 @@ class _Stream:
                 return ": keep-alive\n\n"
             # Wake at least every WAKE seconds to notice a server shutting down.
             wait = min(self._next_beat - now, WAKE, (self._deadline - now) if self._deadline is not None else WAKE)
-            snapshot = self._subscription.get(timeout=max(0.0, wait))
-            if snapshot is None:
+            item = self._subscription.get(timeout=max(0.0, wait))
+            if item is None:
                 continue
-            while True:  # several changes queued: only the newest matters
-                newer = self._subscription.get(timeout=0)
-                if newer is None:
-                    break
-                snapshot = newer
+            newest: dict[str, Any] = {}
+            while item is not None:  # several changes queued: only the newest state and lens matter
+                newest[getattr(item, "event", "state")] = item
+                item = self._subscription.get(timeout=0)
             self._next_beat = time.monotonic() + self._ctx.heartbeat
-            return f"id: {snapshot.version}\nevent: state\ndata: {self._ctx.presenter.text(snapshot)}\n\n"
+            if "state" in newest:
+                self._held = newest.get("lens")
+                return self._message(newest["state"])
+            return self._message(newest["lens"])
         self.close()
         raise StopIteration
+
+    def _message(self, item: Any) -> str:
+        kind = getattr(item, "event", "state")
+        data = self._ctx.presenter.text(item) if kind == "state" else item.json
+        return f"id: {item.version}\nevent: {kind}\ndata: {data}\n\n"
 
     def close(self) -> None:
         if not self._closed:
             self._closed = True
+            if self._lens is not None:
+                self._lens.detach(self._subscription)
             self._subscription.close()
             self._ctx.close_stream()

@@ -243,6 +243,7 @@ def document() -> dict[str, Any]:
         "/api/events": {"get": {
             "summary": "The table live: server-sent events", "operationId": "events",
             "description": "An endless text/event-stream: one `state` event (data: the State JSON) per change, "
+            "one `lens` event (data: the Lens JSON, as /api/lens) each time the lens changes, "
             "comment lines as heartbeats. 503 when every stream slot is taken: poll /api/state.",
             "responses": {"200": {"description": "the stream", "content": {"text/event-stream": {"schema": STR}}},
                           **_errors(503)}}},
@@ -300,9 +301,12 @@ def document() -> dict[str, Any]:
     from web.dice import DICE_PATHS, DICE_SCHEMAS
 
     paths.update(DICE_PATHS)
+    from web.lens import LENS_PATHS, LENS_SCHEMAS
+
+    paths.update(LENS_PATHS)
     schemas = {"State": STATE, "Seat": SEAT, "Pot": POT, "Hand": HAND, "LedgerLine": LEDGER_LINE,
                "History": HISTORY, "Ledger": LEDGER, "Error": ERROR, "Ack": ACK, "Command": command_schema(),
-               **DICE_SCHEMAS}  # fmt: skip
+               **DICE_SCHEMAS, **LENS_SCHEMAS}  # fmt: skip
     return {
         "openapi": "3.0.3",
         "info": {

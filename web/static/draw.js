@@ -146,6 +146,14 @@ const TT = (() => {
     }
   }
 
+  /** More than the state from the same stream (e.g. the lens): the page's script registers the
+      event name, the URL that answers with the same JSON, and its handler, before follow(). */
+  const extras = {};
+  function listen(name, url, onData) { extras[name] = { url, onData }; }
+  function fetchExtras() {
+    for (const x of Object.values(extras)) getJSON(x.url).then((data) => { if (data) x.onData(data); });
+  }
+
   /** Live state: SSE on /api/events, polling /api/state whenever the stream is cut.
       onState(state) is called for each new state; onMode("live"|"polling"|"offline"). */
   function follow(onState, onMode, opts) {
@@ -161,6 +169,7 @@ const TT = (() => {
     const poll = async () => {
       const state = await getJSON("/api/state");
       if (state) { take(state); if (mode !== "live") setMode("polling"); } else if (mode !== "live") setMode("offline");
+      if (mode !== "live") fetchExtras();
       if (mode !== "live") pollTimer = setTimeout(poll, o.pollMs);
       else pollTimer = null;
     };
@@ -170,7 +179,11 @@ const TT = (() => {
       source.addEventListener("open", () => {
         setMode("live");
         if (pollTimer) { clearTimeout(pollTimer); pollTimer = null; }
+        fetchExtras();  // whatever changed while the stream was down
       });
+      for (const [name, x] of Object.entries(extras)) {
+        source.addEventListener(name, (e) => { try { x.onData(JSON.parse(e.data)); } catch (err) { /* the next is whole */ } });
+      }
       source.addEventListener("state", (e) => { try { take(JSON.parse(e.data)); } catch (err) { /* torn: the next is whole */ } });
       source.addEventListener("error", () => {
         // The browser reconnects a cut stream by itself; meanwhile the page polls so it never
@@ -185,5 +198,5 @@ const TT = (() => {
     return { pollNow: poll };
   }
 
-  return { el, svg, fill, fmt, mmss, card, back, chips, flash, PALETTE, getJSON, follow, SUIT };
+  return { el, svg, fill, fmt, mmss, card, back, chips, flash, PALETTE, getJSON, follow, listen, SUIT };
 })();

@@ -1,0 +1,194 @@
+/* The learning lens panel on the dashboard: a bar per seat from what the whole table can see
+   (Tock-Poker), each hand's chances once face up after an all-in (Hold'em, as TV shows them),
+   and after the hand a chart of how the chances moved. Data: GET /api/lens and the `lens`
+   server-sent event (registered with TT.listen before the dashboard calls TT.follow). */
+"use strict";
+
+(() => {
+  const { el, svg, fill, card, back, PALETTE } = TT;
+  const STAGE = { preflop: "Pre-flop", flop: "Flop", turn: "Turn", river: "River", showdown: "Showdown" };
+  let doc = null, chosen = null;
+
+  const pct = (v) => `${Math.round(100 * v)}%`;
+  const colour = (seat) => PALETTE[seat % PALETTE.length];
+
+  function item(code, size) {
+    if (code && !code.includes(":")) return card(code, size);
+    return back(code, size);
+  }
+
+  function bar(seat, equity, win) {
+    const shared = Math.max(0, equity - win);
+    return el("span", { class: "lens-bar", role: "img", "aria-label": `${pct(equity)} to win or split` },
+      el("i", { class: "win", style: { width: `${100 * win}%`, background: colour(seat) } }),
+      shared > 0.0005 ? el("i", { class: "tie", style: { width: `${100 * shared}%`, background: colour(seat) } }) : null);
+  }
+
+  /* ------------------------------------------------------------ one seat */
+  function seatRow(s) {
+    const best = s.folded ? "folded" : (s.best_hand || s.best_example || s.best || "");
+    const tags = [];
+    if (!s.folded && s.nuts === true) tags.push(el("span", { class: "lens-tag nuts", text: "can hold the nuts" }));
+    if (!s.folded && s.outs && s.outs.length) tags.push(el("span", { class: "lens-tag", text: `${s.outs.length} out${s.outs.length > 1 ? "s" : ""}` }));
+    const summary = el("summary", { class: "lens-row" },
+      el("span", { class: "who", style: { borderColor: colour(s.seat) }, text: s.name }),
+      el("span", { class: "shows" }, ...s.shows.map((c) => item(c, "tiny"))),
+      bar(s.seat, s.folded ? 0 : s.equity, s.folded ? 0 : s.win),
+      el("span", { class: "pct num", text: s.folded ? "–" : pct(s.equity) }),
+      el("span", { class: "best" }, best ? el("span", { text: best }) : null, ...tags));
+    const why = el("ul", { class: "why" }, ...(s.explanation || []).map((t) => el("li", { text: t })));
+    if (s.outs && s.outs.length) why.append(el("li", { class: "outs" }, "Outs: ", el("span", { class: "cards" }, ...s.outs.map((c) => card(c, "tiny")))));
+    return el("li", { class: `lens-seat${s.folded ? " folded" : ""}`, "data-seat": s.seat },
+      el("details", {}, summary, why));
+  }
+
+  /* ------------------------------------------------------------ a stage of the history (all-in) */
+  function stageRows(history, k, lens) {
+    const shows = {};
+    for (const s of (lens && lens.seats) || []) shows[s.seat] = s.shows;
+    return history.seats.map((s) => {
+      const outs = s.outs[k];
+      const toCome = history.stages[k] === "turn";
+      const row = el("div", { class: "lens-row" },
+        el("span", { class: "who", style: { borderColor: colour(s.seat) }, text: s.name }),
+        el("span", { class: "shows" }, ...(shows[s.seat] || [null, null]).map((c) => item(c, "tiny"))),
+        bar(s.seat, s.equity[k], s.win[k]),
+        el("span", { class: "pct num", text: pct(s.equity[k]) }));
+      const line = toCome && outs && outs.length && s.equity[k] < 0.5
+        ? el("div", { class: "outs" }, `needs one of ${outs.length} card${outs.length > 1 ? "s" : ""}: `,
+          el("span", { class: "cards" }, ...outs.map((c) => card(c, "tiny"))))
+        : null;
+      return el("li", { class: "lens-seat", "data-seat": s.seat }, row, line);
+    });
+  }
+
+  function stagePicker(history, k, onPick) {
+    return el("div", { class: "lens-stages", role: "tablist" }, ...history.stages.map((st, i) =>
+      el("button", { type: "button", class: `btn small${i === k ? " on" : ""}`, role: "tab", "aria-selected": i === k ? "true" : "false",
+        "data-stage": st, text: STAGE[st] || st, onclick: () => onPick(i) })));
+  }
+
+  /* ------------------------------------------------------------ the chart */
+  function chart(history, title) {
+    const stages = history.stages;
+    if (stages.length < 2) return null;
+    const W = 340, H = 172, L = 34, R = 96, T = 10, B = 24;
+    const X = (i) => L + (i * (W - L - R)) / (stages.length - 1);
+    const Y = (v) => T + (1 - v) * (H - T - B);
+    const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": title, class: "lens-chart" });
+    for (const v of [0, 0.5, 1]) {
+      root.append(svg("line", { x1: L, x2: W - R, y1: Y(v), y2: Y(v), stroke: "#2a3d33", "stroke-width": 1 }));
+      root.append(svg("text", { x: L - 4, y: Y(v) + 3.5, "text-anchor": "end", fill: "#9fb3a8", "font-size": 10, text: pct(v) }));
+    }
+    stages.forEach((st, i) => root.append(svg("text", { x: X(i), y: H - 8, "text-anchor": "middle", fill: "#9fb3a8", "font-size": 10, text: STAGE[st] || st })));
+    const labels = [];
+    for (const s of history.seats) {
+      let d = "", last = -1;
+      s.equity.forEach((v, i) => {
+        if (s.folded[i]) return;
+        d += `${last < 0 ? "M" : "L"}${X(i).toFixed(1)},${Y(v).toFixed(1)}`;
+        last = i;
+      });
+      if (last < 0) continue;
+      const c = colour(s.seat);
+      root.append(svg("path", { d, fill: "none", stroke: c, "stroke-width": 2, "stroke-linejoin": "round", "data-seat": s.seat }, svg("title", { text: s.name })));
+      s.equity.forEach((v, i) => { if (!s.folded[i] && i <= last) root.append(svg("circle", { cx: X(i), cy: Y(v), r: 2.6, fill: c })); });
+      const folded = last < stages.length - 1;
+      labels.push({ y: Y(s.equity[last]), x: X(last), c, text: folded ? `${s.name} (folded)` : `${s.name} ${pct(s.equity[last])}` });
+    }
+    labels.sort((a, b) => a.y - b.y);  // keep the names apart
+    for (let i = 1; i < labels.length; i++) labels[i].y = Math.max(labels[i].y, labels[i - 1].y + 11);
+    const over = labels.length ? labels[labels.length - 1].y - (H - B) : 0;
+    if (over > 0) for (const l of labels) l.y -= over;
+    for (const l of labels) root.append(svg("text", { x: W - R + 6, y: l.y + 3.5, fill: l.c, "font-size": 10.5, text: l.text }));
+    return root;
+  }
+
+  /* ------------------------------------------------------------ the panel */
+  function header(d) {
+    const what = d.mode === "allin" ? "All in" : "The lens";
+    const stage = d.stage ? ` · ${STAGE[d.stage] || d.stage}` : "";
+    return el("h2", {}, `${what} · Hand ${d.hand_number}${stage}`,
+      d.pending ? el("span", { class: "lens-badge", text: "updating…" }) : null,
+      d.complete ? el("span", { class: "lens-badge done", text: "hand over" }) : null);
+  }
+
+  function foot(d) {
+    const l = d.lens;
+    const how = l.exact ? "exact" : `±${(100 * l.half_width).toFixed(1)} points`;
+    return el("p", { class: "lens-foot muted", text: `${how} · from what the whole table can see, worked out in ${Math.round(d.millis || 0)} ms` });
+  }
+
+  function lastChart(d) {
+    const last = d.last;
+    if (!last || !last.history || last.history.stages.length < 2) return null;
+    const pic = chart(last.history, `hand ${last.hand_number}: how the chances moved`);
+    return el("details", { class: "lens-last" }, el("summary", { text: `Hand ${last.hand_number}: how the chances moved` }), pic);
+  }
+
+  function renderTock(d) {
+    const l = d.lens, nodes = [header(d)];
+    if (!l) { nodes.push(el("p", { class: "muted", text: d.note })); return nodes; }
+    nodes.push(el("p", { class: "lens-summary", text: l.summary }));
+    if (l.board_words) nodes.push(el("p", { class: "lens-board muted", text: l.board_words }));
+    nodes.push(el("ul", { class: "lens-seats" }, ...l.seats.map(seatRow)));
+    nodes.push(el("p", { class: "lens-hint muted", text: "Tap a seat to see why." }));
+    nodes.push(foot(d));
+    if (d.complete && d.history) {
+      const pic = chart(d.history, "how each seat's chances moved");
+      if (pic) nodes.push(el("div", { class: "lens-history" }, el("h3", { text: "How the chances moved" }), pic));
+    }
+    return nodes;
+  }
+
+  function renderAllin(d) {
+    const nodes = [header(d)];
+    const h = d.history;
+    if (!d.lens || !h) { nodes.push(el("p", { class: "muted", text: d.note })); return nodes; }
+    nodes.push(el("p", { class: "lens-summary", text: d.note }));
+    const start = Math.max(0, h.stages.indexOf(d.allin_stage));
+    const k = chosen !== null && chosen < h.stages.length ? chosen : (d.complete ? start : h.stages.length - 1);
+    nodes.push(stagePicker(h, k, (i) => { chosen = i; draw(); }));
+    nodes.push(el("div", { class: "lens-board" }, el("span", { class: "cards" }, ...h.boards[k].map((c) => (c ? card(c, "tiny") : el("span", { class: "slot tiny" }))))));
+    nodes.push(el("ul", { class: "lens-seats" }, ...stageRows(h, k, d.lens)));
+    if (d.lens.summary) nodes.push(el("p", { class: "lens-foot muted", text: d.lens.summary }));
+    if (d.complete) {
+      const pic = chart(h, "how each hand's chances moved as the board ran out");
+      if (pic) nodes.push(el("div", { class: "lens-history" }, el("h3", { text: "How the chances moved" }), pic));
+    }
+    return nodes;
+  }
+
+  function draw() {
+    const panel = document.getElementById("lens");
+    if (!panel || !doc) return;
+    const d = doc;
+    let nodes = [];
+    if (d.mode === "tock") nodes = renderTock(d);
+    else if (d.mode === "allin") nodes = renderAllin(d);
+    const last = d.mode && d.complete ? null : lastChart(d);
+    if (!nodes.length && last) nodes = [el("h2", { text: "The lens" })];
+    if (last) nodes.push(last);
+    panel.hidden = nodes.length === 0;
+    panel.dataset.mode = d.mode || "";
+    panel.dataset.version = d.version;
+    // Keep the seats the reader opened open across updates.
+    const open = new Set([...panel.querySelectorAll("details[open]")].map((x) => (x.closest("[data-seat]") || x).dataset.seat || x.className));
+    fill(panel, ...nodes);
+    for (const x of panel.querySelectorAll("details")) {
+      const key = (x.closest("[data-seat]") || x).dataset.seat || x.className;
+      if (open.has(key)) x.open = true;
+    }
+  }
+
+  function take(d) {
+    if (!d || typeof d.version !== "number") return;
+    if (doc && d.worker === doc.worker && d.version <= doc.version) return;  // an older one, late
+    if (!doc || d.hand_number !== doc.hand_number) chosen = null;
+    doc = d;
+    draw();
+  }
+
+  TT.listen("lens", "/api/lens", take);
+  TT.getJSON("/api/lens").then(take);
+})();
