@@ -230,8 +230,8 @@ def _draw_shows(hand: DrawHand, view: TableView) -> tuple[list[Step], list[Notic
             notices.append(Notice("show", f"seat {seat}: {len(faces)} face-up cards, a draw hand has five", seat))
         elif unread:
             joker = " (a joker cannot be read by the camera yet)" if hand.draw_rules.jokers else ""
-            notices.append(Notice("show", f"seat {seat}: {unread} of the five cards cannot be read{joker}: enter "
-                                          "the hand on the admin page (Show, e.g. Jk Ah Ad 7c 2s)", seat))  # fmt: skip
+            notices.append(Notice("show", f"seat {seat}: {unread} of the five cards cannot be read{joker}: "
+                                          "enter the hand on the admin page (Show; a joker is Jk)", seat))  # fmt: skip
         else:
             steps.append(Show(seat, tuple(str(c.card) for c in faces)))
     return steps, notices
