@@ -161,3 +161,12 @@ def test_the_example_frame_of_a_tock_table(tmp_path: Path, capsys: pytest.Captur
     banner = image[:12].reshape(-1, 3).mean(axis=0)
     assert banner[2] > banner[1] + 5  # the duplicate Qh's conflict, in red across the top
     assert main(["--example", str(tmp_path / "missing" / "example.png"), "--perfect"]) == 2
+
+
+def test_the_module_example_runs() -> None:
+    import doctest
+
+    import vision.annotate
+
+    result = doctest.testmod(vision.annotate)
+    assert result.attempted > 0 and result.failed == 0

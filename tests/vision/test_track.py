@@ -479,3 +479,12 @@ def test_frame_indexes_must_increase_and_time_must_not_go_back() -> None:
 def test_bad_settings_are_refused(settings: dict[str, object], words: str) -> None:
     with pytest.raises(TrackerError if "size" not in settings else ValueError, match=words):
         TableTracker(ZONES, **settings)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("module", ["vision.track", "vision.zones"])
+def test_the_module_examples_run(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0
