@@ -36,7 +36,7 @@ from table.errors import TocktableError
 from table.lens import LENS_PRECISION, Lens, lens
 from tocktable.tickets import Subscription
 
-__all__ = ["STAGES", "LensDoc", "LensWorker", "PublicTable", "public_table"]
+__all__ = ["STAGES", "LensDoc", "LensWorker", "PublicTable", "last_of_each_stage", "public_table"]
 
 log = logging.getLogger("tocktable.lens")
 
@@ -130,6 +130,20 @@ def no_more_betting(state: Mapping[str, Any]) -> bool:
     return len(live) >= 2 and sum(not s.get("all_in") for s in live) <= 1
 
 
+def last_of_each_stage(snapshots: Sequence[Any]) -> list[Any]:
+    """The snapshots worth working out when several piled up while the lens was busy: the last
+    one of each stage of each hand, in order (the chart keeps every stage; the figures within a
+    stage only need the newest table)."""
+
+    def stage(snapshot: Any) -> tuple[Any, ...]:
+        state = snapshot.to_dict() if hasattr(snapshot, "to_dict") else dict(snapshot)
+        table = public_table(state)
+        return (state.get("session"), state.get("hand_number"), table.stage if table is not None else None)
+
+    stages = [stage(s) for s in snapshots]
+    return [s for i, s in enumerate(snapshots) if i == len(snapshots) - 1 or stages[i] != stages[i + 1]]
+
+
 @dataclass(frozen=True)
 class LensDoc:
     """One published lens: a version and its JSON text (shared by every phone)."""
@@ -212,7 +226,7 @@ class LensWorker:
         """Subscribe to the service and start the thread (once)."""
         if self._thread is None:
             self._stop.clear()
-            self._source = self.service.subscribe(maxsize=4)
+            self._source = self.service.subscribe(maxsize=256)
             self._thread = threading.Thread(target=self._run, name="tocktable-lens", daemon=True)
             self._thread.start()
         return self
@@ -243,12 +257,16 @@ class LensWorker:
             snapshot = source.get(timeout=0.5)
             if snapshot is None:
                 continue
-            while (newer := source.get(timeout=0)) is not None:  # only the newest table matters
-                snapshot = newer
-            try:
-                self.handle(snapshot)
-            except Exception:  # a bug in the lens must never take the dashboard down
-                log.exception("the lens failed on snapshot %s", getattr(snapshot, "version", "?"))
+            batch = [snapshot]
+            while (newer := source.get(timeout=0)) is not None:
+                batch.append(newer)
+            for taken in last_of_each_stage(batch):
+                if self._stopping():
+                    return
+                try:
+                    self.handle(taken)
+                except Exception:  # a bug in the lens must never take the dashboard down
+                    log.exception("the lens failed on snapshot %s", getattr(taken, "version", "?"))
 
     # ------------------------------------------------------------------ reading
     def latest(self) -> LensDoc:

@@ -31,7 +31,7 @@ from tests.tocktable.lens_hands import (
 )
 from tests.web.helpers import DEMO_HAND, make_service, play
 from tocktable import lens_worker as worker_module
-from tocktable.lens_worker import LensWorker, public_table
+from tocktable.lens_worker import LensWorker, last_of_each_stage, public_table
 from tocktable.steps import Act, ChooseButton, Confirm, SitOut
 
 
@@ -261,3 +261,24 @@ def test_public_table_reads_only_marks_face_up_cards_and_shown_hands() -> None:
     shown = {**state, "seats": [{**state["seats"][0], "hole": ["Ah", "Kh"]}, *state["seats"][1:]]}
     assert public_table(shown).holes[0] == ("Ah", "Kh") and public_table(shown).stage == "showdown"
     assert public_table({**state, "status": "waiting"}) is None
+
+
+def test_a_worker_behind_the_game_still_charts_every_stage(tock: Any) -> None:
+    worker = LensWorker(tock).start()
+    try:
+        play(tock, TOCK_HAND)  # as fast as the service goes: the worker falls behind and catches up
+        got = worker.wait_until(lambda d: d["complete"] and not d["pending"] and d["stage"] == "showdown", timeout=30)
+        assert got["history"]["stages"] == ["preflop", "flop", "turn", "river", "showdown"]
+        assert worker.computations <= 1 + 17 + 1 + 1 + 2 + 1 + 1 + 3
+    finally:
+        worker.stop()
+
+
+def test_last_of_each_stage_keeps_the_newest_table_of_every_stage(tock: Any) -> None:
+    snapshots = [tock.snapshot()]
+    for step in [ChooseButton(seat=0), *tock_marks()[:3], *TOCK_PREFLOP, TOCK_FLOP[0], TOCK_FLOP[1]]:
+        tock.call(step)
+        snapshots.append(tock.snapshot())
+    kept = last_of_each_stage(snapshots)
+    assert kept == [snapshots[0], snapshots[-3], snapshots[-1]]  # no hand; pre-flop's last; the flop's last
+    assert last_of_each_stage(snapshots[-1:]) == snapshots[-1:]

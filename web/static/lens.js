@@ -81,7 +81,7 @@
       root.append(svg("text", { x: L - 4, y: Y(v) + 3.5, "text-anchor": "end", fill: "#9fb3a8", "font-size": 10, text: pct(v) }));
     }
     stages.forEach((st, i) => root.append(svg("text", { x: X(i), y: H - 8, "text-anchor": "middle", fill: "#9fb3a8", "font-size": 10, text: STAGE[st] || st })));
-    const labels = [];
+    const labels = [], folds = [];
     for (const s of history.seats) {
       let d = "", last = -1;
       s.equity.forEach((v, i) => {
@@ -93,21 +93,23 @@
       const c = colour(s.seat);
       root.append(svg("path", { d, fill: "none", stroke: c, "stroke-width": 2, "stroke-linejoin": "round", "data-seat": s.seat }, svg("title", { text: s.name })));
       s.equity.forEach((v, i) => { if (!s.folded[i] && i <= last) root.append(svg("circle", { cx: X(i), cy: Y(v), r: 2.6, fill: c })); });
-      const folded = last < stages.length - 1;
-      labels.push({ y: Y(s.equity[last]), x: X(last), c, text: folded ? `${s.name} (folded)` : `${s.name} ${pct(s.equity[last])}` });
+      if (last < stages.length - 1) folds.push({ name: s.name, c, stage: stages[last] });
+      else labels.push({ y: Y(s.equity[last]), c, text: `${s.name} ${pct(s.equity[last])}` });
     }
-    labels.sort((a, b) => a.y - b.y);  // keep the names apart
+    // Keep the names apart: push down from the top, then back up from the bottom edge.
+    labels.sort((a, b) => a.y - b.y);
     for (let i = 1; i < labels.length; i++) labels[i].y = Math.max(labels[i].y, labels[i - 1].y + 11);
-    const over = labels.length ? labels[labels.length - 1].y - (H - B) : 0;
-    if (over > 0) for (const l of labels) l.y -= over;
+    for (let i = labels.length - 1; i >= 0; i--) labels[i].y = Math.min(labels[i].y, i === labels.length - 1 ? H - B : labels[i + 1].y - 11);
     for (const l of labels) root.append(svg("text", { x: W - R + 6, y: l.y + 3.5, fill: l.c, "font-size": 10.5, text: l.text }));
-    return root;
+    if (!folds.length) return root;
+    return el("div", {}, root, el("p", { class: "lens-folds muted" }, "Folded: ",
+      ...folds.map((f, i) => el("span", {}, i ? ", " : "", el("b", { style: { color: f.c }, text: f.name }), ` (${(STAGE[f.stage] || f.stage).toLowerCase()})`))));
   }
 
   /* ------------------------------------------------------------ the panel */
   function header(d) {
     const what = d.mode === "allin" ? "All in" : "The lens";
-    const stage = d.stage ? ` · ${STAGE[d.stage] || d.stage}` : "";
+    const stage = d.stage && d.mode === "tock" ? ` · ${STAGE[d.stage] || d.stage}` : "";
     return el("h2", {}, `${what} · Hand ${d.hand_number}${stage}`,
       d.pending ? el("span", { class: "lens-badge", text: "updating…" }) : null,
       d.complete ? el("span", { class: "lens-badge done", text: "hand over" }) : null);
@@ -151,7 +153,7 @@
     nodes.push(stagePicker(h, k, (i) => { chosen = i; draw(); }));
     nodes.push(el("div", { class: "lens-board" }, el("span", { class: "cards" }, ...h.boards[k].map((c) => (c ? card(c, "tiny") : el("span", { class: "slot tiny" }))))));
     nodes.push(el("ul", { class: "lens-seats" }, ...stageRows(h, k, d.lens)));
-    if (d.lens.summary) nodes.push(el("p", { class: "lens-foot muted", text: d.lens.summary }));
+    if (d.lens.summary && k === h.stages.length - 1) nodes.push(el("p", { class: "lens-foot muted", text: d.lens.summary }));
     if (d.complete) {
       const pic = chart(h, "how each hand's chances moved as the board ran out");
       if (pic) nodes.push(el("div", { class: "lens-history" }, el("h3", { text: "How the chances moved" }), pic));
