@@ -58,6 +58,11 @@ __all__ = ["Ack", "CameraStatus", "NewSession", "Service", "ServiceError", "Subs
 
 log = logging.getLogger("tocktable.service")
 
+BET_CLEARED_BY = frozenset({"act", "undo", "confirm", "choose_button"})
+"""Kinds of step after which the amount set with +/- no longer applies (the decision it was for is gone)."""
+DRAW_CLEARED_BY = BET_CLEARED_BY | {"draw"}
+"""Kinds of step after which a draw count set with +/- no longer applies."""
+
 
 @dataclass(frozen=True)
 class CameraStatus:
@@ -115,6 +120,8 @@ class Service:
         self._version = 0
         self.resumed = False
         self.session_id, self.game = self._open(settings, players, new_session=new_session)
+        if self.resumed:
+            self._restore_console()
         self._level = self._level_index()
         self._snapshot = self._build_snapshot()
 
@@ -312,9 +319,9 @@ class Service:
         self._last_seq = seq
         if game.phase == Phase.SETTLED and (was != Phase.SETTLED or isinstance(step, Correct)):
             self._settled_at = self.clock()
-        if step.kind in ("act", "undo", "confirm", "choose_button"):
+        if step.kind in BET_CLEARED_BY:
             self._pending_bet = None
-        if step.kind in ("draw", "act", "undo", "confirm", "choose_button"):
+        if step.kind in DRAW_CLEARED_BY:
             self._pending_draw = None
         if publish:
             self._show_lights()
@@ -429,6 +436,7 @@ class Service:
             count = min(max(count, 0), most)
         elif isinstance(count, bool) or not 0 <= count <= most:
             raise CommandError(f"seat {hand.to_draw} may exchange 0 (stand pat) to {most} cards, not {count}")
+        self._save_console(self._pending_bet, count)
         self._pending_draw = count
         self._publish()
         return Ack(None, self._version)
@@ -458,9 +466,33 @@ class Service:
             amount = min(max(amount, low), high)
         elif not low <= amount <= high:
             raise CommandError(f"a bet of {amount} is not allowed: {low}..{high}")
+        self._save_console(amount, self._pending_draw)
         self._pending_bet = amount
         self._publish()
         return Ack(None, self._version)
+
+    def _save_console(self, bet: int | None, draw: int | None) -> None:
+        """Write the pending amount and draw count before showing them: the dealer who set 150
+        and lost the power expects 150 on the phones after the restart, not the minimum raise."""
+        if (bet, draw) != (self._pending_bet, self._pending_draw):
+            self.store.save_console(self.session_id, {"bet": bet, "draw": draw}, after_seq=self._last_seq)
+
+    def _restore_console(self) -> None:
+        """Take back the pending amount and draw count saved before a stop, unless a later step
+        cleared them (the same rule as the running service) or they no longer fit the game."""
+        saved = self.store.console(self.session_id)
+        if saved is None:
+            return
+        later = set(self.store.kinds_after(self.session_id, saved.after_seq))
+        bet, draw = saved.state.get("bet"), saved.state.get("draw")
+        low, high = self._raise_range()
+        if isinstance(bet, int) and not later & BET_CLEARED_BY and high and low <= bet <= high:
+            self._pending_bet = bet
+        hand = self.game.hand
+        if (isinstance(draw, int) and not later & DRAW_CLEARED_BY and isinstance(hand, DrawHand)
+                and self.game.phase == Phase.PLAYING and hand.to_draw is not None
+                and 0 <= draw <= hand.draw_rules.max_draw):  # fmt: skip
+            self._pending_draw = draw
 
     # ------------------------------------------------------------------ the clock
     def _level_index(self) -> int:

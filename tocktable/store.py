@@ -5,6 +5,10 @@ acknowledges the command, with SQLite in WAL mode and ``synchronous=FULL``: once
 acknowledged it survives a power cut. On start the service rebuilds its state by replaying
 the commands of the open session.
 
+Beside the log, one row per session keeps the console's pending inputs (the amount the +/-
+buttons set for BET/RAISE, a draw count), so a power cut does not silently turn a bet of 150
+into the minimum raise; the service takes them back only if no later command cleared them.
+
 The file is marked with an application id and a schema version, so a foreign or newer
 database is refused with a clear message instead of being damaged.
 """
@@ -23,7 +27,7 @@ from typing import Any
 from table.errors import TocktableError
 
 APPLICATION_ID = 0x546F636B  # "Tock"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE sessions (
@@ -52,6 +56,20 @@ CREATE TABLE events (
 CREATE INDEX events_by_session ON events(session_id, id);
 """
 
+_CONSOLE = """
+CREATE TABLE console (
+    session_id INTEGER PRIMARY KEY REFERENCES sessions(id),
+    after_seq INTEGER,
+    state TEXT NOT NULL,
+    at REAL NOT NULL
+);
+"""
+
+_SCHEMA += _CONSOLE
+
+_MIGRATIONS: dict[int, str] = {1: _CONSOLE}
+"""Schema version → the SQL that brings it to the next version (additive only)."""
+
 
 class StoreError(TocktableError, OSError):
     """The database file cannot be used (damaged, foreign, newer schema, unwritable)."""
@@ -74,6 +92,15 @@ class StoredEvent:
     hand_number: int | None
     kind: str
     payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ConsoleState:
+    """The console's pending inputs of a session, as saved after the command ``after_seq``."""
+
+    after_seq: int | None
+    state: dict[str, Any]
+    at: float
 
 
 @dataclass(frozen=True)
@@ -126,6 +153,9 @@ class Store:
                     f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA application_id={APPLICATION_ID}; "
                     f"PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
                 )
+            elif version < SCHEMA_VERSION:
+                steps = " ".join(_MIGRATIONS[v] for v in range(version, SCHEMA_VERSION))
+                db.executescript(f"BEGIN IMMEDIATE; {steps} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;")
         except sqlite3.DatabaseError as exc:
             db.close()
             raise StoreError(self._damaged(str(exc))) from None
@@ -226,6 +256,33 @@ class Store:
                 (session_id,),
             ).fetchall()
         return [StoredCommand(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5]) for r in rows]
+
+    def kinds_after(self, session_id: int, seq: int | None) -> list[str]:
+        """The kinds of a session's commands accepted after ``seq`` (all of them for None), in order."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT kind FROM commands WHERE session_id=? AND seq>? ORDER BY seq", (session_id, seq or 0)
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    # -- the console's pending inputs ----------------------------------------------------------
+    def save_console(self, session_id: int, state: Mapping[str, Any], *, after_seq: int | None) -> None:
+        """Keep the console's pending inputs (durably, like a command) as set after ``after_seq``."""
+        text = json.dumps(dict(state))
+        with self._lock, self._transaction():
+            self._db.execute(
+                "INSERT INTO console(session_id, after_seq, state, at) VALUES (?, ?, ?, ?) ON CONFLICT(session_id) "
+                "DO UPDATE SET after_seq=excluded.after_seq, state=excluded.state, at=excluded.at",
+                (session_id, after_seq, text, self._clock()),
+            )
+
+    def console(self, session_id: int) -> ConsoleState | None:
+        """The console's pending inputs last saved for a session (None: never saved)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT after_seq, state, at FROM console WHERE session_id=?", (session_id,)
+            ).fetchone()
+        return ConsoleState(row[0], json.loads(row[1]), row[2]) if row is not None else None
 
     def events(self, session_id: int) -> list[StoredEvent]:
         """Every event of a session in order."""
