@@ -15,9 +15,12 @@ from typing import Any
 from table.chips import CHIP_SETS
 from table.engine import BlindLevel, BlindStructure
 from table.errors import TocktableError
-from table.session import SessionSettings
+from table.session import DrawOptions, SessionSettings
 
-VARIANTS = ("holdem", "tock")
+VARIANTS = ("holdem", "tock", "draw", "lowball")
+DRAW_VARIANTS = ("draw", "lowball")
+DRAW_FIELDS = ("jokers", "wild_rank", "low_rule", "max_draw", "opening_bet")
+MAX_DRAW_PLAYERS = 8
 BETTING = ("no-limit", "fixed-limit")
 MAX_NAME = 24
 
@@ -105,7 +108,8 @@ def read_game(data: Mapping[str, Any]) -> NewGame:
     """The new game described by the form (JSON or form fields); :class:`GameFormError` otherwise."""
     if not isinstance(data, Mapping):
         raise GameFormError("the new game is a JSON object with seats, players, blinds...")
-    known = {"variant", "betting", "seats", "players", "buy_in", "blinds", "level_minutes", "chip_set", "rebuys"}
+    known = {"variant", "betting", "seats", "players", "buy_in", "blinds", "level_minutes", "chip_set", "rebuys",
+             *DRAW_FIELDS}  # fmt: skip
     unknown = sorted(set(data) - known - {"csrf_token"})
     if unknown:
         raise GameFormError(f"unknown field {unknown[0]!r}: the form has {', '.join(sorted(known))}")
@@ -126,11 +130,14 @@ def read_game(data: Mapping[str, Any]) -> NewGame:
     if not isinstance(rebuys, bool):
         raise GameFormError(f"rebuys must be true or false, got {rebuys!r}")
     chip_set = _choice(data, "chip_set", tuple(CHIP_SETS), "tock")
+    variant = _choice(data, "variant", VARIANTS, "holdem")
+    draw = _draw_options(data, names) if variant in DRAW_VARIANTS else None
     try:
         settings = SessionSettings(
             seats=seats,
             betting=_choice(data, "betting", BETTING, "no-limit"),
-            variant=_choice(data, "variant", VARIANTS, "holdem"),
+            variant=variant,
+            draw=draw,
             blinds=BlindStructure(read_blinds(data.get("blinds", "5/10")), level_seconds=float(minutes) * 60),
             rebuys=rebuys,
         )
@@ -139,3 +146,25 @@ def read_game(data: Mapping[str, Any]) -> NewGame:
     except TocktableError as exc:
         raise GameFormError(str(exc)) from None
     return NewGame(settings, tuple((name, buy_in) for name in names), chip_set)
+
+
+def _draw_options(data: Mapping[str, Any], names: list[str]) -> DrawOptions:
+    """Five-card draw's options from the form (the fields are ignored for the other variants)."""
+    if len(names) > MAX_DRAW_PLAYERS:
+        raise GameFormError(f"five-card draw deals 2 to {MAX_DRAW_PLAYERS} players, got {len(names)} names")
+    opening = data.get("opening_bet", False)
+    if isinstance(opening, str):
+        opening = opening.lower() in ("1", "true", "on", "yes")
+    if not isinstance(opening, bool):
+        raise GameFormError(f"opening_bet must be true or false, got {opening!r}")
+    wild = data.get("wild_rank") or None
+    try:
+        return DrawOptions(
+            jokers=_int(data, "jokers", 0, 0, 2),
+            wild_rank=wild.strip() if isinstance(wild, str) else wild,
+            low_rule=str(data.get("low_rule", "ace-to-five")),
+            max_draw=_int(data, "max_draw", 3, 1, 5),
+            opening_bet=opening,
+        )
+    except TocktableError as exc:
+        raise GameFormError(str(exc)) from None

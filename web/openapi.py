@@ -27,6 +27,8 @@ INT = {"type": "integer"}
 STR = {"type": "string"}
 BOOL = {"type": "boolean"}
 CARD = {"type": "string", "pattern": "^[2-9TJQKA][cdhs]$", "description": "a card such as Ah or Td"}
+HAND_CARD = {"type": "string", "pattern": "^([2-9TJQKA][cdhs]|Jk)$",
+             "description": "a card such as Ah, or Jk for a joker (five-card draw)"}  # fmt: skip
 MARK = {"type": "string", "description": "a Tock mark such as h:large or s:ace, or plain"}
 CHIPS = {
     "type": "array",
@@ -62,13 +64,14 @@ SEAT = _object(
         "busted": BOOL,
         "dealer": BOOL,
         "mucked": BOOL,
-        "hole": {"type": "array", "items": CARD, "maxItems": 2,
-                 "description": "empty until the seat shows its cards at the showdown"},
+        "hole": {"type": "array", "items": HAND_CARD, "maxItems": 5,
+                 "description": "empty until the seat shows its cards at the showdown (two; five in five-card draw)"},
+        "drew": _nullable({**INT, "description": "five-card draw: cards this seat exchanged (null: not yet)"}),
         "marks": {"type": "array", "items": _nullable(MARK), "description": "Tock marks of the face-down hole cards"},
         "state": {"type": "string",
                   "enum": ["empty", "busted", "folded", "all_in", "playing", "sitting_out", "waiting"]},
         "hand": {**STR, "description": "the shown hand's name (at the showdown)"},
-        "best_five": {"type": "array", "items": CARD},
+        "best_five": {"type": "array", "items": HAND_CARD},
     },
     "one seat at the table",
 )  # fmt: skip
@@ -76,7 +79,7 @@ SEAT = _object(
 POT = _object(["amount", "eligible"], {"amount": INT, "eligible": {"type": "array", "items": INT}, "chips": CHIPS})
 
 WINNER = _object(["seat", "name", "amount", "hand"], {
-    "seat": INT, "name": STR, "amount": INT, "hand": STR, "best_five": {"type": "array", "items": CARD},
+    "seat": INT, "name": STR, "amount": INT, "hand": STR, "best_five": {"type": "array", "items": HAND_CARD},
 })  # fmt: skip
 
 HAND = _object(
@@ -87,14 +90,35 @@ HAND = _object(
         "level": LEVEL,
         "board": {"type": "array", "items": CARD},
         "shown": {"type": "array", "items": _object(["seat", "name", "cards"], {
-            "seat": INT, "name": STR, "cards": {"type": "array", "items": CARD}, "hand": STR,
-            "best_five": {"type": "array", "items": CARD}})},
+            "seat": INT, "name": STR, "cards": {"type": "array", "items": HAND_CARD}, "hand": STR,
+            "best_five": {"type": "array", "items": HAND_CARD}})},
+        "draws": {"type": "array", "description": "five-card draw: cards exchanged per seat",
+                  "items": _object(["seat", "count"], {"seat": INT, "name": STR, "count": INT})},
         "pots": {"type": "array", "items": _object(["index", "amount", "eligible", "winners"], {
             "index": INT, "amount": INT, "eligible": {"type": "array", "items": INT},
             "winners": {"type": "array", "items": WINNER}})},
         "payoffs": {"type": "array", "items": _object(["seat", "name", "net"], {"seat": INT, "name": STR, "net": INT})},
     },
     "a finished hand: board, shown hands, each pot's winners with their hand",
+)  # fmt: skip
+
+DRAW_GAME = _object(
+    ["variant", "name", "rules", "phase", "to_draw", "draws"],
+    {
+        "variant": {"type": "string", "enum": ["draw", "lowball"]},
+        "name": {**STR, "example": "Five-card draw, 1 joker, draw up to 3"},
+        "rules": {"type": "object", "description": "table.engine.draw.DrawRules.to_dict(): ante, opening_bet, "
+                  "small_bet, big_bet, jokers, wild_rank, lowball, ties, max_draw"},
+        "phase": _nullable({"type": "string", "enum": ["first betting", "draw", "second betting", "showdown",
+                                                        "complete"]}),
+        "to_draw": _nullable(INT),
+        "draws": {"type": "array", "items": _object(["seat", "count"], {"seat": INT, "count": INT})},
+        "deal_plan": {"type": "array", "items": _object(["seat", "cards", "round"], {
+            "seat": INT, "cards": INT, "round": INT, "reshuffle": BOOL})},
+        "opening_seat": _nullable(INT),
+        "warning": _nullable(STR),
+    },
+    "the game, the hand's phase, whose draw is next and how many cards each player exchanged",
 )  # fmt: skip
 
 LEDGER_LINE = _object(["name", "bought_in", "cashed_out", "net"],
@@ -108,7 +132,9 @@ STATE = _object(
         "status": {"type": "string", "enum": ["waiting", "playing", "complete"]},
         "street": _nullable({"type": "string", "enum": ["preflop", "flop", "turn", "river", "showdown"]}),
         "betting": {"type": "string", "enum": ["no-limit", "fixed-limit"]},
-        "variant": STR,
+        "variant": {"type": "string", "enum": ["holdem", "tock", "draw", "lowball"]},
+        "draw_game": {**DRAW_GAME, "description": "five-card draw and Petite Misère only: " + DRAW_GAME["description"]},
+        "pending_draw": _nullable({**INT, "description": "five-card draw: the count set on the console"}),
         "button": _nullable(INT),
         "small_blind_seat": _nullable(INT),
         "big_blind_seat": _nullable(INT),
@@ -182,7 +208,7 @@ def _field_schema(type_text: str) -> dict[str, Any]:
     elif base == "str":
         schema = {"type": "string"}
     elif base.startswith("tuple"):
-        schema = {"type": "array", "items": CARD, "maxItems": 5}
+        schema = {"type": "array", "items": HAND_CARD, "maxItems": 5}
     elif base.startswith("Mapping"):
         seats = {str(seat): CARD for seat in range(10)}
         schema = {"type": "object", "properties": seats, "additionalProperties": False, "description": "seat -> card"}
@@ -270,7 +296,10 @@ def document() -> dict[str, Any]:
         "/admin/game": {"post": {
             "summary": "A new game (closes the session)", "operationId": "newGame", "security": ADMIN,
             "requestBody": {"required": True, "content": {"application/json": {"schema": _object([], {
-                "variant": {"type": "string", "enum": ["holdem", "tock"]},
+                "variant": {"type": "string", "enum": ["holdem", "tock", "draw", "lowball"]},
+                "jokers": {"type": "integer", "minimum": 0, "maximum": 2}, "wild_rank": STR,
+                "low_rule": {"type": "string", "enum": ["ace-to-five", "deuce-to-seven"]},
+                "max_draw": {"type": "integer", "minimum": 1, "maximum": 5}, "opening_bet": BOOL,
                 "betting": {"type": "string", "enum": ["no-limit", "fixed-limit"]},
                 "seats": {"type": "integer", "minimum": 2, "maximum": 10},
                 "players": {"type": "string", "description": "names separated by commas or lines"},

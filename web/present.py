@@ -15,6 +15,7 @@ from collections import OrderedDict
 from typing import Any
 
 from table.chips import CHIP_SETS, ChipSet
+from table.draw import evaluate_draw, evaluate_low
 from table.errors import TocktableError
 from table.evaluate import evaluate
 
@@ -54,9 +55,24 @@ def describe_shown(cards: list[str], board: list[str]) -> dict[str, Any]:
     return {"hand": value.describe(), "best_five": [str(c) for c in value.best_five]}
 
 
+def describe_draw(cards: list[str], rules: dict[str, Any]) -> dict[str, Any]:
+    """Five-card draw: the name of a shown hand under the game's rules (jokers, wild rank, lowball)."""
+    if len(cards) != 5:
+        return {}
+    try:
+        if rules.get("lowball"):
+            value = evaluate_low(cards, wild_rank=rules.get("wild_rank"), rule=rules["lowball"])
+        else:
+            value = evaluate_draw(cards, wild_rank=rules.get("wild_rank"), ties=rules.get("ties", "natural"))
+    except TocktableError:
+        return {}
+    return {"hand": value.describe(), "best_five": list(cards)}
+
+
 def present(state: dict[str, Any], chip_set: ChipSet) -> dict[str, Any]:
     """The snapshot with the drawing aids added (a new dict; ``state`` is not changed)."""
     out = dict(state)
+    draw_rules = (state.get("draw_game") or {}).get("rules")
     out["chip_set"] = chip_set.to_dict()
     out["pots"] = [{**pot, "chips": chips_for(chip_set, pot.get("amount", 0))} for pot in state.get("pots", [])]
     out["pot_chips"] = chips_for(chip_set, state.get("pot_total", 0))
@@ -65,7 +81,10 @@ def present(state: dict[str, Any], chip_set: ChipSet) -> dict[str, Any]:
     for seat in state.get("seats", []):
         entry = {**seat, "bet_chips": chips_for(chip_set, seat.get("bet", 0))}
         if seat.get("hole"):
-            entry.update(describe_shown(list(seat["hole"]), board))
+            if draw_rules:
+                entry.update(describe_draw(list(seat["hole"]), draw_rules))
+            else:
+                entry.update(describe_shown(list(seat["hole"]), board))
         seats.append(entry)
     out["seats"] = seats
     if state.get("last_hand"):
@@ -78,8 +97,10 @@ def present_hand(record: dict[str, Any]) -> dict[str, Any]:
     board = list(record.get("board", []))
     shown = {}
     out_shown = []
+    draw = "draws" in record  # five-card draw: the record names each shown hand; its five cards are the hand
     for entry in record.get("shown", []):
-        described = describe_shown(list(entry.get("cards", [])), board)
+        cards = list(entry.get("cards", []))
+        described = {"best_five": cards} if draw else describe_shown(cards, board)
         shown[entry.get("seat")] = described
         out_shown.append({**entry, **described})
     pots = []

@@ -77,10 +77,21 @@
   onSubmit("form-seat", (f, form) => command({ kind: "seat", seat: parseInt(f.get("seat"), 10), name: f.get("name").trim(), chips: parseInt(f.get("chips"), 10) }, "seated").then((d) => d.ok && form.reset()));
   onSubmit("form-button", (f) => command({ kind: "choose_button", seat: parseInt(f.get("seat"), 10) }, "button placed, first hand dealt"));
   onSubmit("form-level", (f) => command({ kind: "set_level", index: parseInt(f.get("index"), 10) }, "level set"));
+  onSubmit("form-draw", (f) => {
+    const game = state && state.draw_game;
+    if (!game || game.to_draw === null) { flash("no draw to record now", false); return; }
+    const count = parseInt(f.get("count"), 10);
+    command({ kind: "draw", seat: game.to_draw, count }, `${seatLabel(state, game.to_draw)} drew ${count || "none (pat)"}`);
+  });
+  const variantSelect = document.querySelector('#form-game select[name="variant"]');
+  const showDrawOptions = () => { $("draw-options").hidden = !["draw", "lowball"].includes(variantSelect.value); };
+  variantSelect.addEventListener("change", showDrawOptions);
+  showDrawOptions();
   onSubmit("form-game", async (f) => {
     const body = Object.fromEntries(f.entries());
     body.rebuys = f.get("rebuys") === "on";
-    for (const key of ["seats", "buy_in"]) body[key] = parseInt(body[key], 10);
+    body.opening_bet = f.get("opening_bet") === "on";
+    for (const key of ["seats", "buy_in", "jokers", "max_draw"]) body[key] = parseInt(body[key], 10);
     body.level_minutes = parseFloat(body.level_minutes || "0");
     if (!confirm("Close this session and start the new game?")) return;
     const data = await post("/admin/game", body);
@@ -119,13 +130,31 @@
     return cell;
   }
 
+  function seatLabel(s, seat) { return (s.seats[seat] && s.seats[seat].name) || `seat ${seat + 1}`; }
+
+  /** Five-card draw: the draw-count form while someone is to draw, and five-card placeholders. */
+  function renderDraw(s) {
+    const game = s.draw_game;
+    const drawing = !!game && s.phase === "playing" && game.to_draw !== null && game.to_draw !== undefined;
+    $("form-draw").hidden = !drawing;
+    if (drawing) {
+      const most = game.rules.max_draw, count = $("draw-count");
+      count.max = most;
+      $("draw-label").textContent = `${seatLabel(s, game.to_draw)} exchanges (0–${most})`;
+      if (document.activeElement !== count) count.value = s.pending_draw !== null && s.pending_draw !== undefined ? s.pending_draw : 0;
+    }
+    $("form-show").cards.placeholder = game ? "five cards, Jk for a joker" : "two cards, e.g. Jd Td";
+  }
+
   function render(s) {
     state = s;
     const toAct = s.to_act !== null && s.to_act !== undefined ? s.seats[s.to_act] : null;
+    const game = s.draw_game;
     $("hand-no").textContent = s.hand_number ? `· hand ${s.hand_number}` : "";
-    $("now").textContent = toAct && s.phase === "playing" ? `${toAct.name} to act` : { seating: "Waiting for the first dealer", settled: `Hand ${s.hand_number} is over`, ready: "Between hands", playing: s.street === "showdown" ? "Showdown" : `Waiting for the ${({ preflop: "flop", flop: "turn", turn: "river" })[s.street] || "cards"}` }[s.phase];
+    $("now").textContent = toAct && s.phase === "playing" ? `${toAct.name} to act` : game && s.phase === "playing" && game.to_draw !== null ? `${seatLabel(s, game.to_draw)} to draw` : { seating: "Waiting for the first dealer", settled: `Hand ${s.hand_number} is over`, ready: "Between hands", playing: s.street === "showdown" ? "Showdown" : `Waiting for the ${({ preflop: "flop", flop: "turn", turn: "river" })[s.street] || "cards"}` }[s.phase];
+    renderDraw(s);
     const legal = (s.legal_actions || []).map((a) => a.action === "call" ? `call ${fmt(a.min_to)}` : (a.action === "bet" || a.action === "raise") ? `${a.action} ${fmt(a.min_to)}–${fmt(a.max_to)}` : a.action.replace("_", "-"));
-    $("now-detail").textContent = [s.street ? s.street : "", legal.join(" · "), s.confirm_in !== null && s.confirm_in !== undefined ? `next hand in ${Math.ceil(s.confirm_in)} s` : ""].filter(Boolean).join(" — ");
+    $("now-detail").textContent = [game ? [game.name, game.phase].filter(Boolean).join(" · ") : s.street ? s.street : "", legal.join(" · "), s.confirm_in !== null && s.confirm_in !== undefined ? `next hand in ${Math.ceil(s.confirm_in)} s` : ""].filter(Boolean).join(" — ");
     TT.fill($("now-board"), ...s.board.map((c) => card(c, "mini")));
     $("now-pot").textContent = s.pot_total ? `pot ${fmt(s.pot_total)}` : "";
     TT.fill($("warnings"), ...(s.warnings || []).map((w) => el("li", { text: `⚠ ${w.message}` })));

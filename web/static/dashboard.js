@@ -15,7 +15,19 @@
   }
 
   /* ------------------------------------------------------------ blinds and phase */
+  /** Five-card draw: the game and its stakes instead of the blinds. */
+  function drawStakes(s) {
+    const game = s.draw_game, r = game.rules;
+    const parts = [el("span", { class: "now", text: game.name })];
+    if (r.ante) parts.push(el("span", { class: "num", text: `ante ${fmt(r.ante)}` }));
+    if (r.opening_bet) parts.push(el("span", { class: "num", text: `opening bet ${fmt(r.opening_bet)}` }));
+    parts.push(el("span", { class: "num", text: r.betting === "fixed-limit" ? `bets ${fmt(r.small_bet)} / ${fmt(r.big_bet)}` : `min bet ${fmt(r.small_bet)}` }));
+    if (game.warning) parts.push(el("span", { class: "clock", text: game.warning }));
+    return parts;
+  }
+
   function renderBlinds(s) {
+    if (s.draw_game) { TT.fill($("blinds"), ...drawStakes(s)); return; }
     const b = s.blinds || {};
     const lv = b.hand_level && s.status !== "waiting" ? b.hand_level : b;
     const parts = [el("span", { class: "now num", text: `${fmt(lv.small_blind)} / ${fmt(lv.big_blind)}` })];
@@ -48,6 +60,13 @@
     if (s.phase === "settled") {
       const wait = s.confirm_in !== null && s.confirm_in !== undefined ? `next hand in ${Math.ceil(s.confirm_in)} s` : "waiting for the host";
       return [`Hand ${s.hand_number} is over`, wait];
+    }
+    const game = s.draw_game;
+    if (game) {
+      if (s.to_act !== null && s.to_act !== undefined) return [`${seatName(s, s.to_act)} to act`, game.phase || ""];
+      if (game.to_draw !== null && game.to_draw !== undefined) return [`${seatName(s, game.to_draw)} to draw`, `exchanges 0 to ${game.rules.max_draw} cards`];
+      if (s.street === "showdown") return ["Showdown", "players turn their five cards face up"];
+      return [game.phase || "", ""];
     }
     if (s.to_act !== null && s.to_act !== undefined) return [`${seatName(s, s.to_act)} to act`, STREET[s.street] || ""];
     if (s.street === "showdown") return ["Showdown", "players turn their cards face up"];
@@ -98,6 +117,8 @@
     const won = winnersOf(s);
     const draws = {};
     for (const d of s.draw || []) draws[d.seat] = d.card;
+    const game = s.draw_game;
+    const holeCount = game ? 5 : 2;
     const nodes = [];
     for (const p of s.seats) {
       const at = place(p.seat, n, seatR, { side: wide ? 44 : 41 });
@@ -109,16 +130,19 @@
         continue;
       }
       if (s.phase === "playing" && s.to_act === p.seat) { classes.push("to-act"); tags.push(el("span", { class: "tag act", text: "TO ACT" })); }
+      if (game && s.phase === "playing" && game.to_draw === p.seat) { classes.push("to-act"); tags.push(el("span", { class: "tag act", text: "TO DRAW" })); }
+      if (game && p.drew !== null && p.drew !== undefined && p.in_hand) tags.push(el("span", { class: "tag drew", "data-drew": p.drew, text: p.drew ? `DREW ${p.drew}` : "PAT" }));
       if (p.state === "folded") tags.push(el("span", { class: "tag folded", text: "FOLDED" }));
       if (p.all_in || (p.in_hand && !p.folded && p.stack === 0 && s.status === "playing")) tags.push(el("span", { class: "tag allin", text: "ALL-IN" }));
       if (p.state === "sitting_out") tags.push(el("span", { class: "tag out", text: "SITTING OUT" }));
       if (p.state === "busted") tags.push(el("span", { class: "tag out", text: "OUT" }));
       if (won[p.seat]) { classes.push("winner"); tags.push(el("span", { class: "tag win", text: `WINS ${fmt(won[p.seat])}` })); }
-      const blind = s.status !== "waiting" ? (p.seat === s.small_blind_seat ? " · SB" : p.seat === s.big_blind_seat ? " · BB" : "") : "";
-      const hole = el("div", { class: "hole" });
+      const opens = game && s.status !== "waiting" && game.opening_seat === p.seat ? " · OPENS" : "";
+      const blind = s.status !== "waiting" ? (p.seat === s.small_blind_seat ? " · SB" : p.seat === s.big_blind_seat ? " · BB" : opens) : "";
+      const hole = el("div", { class: game ? "hole five" : "hole" });
       if (p.hole && p.hole.length) hole.append(...p.hole.map((c) => card(c)));
       else if (draws[p.seat] !== undefined && s.phase === "seating") hole.append(card(draws[p.seat]));
-      else if (p.in_hand && !p.folded && !p.mucked) hole.append(...[0, 1].map((k) => back((p.marks || [])[k])));
+      else if (p.in_hand && !p.folded && !p.mucked) hole.append(...Array.from({ length: holeCount }, (_, k) => back((p.marks || [])[k])));
       // The bet sits in the seat's box: on a phone there is no room on the felt between the
       // side seats and the board.
       const bet = p.bet > 0 ? el("div", { class: "bet", "data-bet": p.seat, title: `bet ${fmt(p.bet)}` },
@@ -140,7 +164,7 @@
 
     const board = [];
     const marks = s.board_marks || [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < (game ? 0 : 5); i++) {
       if (s.board[i]) board.push(card(s.board[i]));
       else if (marks[i]) board.push(back(marks[i]));
       else board.push(el("span", { class: "slot" }));
@@ -212,6 +236,7 @@
       nodes.push(el("ul", { class: "others" }, ...others.map((x) => el("li", {}, `${x.name}: ${x.hand || "shown"} `, cardsRow(x.cards, x.best_five, "tiny")))));
     }
     if (h.board && h.board.length) nodes.push(el("div", { class: "others" }, "Board ", cardsRow(h.board, null, "tiny")));
+    if (h.draws) nodes.push(el("div", { class: "others draws" }, `Draws: ${h.draws.map((d) => `${d.name} ${d.count || "pat"}`).join(", ") || "none"}`));
     return nodes;
   }
 

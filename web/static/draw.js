@@ -62,6 +62,10 @@ const TT = (() => {
   /** A face-up card: "Ah" -> a white card with "A" and a red heart. */
   function card(code, extra) {
     if (!code) return back(null, extra);
+    if (code === "Jk") {  // five-card draw's joker ("le Fou")
+      return el("span", { class: `card face joker ${extra || ""}`, title: "joker", "aria-label": "joker", "data-card": code },
+        el("span", { class: "rank", text: "J" }), el("span", { class: "pip", text: "★" }));
+    }
     const rank = code.slice(0, -1), suit = code.slice(-1);
     const shown = rank === "T" ? "10" : rank;
     const red = suit === "h" || suit === "d";
