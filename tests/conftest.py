@@ -44,15 +44,25 @@ def synthetic_frames() -> Any:
     return make
 
 
-@pytest.fixture
-def service(tmp_path: Any) -> Iterator[Any]:
-    """A running service on a temp store: six players seated (``tests.web.helpers``), no hand yet."""
+def _running_service(tmp_path: Any, **options: Any) -> Iterator[Any]:
     from tests.web.helpers import make_service
 
-    running = make_service(tmp_path)
+    running = make_service(tmp_path, **options)
     yield running
     running.stop()
     running.store.close()
+
+
+@pytest.fixture
+def service(tmp_path: Any) -> Iterator[Any]:
+    """A running service on a temp store: six players seated (``tests.web.helpers``), no hand yet."""
+    yield from _running_service(tmp_path)
+
+
+@pytest.fixture
+def tock_service(tmp_path: Any) -> Iterator[Any]:
+    """The same, playing Tock-Poker (the lens tests)."""
+    yield from _running_service(tmp_path, variant="tock")
 
 
 @pytest.fixture

@@ -253,6 +253,12 @@ class LensWorker:
     def _run(self) -> None:
         source = self._source
         assert source is not None
+        try:
+            self._follow(source)
+        finally:
+            source.close()  # also when the web server's closing ended it
+
+    def _follow(self, source: Subscription) -> None:
         while not self._stopping():
             snapshot = source.get(timeout=0.5)
             if snapshot is None:

@@ -5,8 +5,6 @@ waits for it."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,26 +27,10 @@ from tests.tocktable.lens_hands import (
     mark,
     tock_marks,
 )
-from tests.web.helpers import DEMO_HAND, make_service, play
+from tests.web.helpers import DEMO_HAND, play
 from tocktable import lens_worker as worker_module
 from tocktable.lens_worker import LensWorker, last_of_each_stage, public_table
 from tocktable.steps import Act, ChooseButton, Confirm, SitOut
-
-
-@pytest.fixture
-def tock(tmp_path: Path) -> Iterator[Any]:
-    service = make_service(tmp_path, variant="tock")
-    yield service
-    service.stop()
-    service.store.close()
-
-
-@pytest.fixture
-def holdem(tmp_path: Path) -> Iterator[Any]:
-    service = make_service(tmp_path)
-    yield service
-    service.stop()
-    service.store.close()
 
 
 def follow(service: Any, worker: LensWorker, steps: list[Any]) -> list[bool]:
@@ -64,35 +46,35 @@ def doc(worker: LensWorker) -> dict[str, Any]:
     return worker.latest().to_dict()
 
 
-def test_worked_out_again_on_a_street_a_mark_or_a_fold_and_not_otherwise(tock: Any) -> None:
-    worker = LensWorker(tock)
-    assert follow(tock, worker, [ChooseButton(seat=0)]) == [True]
-    assert all(follow(tock, worker, tock_marks()))  # every mark read is news
-    assert worker.handle(tock.snapshot()) is False  # the same table again
+def test_worked_out_again_on_a_street_a_mark_or_a_fold_and_not_otherwise(tock_service: Any) -> None:
+    worker = LensWorker(tock_service)
+    assert follow(tock_service, worker, [ChooseButton(seat=0)]) == [True]
+    assert all(follow(tock_service, worker, tock_marks()))  # every mark read is news
+    assert worker.handle(tock_service.snapshot()) is False  # the same table again
     # Dan calls, Eve folds, Finn, Ann and Bob call, Cleo checks: only the fold is public news.
-    assert follow(tock, worker, TOCK_PREFLOP) == [False, True, False, False, False, False]
-    flop = follow(tock, worker, TOCK_FLOP)
+    assert follow(tock_service, worker, TOCK_PREFLOP) == [False, True, False, False, False, False]
+    flop = follow(tock_service, worker, TOCK_FLOP)
     assert flop[0] is True  # the flop turned
     assert flop[1:] == [False, False, False, True, False, True, False]  # bets and checks no; Finn's and Bob's folds yes
-    assert follow(tock, worker, TOCK_TURN) == [True, False, False, False]
-    assert follow(tock, worker, TOCK_RIVER) == [True, False, False, False]
-    assert follow(tock, worker, TOCK_SHOWDOWN) == [True, True, True]  # each hand turned face up
+    assert follow(tock_service, worker, TOCK_TURN) == [True, False, False, False]
+    assert follow(tock_service, worker, TOCK_RIVER) == [True, False, False, False]
+    assert follow(tock_service, worker, TOCK_SHOWDOWN) == [True, True, True]  # each hand turned face up
     computed = worker.computations
     for _ in range(3):  # the clock ticking, phones asking: nothing new
-        assert worker.handle(tock.snapshot()) is False
+        assert worker.handle(tock_service.snapshot()) is False
     assert worker.computations == computed == 1 + 17 + 1 + 1 + 2 + 1 + 1 + 3
 
 
-def test_the_lens_is_table_lens_of_the_same_public_table_with_table_seats(tock: Any) -> None:
-    play(tock, [SitOut(1)])  # Bob sits out: the lens's seat 1 is Cleo at table seat 2
+def test_the_lens_is_table_lens_of_the_same_public_table_with_table_seats(tock_service: Any) -> None:
+    play(tock_service, [SitOut(1)])  # Bob sits out: the lens's seat 1 is Cleo at table seat 2
     holes = {s: c for s, c in TOCK_HOLES.items() if s != 1}
-    worker = LensWorker(tock)
+    worker = LensWorker(tock_service)
     # Button Ann (0): Cleo (2) posts the small blind, Dan (3) the big one, Eve (4) acts first.
     preflop = [Act(4, "fold"), Act(5, "call"), Act(0, "call"), Act(2, "call"), Act(3, "check")]
-    follow(tock, worker, [ChooseButton(seat=0), *tock_marks(holes), *preflop, TOCK_FLOP[0]])
+    follow(tock_service, worker, [ChooseButton(seat=0), *tock_marks(holes), *preflop, TOCK_FLOP[0]])
     got = doc(worker)
     assert got["mode"] == "tock" and got["stage"] == "flop" and got["hand_number"] == 1
-    hand = tock.game.hand
+    hand = tock_service.game.hand
     assert list(hand.in_hand) == [0, 2, 3, 4, 5]
     expected = lens_of_hand(hand, seed=0, precision=LENS_PRECISION).to_json()
     assert [s["name"] for s in expected["seats"]] == ["Seat 1", "Seat 3", "Seat 4", "Seat 5", "Seat 6"]
@@ -112,12 +94,12 @@ def test_the_lens_is_table_lens_of_the_same_public_table_with_table_seats(tock: 
     assert got["lens"] == with_names
 
 
-def test_no_hole_card_reaches_the_lens_before_the_showdown_not_even_a_peek(tock: Any) -> None:
-    worker = LensWorker(tock).start()
+def test_no_hole_card_reaches_the_lens_before_the_showdown_not_even_a_peek(tock_service: Any) -> None:
+    worker = LensWorker(tock_service).start()
     try:
-        play(tock, [ChooseButton(seat=0), *tock_marks(), *TOCK_PREFLOP])
-        tock.call(view(board=list(TOCK_BOARD[:3]), seats={1: list(TOCK_HOLES[1])}))  # the flop, and Bob's peek
-        state = tock.snapshot().to_dict()
+        play(tock_service, [ChooseButton(seat=0), *tock_marks(), *TOCK_PREFLOP])
+        tock_service.call(view(board=list(TOCK_BOARD[:3]), seats={1: list(TOCK_HOLES[1])}))  # the flop, and Bob's peek
+        state = tock_service.snapshot().to_dict()
         assert state["street"] == "flop" and any(w["kind"] == "peek" for w in state["warnings"])
         got = worker.wait_until(lambda d: d["stage"] == "flop" and not d["pending"])
         text = worker.latest().json
@@ -127,7 +109,7 @@ def test_no_hole_card_reaches_the_lens_before_the_showdown_not_even_a_peek(tock:
         assert [s["shows"] for s in got["lens"]["seats"]] == [[mark(a), mark(b)] for a, b in TOCK_HOLES.values()]
         assert got["lens"]["view"] == "public" and got["lens"]["viewer"] is None
         # The showdown is the other side: the shown hands appear, nothing else.
-        play(tock, [*TOCK_FLOP[1:], *TOCK_TURN, *TOCK_RIVER, *TOCK_SHOWDOWN])
+        play(tock_service, [*TOCK_FLOP[1:], *TOCK_TURN, *TOCK_RIVER, *TOCK_SHOWDOWN])
         got = worker.wait_until(lambda d: d["complete"] and not d["pending"])
         shows = {s["seat"]: s["shows"] for s in got["lens"]["seats"]}
         assert shows[0] == list(TOCK_HOLES[0]) and shows[2] == list(TOCK_HOLES[2])
@@ -136,9 +118,9 @@ def test_no_hole_card_reaches_the_lens_before_the_showdown_not_even_a_peek(tock:
         worker.stop()
 
 
-def test_a_whole_tock_hand_gives_a_chart_by_stage_then_it_is_the_last_hand(tock: Any) -> None:
-    worker = LensWorker(tock)
-    follow(tock, worker, TOCK_HAND)
+def test_a_whole_tock_hand_gives_a_chart_by_stage_then_it_is_the_last_hand(tock_service: Any) -> None:
+    worker = LensWorker(tock_service)
+    follow(tock_service, worker, TOCK_HAND)
     got = doc(worker)
     assert got["complete"] is True and got["stage"] == "showdown"
     history = got["history"]
@@ -153,19 +135,19 @@ def test_a_whole_tock_hand_gives_a_chart_by_stage_then_it_is_the_last_hand(tock:
     for k in (2, 3, 4):  # nobody folded during these stages: the chances add up to one
         assert sum(row["equity"][k] for row in rows.values()) == pytest.approx(1.0, abs=0.002)
     assert rows[4]["equity"][0] > 0 and rows[1]["equity"][1] > 0  # a folder's last chances, on its street
-    follow(tock, worker, [Confirm()])
+    follow(tock_service, worker, [Confirm()])
     after = doc(worker)
     assert after["hand_number"] == 2 and after["stage"] == "preflop" and after["complete"] is False
     assert after["last"] == {"hand_number": 1, "mode": "tock", "history": history}
 
 
-def test_holdem_shows_each_hands_chances_once_turned_after_an_all_in(holdem: Any) -> None:
-    worker = LensWorker(holdem)
-    follow(holdem, worker, ALLIN_HAND[:-3])
+def test_holdem_shows_each_hands_chances_once_turned_after_an_all_in(service: Any) -> None:
+    worker = LensWorker(service)
+    follow(service, worker, ALLIN_HAND[:-3])
     waiting = doc(worker)
     assert waiting["mode"] == "allin" and waiting["lens"] is None and "turned face up" in waiting["note"]
     assert worker.computations == 0
-    follow(holdem, worker, [*ALLIN_HAND[-3:], *ALLIN_SHOW])
+    follow(service, worker, [*ALLIN_HAND[-3:], *ALLIN_SHOW])
     got = doc(worker)
     assert got["mode"] == "allin" and got["allin_stage"] == "preflop" and worker.computations == 1
     history = got["history"]
@@ -183,19 +165,19 @@ def test_holdem_shows_each_hands_chances_once_turned_after_an_all_in(holdem: Any
     assert history["seats"][1]["equity"][-1] == 1.0 and got["lens"]["seats"][1]["seat"] == 3
 
 
-def test_holdem_without_an_all_in_shows_nothing(holdem: Any) -> None:
-    worker = LensWorker(holdem)
+def test_holdem_without_an_all_in_shows_nothing(service: Any) -> None:
+    worker = LensWorker(service)
     versions = {doc(worker)["version"]}
     for step in DEMO_HAND:  # an all-in, but the others bet on: no run-out to show
-        holdem.call(step)
-        worker.handle(holdem.snapshot())
+        service.call(step)
+        worker.handle(service.snapshot())
         versions.add(doc(worker)["version"])
     got = doc(worker)
     assert got["mode"] is None and got["lens"] is None and got["last"] is None
     assert worker.computations == 0 and versions == {0}  # no phone was sent anything
 
 
-def test_the_game_never_waits_for_the_lens_and_a_late_one_is_labelled(tock: Any, monkeypatch: Any) -> None:
+def test_the_game_never_waits_for_the_lens_and_a_late_one_is_labelled(tock_service: Any, monkeypatch: Any) -> None:
     release = threading.Event()
     calls: list[int] = []
     real = worker_module.lens
@@ -207,37 +189,37 @@ def test_the_game_never_waits_for_the_lens_and_a_late_one_is_labelled(tock: Any,
         return real(*args, **kwargs)
 
     monkeypatch.setattr(worker_module, "lens", slow_lens)
-    worker = LensWorker(tock).start()
+    worker = LensWorker(tock_service).start()
     try:
-        play(tock, [ChooseButton(seat=0)])
+        play(tock_service, [ChooseButton(seat=0)])
         worker.wait_until(lambda d: d["hand_number"] == 1 and d["lens"] is not None and not d["pending"])
-        play(tock, [*tock_marks(), *TOCK_PREFLOP, TOCK_FLOP[0]])  # the service answers every step meanwhile
-        assert tock.snapshot().to_dict()["street"] == "flop"
+        play(tock_service, [*tock_marks(), *TOCK_PREFLOP, TOCK_FLOP[0]])  # the service answers every step meanwhile
+        assert tock_service.snapshot().to_dict()["street"] == "flop"
         stale = worker.wait_until(lambda d: d["pending"])
         assert stale["stage"] == "preflop" and stale["hand_number"] == 1  # the old figures, labelled as such
         release.set()
         fresh = worker.wait_until(lambda d: d["stage"] == "flop" and not d["pending"])
-        assert fresh["state_version"] == tock.snapshot().version
+        assert fresh["state_version"] == tock_service.snapshot().version
         assert len(calls) < 1 + 17 + 2  # snapshots that piled up were skipped, only the newest worked out
     finally:
         release.set()
         worker.stop()
 
 
-def test_subscribers_get_each_new_lens_once(tock: Any) -> None:
-    worker = LensWorker(tock)
+def test_subscribers_get_each_new_lens_once(tock_service: Any) -> None:
+    worker = LensWorker(tock_service)
     subscription = worker.subscribe()
     first = subscription.get(timeout=1)
     assert first is not None and first.version == 0
-    follow(tock, worker, [ChooseButton(seat=0)])
+    follow(tock_service, worker, [ChooseButton(seat=0)])
     got = []
     while (item := subscription.get(timeout=0)) is not None:
         got.append(item)
     assert [d.version for d in got] == [1] and got[0].to_dict()["mode"] == "tock"
-    worker.handle(tock.snapshot())
+    worker.handle(tock_service.snapshot())
     assert subscription.get(timeout=0) is None  # nothing changed: nothing sent
     subscription.close()
-    follow(tock, worker, tock_marks()[:1])
+    follow(tock_service, worker, tock_marks()[:1])
     assert subscription.get(timeout=0) is None
 
 
@@ -263,10 +245,10 @@ def test_public_table_reads_only_marks_face_up_cards_and_shown_hands() -> None:
     assert public_table({**state, "status": "waiting"}) is None
 
 
-def test_a_worker_behind_the_game_still_charts_every_stage(tock: Any) -> None:
-    worker = LensWorker(tock).start()
+def test_a_worker_behind_the_game_still_charts_every_stage(tock_service: Any) -> None:
+    worker = LensWorker(tock_service).start()
     try:
-        play(tock, TOCK_HAND)  # as fast as the service goes: the worker falls behind and catches up
+        play(tock_service, TOCK_HAND)  # as fast as the service goes: the worker falls behind and catches up
         got = worker.wait_until(lambda d: d["complete"] and not d["pending"] and d["stage"] == "showdown", timeout=30)
         assert got["history"]["stages"] == ["preflop", "flop", "turn", "river", "showdown"]
         assert worker.computations <= 1 + 17 + 1 + 1 + 2 + 1 + 1 + 3
@@ -274,11 +256,11 @@ def test_a_worker_behind_the_game_still_charts_every_stage(tock: Any) -> None:
         worker.stop()
 
 
-def test_last_of_each_stage_keeps_the_newest_table_of_every_stage(tock: Any) -> None:
-    snapshots = [tock.snapshot()]
+def test_last_of_each_stage_keeps_the_newest_table_of_every_stage(tock_service: Any) -> None:
+    snapshots = [tock_service.snapshot()]
     for step in [ChooseButton(seat=0), *tock_marks()[:3], *TOCK_PREFLOP, TOCK_FLOP[0], TOCK_FLOP[1]]:
-        tock.call(step)
-        snapshots.append(tock.snapshot())
+        tock_service.call(step)
+        snapshots.append(tock_service.snapshot())
     kept = last_of_each_stage(snapshots)
     assert kept == [snapshots[0], snapshots[-3], snapshots[-1]]  # no hand; pre-flop's last; the flop's last
     assert last_of_each_stage(snapshots[-1:]) == snapshots[-1:]

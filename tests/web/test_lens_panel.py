@@ -37,16 +37,8 @@ no_browser = pytest.mark.skipif(available() is not None, reason=available() or "
 
 
 @pytest.fixture
-def tock(tmp_path: Path) -> Iterator[Any]:
-    service = make_service(tmp_path, variant="tock")
-    yield service
-    service.stop()
-    service.store.close()
-
-
-@pytest.fixture
-def tock_app(tock: Any, tmp_path: Path) -> Iterator[Any]:
-    app = make_app(tock, tmp_path)
+def tock_app(tock_service: Any, tmp_path: Path) -> Iterator[Any]:
+    app = make_app(tock_service, tmp_path)
     yield app
     app.extensions[LENS_EXTENSION].stop()
 
@@ -73,9 +65,9 @@ def lens_of_state(state: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def test_api_lens_is_table_lens_of_the_public_state(tock_app: Any, tock: Any) -> None:
+def test_api_lens_is_table_lens_of_the_public_state(tock_app: Any, tock_service: Any) -> None:
     client = tock_app.test_client()
-    play(tock, [ChooseButton(seat=0), *tock_marks(), *TOCK_PREFLOP, *TOCK_FLOP[:5]])
+    play(tock_service, [ChooseButton(seat=0), *tock_marks(), *TOCK_PREFLOP, *TOCK_FLOP[:5]])
     settled_on(tock_app, "flop")
     response = client.get("/api/lens")
     assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store"
@@ -90,16 +82,16 @@ def test_api_lens_is_table_lens_of_the_public_state(tock_app: Any, tock: Any) ->
     assert got["lens"]["seats"][0]["name"] == "Ann" and got["lens"]["seats"][0]["best"] == "Flush"
 
 
-def test_the_event_stream_carries_the_lens_and_never_a_peeked_card(tock_app: Any, tock: Any) -> None:
+def test_the_event_stream_carries_the_lens_and_never_a_peeked_card(tock_app: Any, tock_service: Any) -> None:
     client = tock_app.test_client()
-    play(tock, [ChooseButton(seat=0), *tock_marks(), *TOCK_PREFLOP])
+    play(tock_service, [ChooseButton(seat=0), *tock_marks(), *TOCK_PREFLOP])
     settled_on(tock_app, "preflop")
 
     def flop_lens(events: list[tuple[str, Any]]) -> bool:
         return any(kind == "lens" and data["stage"] == "flop" and not data["pending"] for kind, data in events)
 
     reader = EventReader(client.get("/api/events", buffered=False), until=flop_lens)
-    tock.call(view(board=list(TOCK_BOARD[:3]), seats={1: list(TOCK_HOLES[1])}))  # the flop, and Bob peeks
+    tock_service.call(view(board=list(TOCK_BOARD[:3]), seats={1: list(TOCK_HOLES[1])}))  # the flop, and Bob peeks
     events = reader.wait(timeout=30)
     kinds = [kind for kind, _ in events]
     assert kinds[:2] == ["retry", "state"] and "lens" in kinds
@@ -123,14 +115,14 @@ def test_the_dashboard_has_the_panel_and_its_script(tock_app: Any) -> None:
         assert style.status_code == 200 and b".lens-bar" in style.data
 
 
-def test_the_lens_answers_as_documented_at_every_stage(tock_app: Any, tock: Any, tmp_path: Path) -> None:
+def test_the_lens_answers_as_documented_at_every_stage(tock_app: Any, tock_service: Any, tmp_path: Path) -> None:
     schema = schemathesis.openapi.from_wsgi("/api/openapi.json", tock_app)
     operation = schema.find_operation_by_label("GET /api/lens")
     operation.Case().call_and_validate()  # before any hand
     for steps, stage in (([ChooseButton(seat=0), *tock_marks(), *TOCK_PREFLOP], "preflop"),
                          ([*TOCK_FLOP, *TOCK_TURN, *TOCK_RIVER, *TOCK_SHOWDOWN], "showdown"),
                          ([Confirm()], "preflop")):  # fmt: skip
-        play(tock, steps)
+        play(tock_service, steps)
         settled_on(tock_app, stage)
         operation.Case().call_and_validate()
     last = tock_app.test_client().get("/api/lens").get_json()["last"]
@@ -149,8 +141,8 @@ def test_the_lens_answers_as_documented_at_every_stage(tock_app: Any, tock: Any,
         holdem.store.close()
 
 
-def test_no_worker_no_lens(tock: Any, tmp_path: Path) -> None:
-    app = make_app(tock, tmp_path, lens=False)
+def test_no_worker_no_lens(tock_service: Any, tmp_path: Path) -> None:
+    app = make_app(tock_service, tmp_path, lens=False)
     assert app.extensions[LENS_EXTENSION] is None
     got = app.test_client().get("/api/lens").get_json()
     assert got["mode"] is None and got["lens"] is None and "off" in got["note"]
