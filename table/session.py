@@ -32,7 +32,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from table.cards import Card, parse_cards
 from table.draw import parse_draw_cards
@@ -505,16 +505,9 @@ class Session:
             raise SessionError("hole cards are recorded only at the showdown, when the players turn them")
         if seat not in hand.in_hand or hand.folded[seat]:
             raise SessionError(f"seat {seat} has no live hand to show")
-        if isinstance(hand, DrawHand):
-            try:
-                five = parse_draw_cards(cards)
-            except TocktableError as exc:
-                raise SessionError(f"seat {seat}'s cards: {exc}") from None
-            hand.deal_hole(seat, five)
-            self._record("deal_hole", seat=seat, cards=[str(c) for c in five])
-            return
         try:
-            new = parse_cards(cards)
+            # A draw hand's five cards may hold jokers, which only table.draw reads.
+            new = cast(list[Card], parse_draw_cards(cards)) if isinstance(hand, DrawHand) else parse_cards(cards)
         except TocktableError as exc:
             raise SessionError(f"hole cards: {exc}") from None
         hand.deal_hole(seat, new)

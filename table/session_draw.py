@@ -31,6 +31,7 @@ from table.engine.draw import MAX_PLAYERS, WARN_ABOVE, DrawHand, DrawRules
 from table.engine.events import ActionTaken, BlindPosted, HandMucked, HoleDealt, StreetStarted
 from table.engine.rules import ActionKind, Street
 from table.errors import RulesError
+from table.history import _toml
 
 __all__ = [
     "DRAW_VARIANTS",
@@ -246,16 +247,6 @@ def draw_phh(
     if hand.is_complete:
         fields["finishing_stacks"] = [hand.stacks[s] for s in order]
     return "".join(f"{key} = {_toml(value)}\n" for key, value in fields.items())
-
-
-def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return "[" + ", ".join(_toml(v) for v in value) + "]"
 
 
 def shown_names(hand: DrawHand) -> dict[int, str]:

@@ -197,13 +197,19 @@ def _marks(hand: Hand, view: TableView) -> tuple[list[Step], list[Notice]]:
     return steps, notices
 
 
+def _turned(hand: Hand, view: TableView) -> list[tuple[int, list[SeenCard]]]:
+    """Each live seat whose hand is not known yet, with its face-up cards left to right."""
+    out = []
+    for seat in hand.in_hand:
+        if not (hand.folded[seat] or seat in hand.mucked or seat in hand.hole):
+            out.append((seat, [c for c in _ordered(view.seat_cards(seat)) if c.face_up]))
+    return out
+
+
 def _shows(hand: Hand, view: TableView) -> tuple[list[Step], list[Notice]]:
     steps: list[Step] = []
     notices: list[Notice] = []
-    for seat in hand.in_hand:
-        if hand.folded[seat] or seat in hand.mucked or seat in hand.hole:
-            continue
-        faces = [c for c in _ordered(view.seat_cards(seat)) if c.face_up]
+    for seat, faces in _turned(hand, view):
         if len(faces) < 2:
             continue
         if len(faces) > 2 or any(c.card is None for c in faces):
@@ -219,10 +225,7 @@ def _draw_shows(hand: DrawHand, view: TableView) -> tuple[list[Step], list[Notic
     """Five-card draw at the showdown: five readable face-up cards in a live seat's zone are its hand."""
     steps: list[Step] = []
     notices: list[Notice] = []
-    for seat in hand.in_hand:
-        if hand.folded[seat] or seat in hand.mucked or seat in hand.hole:
-            continue
-        faces = [c for c in _ordered(view.seat_cards(seat)) if c.face_up]
+    for seat, faces in _turned(hand, view):
         if len(faces) < 5:
             continue  # still turning them (or a joker the reader did not take for a card)
         unread = sum(1 for c in faces if c.card is None)

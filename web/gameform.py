@@ -54,6 +54,16 @@ def _choice(data: Mapping[str, Any], key: str, allowed: tuple[str, ...], default
     return str(value)
 
 
+def _flag(data: Mapping[str, Any], key: str, default: bool) -> bool:
+    """A checkbox: true or false, or the texts a form sends ("on", "1", "true", "yes")."""
+    value = data.get(key, default)
+    if isinstance(value, str):
+        value = value.lower() in ("1", "true", "on", "yes")
+    if not isinstance(value, bool):
+        raise GameFormError(f"{key} must be true or false, got {value!r}")
+    return value
+
+
 def _names(value: Any, seats: int) -> list[str]:
     if value is None:
         return []
@@ -124,11 +134,7 @@ def read_game(data: Mapping[str, Any]) -> NewGame:
             raise GameFormError(f"level_minutes must be a number of minutes, got {minutes!r}") from None
     if isinstance(minutes, bool) or not isinstance(minutes, int | float) or not 0 <= minutes <= 600:
         raise GameFormError(f"level_minutes must be from 0 (no clock) to 600, got {minutes!r}")
-    rebuys = data.get("rebuys", True)
-    if isinstance(rebuys, str):
-        rebuys = rebuys.lower() in ("1", "true", "on", "yes")
-    if not isinstance(rebuys, bool):
-        raise GameFormError(f"rebuys must be true or false, got {rebuys!r}")
+    rebuys = _flag(data, "rebuys", True)
     chip_set = _choice(data, "chip_set", tuple(CHIP_SETS), "tock")
     variant = _choice(data, "variant", VARIANTS, "holdem")
     draw = _draw_options(data, names) if variant in DRAW_VARIANTS else None
@@ -152,11 +158,7 @@ def _draw_options(data: Mapping[str, Any], names: list[str]) -> DrawOptions:
     """Five-card draw's options from the form (the fields are ignored for the other variants)."""
     if len(names) > MAX_DRAW_PLAYERS:
         raise GameFormError(f"five-card draw deals 2 to {MAX_DRAW_PLAYERS} players, got {len(names)} names")
-    opening = data.get("opening_bet", False)
-    if isinstance(opening, str):
-        opening = opening.lower() in ("1", "true", "on", "yes")
-    if not isinstance(opening, bool):
-        raise GameFormError(f"opening_bet must be true or false, got {opening!r}")
+    opening = _flag(data, "opening_bet", False)
     wild = data.get("wild_rank") or None
     try:
         return DrawOptions(
