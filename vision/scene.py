@@ -216,7 +216,7 @@ def _camera(size: tuple[int, int], seed: int, clean: bool) -> _Camera:
         gx, gy = rng.uniform(0.1, 0.9), rng.uniform(0.1, 0.9)
         radius = rng.uniform(0.08, 0.3)
         spot = np.exp(-(((xx / w - gx) ** 2 + ((yy - gy * h) / w) ** 2) / (2 * radius**2)))
-        glare = np.clip(spot[:, :, None] * rng.uniform(25, 75), 0, 255).astype(np.uint8).repeat(3, axis=2)
+        glare = np.clip(spot[:, :, None] * rng.uniform(30, 110), 0, 255).astype(np.uint8).repeat(3, axis=2)
     sigma = rng.uniform(1.0, 6.0)
     noise = rng.standard_normal((h, w, 3)).astype(np.float32) * sigma
     up = np.clip(noise, 0, 255).astype(np.uint8)
@@ -337,11 +337,15 @@ def render_scene(spec: SceneSpec) -> RenderedScene:
     frame = _surface(table, spec.size, spec.seed).copy()
     truth: list[CardTruth] = []
     targets: list[np.ndarray] = []
+    # Cards are glossy and the cloth is not: a lamp's reflection shows mostly on the cards.
+    glossy = np.full(frame.shape[:2], 64, np.uint8) if camera.glare is not None else None
     for placed in spec.cards:
         plane = card_corners(placed, spec.size)
         corners = cv2.perspectiveTransform(plane[None].astype(np.float64), camera.homography)[0]
         levels = _pyramid((style, placed.card, placed.face_up, placed.back))
         _draw_card(frame, levels, corners, camera.shadow)
+        if camera.glare is not None:
+            cv2.fillConvexPoly(glossy, np.round(corners * 4).astype(np.int32), 255, cv2.LINE_AA, shift=2)
         card = str(Card.parse(placed.card))
         mark = str(mark_of(Card.parse(card))) if placed.back == "tock" and not placed.face_up else None
         truth.append(CardTruth(card=card, face_up=placed.face_up, mark=mark, corners=corners.astype(np.float64)))
@@ -349,8 +353,8 @@ def render_scene(spec: SceneSpec) -> RenderedScene:
     if spec.hands:
         _draw_hands(frame, rng, spec.hands, targets)
     frame = cv2.multiply(frame, camera.gain, scale=1 / 128)
-    if camera.glare is not None:
-        frame = cv2.add(frame, camera.glare)
+    if camera.glare is not None and glossy is not None:
+        frame = cv2.add(frame, cv2.multiply(camera.glare, cv2.cvtColor(glossy, cv2.COLOR_GRAY2BGR), scale=1 / 255))
     if camera.blur > 0:
         frame = cv2.GaussianBlur(frame, (0, 0), camera.blur)
     if camera.noise_up is not None and camera.noise_down is not None:

@@ -1,0 +1,87 @@
+"""Detection and rectification on rendered frames with known truth."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from table.cards import Card
+from vision.detect import find_cards, quad_iou, refine
+from vision.errors import FrameError
+from vision.rectify import CROP_H, CROP_W, card_homography, index_crops, order_corners, rectify, thumbnails
+from vision.scene import PlacedCard, SceneSpec, render_scene
+
+FELTS = ("green-felt", "blue-felt", "red-felt", "black-cloth", "dark-wood", "grey-laminate")
+
+
+def _row(seed: int, count: int = 4) -> tuple[PlacedCard, ...]:
+    rng = np.random.default_rng(seed)
+    ids = rng.choice(52, count, replace=False)
+    return tuple(
+        PlacedCard(str(Card.from_id(int(c))), bool(rng.random() < 0.7), (0.1 + 0.8 * (i + 0.5) / count, 0.5),
+                   angle=float(rng.uniform(-180, 180)), height=0.25)  # fmt: skip
+        for i, c in enumerate(ids)
+    )
+
+
+@pytest.mark.parametrize("table", FELTS)
+def test_every_card_apart_on_a_table_is_found_with_tight_corners(table: str) -> None:
+    scene = render_scene(SceneSpec(cards=_row(len(table)), size=(960, 540), table=table, seed=len(table) + 40))
+    outlines = find_cards(scene.image)
+    assert len(outlines) == len(scene.truth)
+    for truth in scene.truth:
+        assert max(quad_iou(truth.corners, o.corners) for o in outlines) > 0.85
+
+
+def test_an_empty_table_black_and_white_frames_have_no_cards() -> None:
+    empty = render_scene(SceneSpec(cards=(), size=(640, 360), table="green-felt", seed=3)).image
+    assert find_cards(empty) == []
+    assert find_cards(np.zeros((360, 640, 3), np.uint8)) == []
+    assert find_cards(np.full((360, 640, 3), 255, np.uint8)) == []
+
+
+def test_refine_pulls_a_shifted_outline_back_onto_the_card() -> None:
+    placed = PlacedCard("Qh", True, (0.5, 0.5), angle=20.0, height=0.6)
+    scene = render_scene(SceneSpec(cards=(placed,), size=(640, 480), table="blue-felt", seed=2, clean=True))
+    truth = scene.truth[0].corners
+    shifted = truth + np.array([3.0, -2.0])
+    gray = scene.image.mean(axis=2).astype(np.uint8)
+    fixed = refine(gray, shifted[None], 6.0)[0]
+    assert np.abs(fixed - truth).max() < 1.5 < np.abs(shifted - truth).max()
+
+
+def test_order_corners_starts_at_an_upright_top_left_and_goes_clockwise() -> None:
+    # A landscape card: the long side is horizontal, so "upright" turns it a quarter.
+    landscape = np.array([[10, 10], [110, 10], [110, 80], [10, 80]], float)
+    ordered = order_corners(landscape[[2, 0, 3, 1]])
+    sides = np.linalg.norm(ordered - np.roll(ordered, -1, axis=0), axis=1)
+    assert sides[0] < sides[1]  # top side is a short side
+    (ax, ay), (bx, by) = ordered[1] - ordered[0], ordered[2] - ordered[1]
+    cross = ax * by - ay * bx
+    assert cross > 0  # clockwise on screen (y down)
+    with pytest.raises(FrameError, match="4 finite"):
+        order_corners(np.zeros((3, 2)))
+
+
+def test_index_crops_show_the_index_upright_in_both_corners() -> None:
+    placed = PlacedCard("8s", True, (0.5, 0.5), angle=137.0, height=0.8)
+    scene = render_scene(SceneSpec(cards=(placed,), size=(480, 480), table="green-felt", seed=1, clean=True))
+    corners = order_corners(scene.truth[0].corners)
+    crops = index_crops(scene.image, [corners])
+    assert crops.shape == (2, CROP_H, CROP_W, 3)
+    # The two index corners of a card are the same picture turned half round: upright, they match.
+    a, b = (cv2.resize(c, (4, 8), interpolation=cv2.INTER_AREA).astype(float) for c in crops)
+    assert np.abs(a - b).mean() < 20
+    # Ink (dark) sits in the top part of the crop (rank) and the paper fills the rest.
+    dark = crops[0].mean(axis=2) < 100
+    assert dark[: CROP_H // 2].sum() > dark[CROP_H // 2 :].sum()
+    assert thumbnails(scene.image, [corners]).shape[0] == 1
+
+
+def test_rectify_straightens_a_card_to_portrait() -> None:
+    placed = PlacedCard("Kd", False, (0.5, 0.5), angle=75.0, height=0.7)
+    scene = render_scene(SceneSpec(cards=(placed,), size=(400, 400), seed=9, clean=True))
+    card = rectify(scene.image, scene.truth[0].corners, height=200)
+    assert card.shape == (200, round(200 * 63 / 88), 3)
+    assert np.allclose(card_homography(order_corners(scene.truth[0].corners)) @ [0, 0, 1], 0, atol=1e9)
