@@ -23,6 +23,7 @@ from typing import Any, Protocol
 
 from table.cards import Card
 from table.tock import mark_of
+from tocktable.tap import tracks_of
 from vision.view import BOARD, SeenCard, TableView
 
 log = logging.getLogger("tocktable.camera")
@@ -71,6 +72,29 @@ class TruthReader:
             out.append(Observation(placed.card if placed.face_up else None, placed.face_up, _mark(self.model, placed),
                                    1.0, (a, b, c, d)))  # fmt: skip
         return out
+
+
+def perfect_picture(model: Any) -> Callable[[], Any]:
+    """The picture a perfect camera takes of ``model`` (for the host's camera page): no tilt, blur,
+    noise or hands. The perfect readers report table-plane corners; the model's own frames are
+    tilted like a real camera (up to 3.5 % of the frame per corner), so outlines drawn from those
+    corners would miss the cards on them. Drawn again only when the table changed."""
+    from dataclasses import replace as _replace
+
+    last: list[Any] = [None, None]  # version, image
+    lock = threading.Lock()
+
+    def draw() -> Any:
+        from vision.scene import render_scene
+
+        with lock:
+            state = model.state()
+            if last[0] != state.version:
+                spec = _replace(model.scene_spec(state), clean=True, hands=0)
+                last[:] = [state.version, render_scene(spec).image]
+            return last[1]
+
+    return draw
 
 
 class TruthWatcher:
@@ -214,10 +238,11 @@ def view_signature(view: TableView) -> tuple[Any, ...]:
 
 class ModelCamera:
     """A camera for a watcher that reads the table model itself: ``fps`` views a second, each
-    changed one on the service queue (the live demo without drawing pictures)."""
+    changed one on the service queue (the live demo without drawing pictures). ``tap``
+    (a :class:`tocktable.tap.CameraTap`) records each view for the host's camera page."""
 
-    def __init__(self, watcher: Watcher, submit: Callable[[Any], Any], *, fps: float = 10.0) -> None:
-        self.watcher, self.submit, self.fps = watcher, submit, fps
+    def __init__(self, watcher: Watcher, submit: Callable[[Any], Any], *, fps: float = 10.0, tap: Any = None) -> None:
+        self.watcher, self.submit, self.fps, self.tap = watcher, submit, fps, tap
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="tocktable-model-camera", daemon=True)
 
@@ -231,7 +256,10 @@ class ModelCamera:
         index, last = 0, None
         while not self._stop.wait(1 / self.fps):
             index += 1
-            view = self.watcher.watch(None, index=index, timestamp=time.monotonic())
+            stamp = time.monotonic()
+            view = self.watcher.watch(None, index=index, timestamp=stamp)
+            if self.tap is not None:
+                self.tap.record(None, index=index, timestamp=stamp, view=view, tracks=tracks_of(self.watcher))
             if view_signature(view) != last:
                 last = view_signature(view)
                 self.submit(view)
@@ -242,13 +270,17 @@ class ModelCamera:
 
 
 class CameraLoop:
-    """Frames → watcher → changed views on the service queue; health every second."""
+    """Frames → watcher → changed views on the service queue; health every second. ``tap``
+    (a :class:`tocktable.tap.CameraTap`) records every frame and its reading for the host's
+    camera page."""
 
-    def __init__(self, source: Any, watcher: Watcher, submit: Callable[[Any], Any], *, health_every: float = 1.0):
+    def __init__(self, source: Any, watcher: Watcher, submit: Callable[[Any], Any], *, health_every: float = 1.0,
+                 tap: Any = None):  # fmt: skip
         self.source = source
         self.watcher = watcher
         self.submit = submit
         self.health_every = health_every
+        self.tap = tap
         self.frames_read = 0
         self.views_sent = 0
         self._stop = threading.Event()
@@ -287,7 +319,12 @@ class CameraLoop:
                 view = self.watcher.watch(frame.image, index=frame.index, timestamp=frame.timestamp)
             except Exception as exc:  # a bad frame must not stop the camera: report and go on
                 log.warning("frame %d could not be read: %s", frame.index, exc)
+                if self.tap is not None:
+                    self.tap.record(frame.image, index=frame.index, timestamp=frame.timestamp)
                 continue
+            if self.tap is not None:
+                self.tap.record(frame.image, index=frame.index, timestamp=frame.timestamp, view=view,
+                                tracks=tracks_of(self.watcher))  # fmt: skip
             signature = view_signature(view)
             if signature != last_signature:
                 last_signature = signature

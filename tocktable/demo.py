@@ -34,6 +34,7 @@ from table.tock import mark_of
 from tocktable.camera import Watcher, view_signature
 from tocktable.players import STYLES, Style, choose_discards, decide, draw_strength
 from tocktable.steps import Confirm, Rebuy, Show, Tick
+from tocktable.tap import tracks_of
 
 NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jade")
 ALL_CARDS = tuple(str(Card.from_id(i)) for i in range(52))
@@ -330,6 +331,10 @@ class Demo:
         """Every settled hand's snapshot, as published (fast mode)."""
         self.lights: Any = None
         self.factory: Any = None
+        self.tap: Any = None
+        """A :class:`tocktable.tap.CameraTap`: every filmed frame goes to the host's camera page."""
+        self.app: Any = None
+        """The dashboard's Flask app (None without ``web``)."""
 
     @property
     def hands_done(self) -> int:
@@ -374,6 +379,8 @@ class Demo:
             image = self.model.frame() if self.watcher.needs_image else None
             stamp = self.clock() if self.clock is not None else time.monotonic()
             view = self.watcher.watch(image, index=self._frame, timestamp=stamp)
+            if self.tap is not None:
+                self.tap.record(image, index=self._frame, timestamp=stamp, view=view, tracks=tracks_of(self.watcher))
             signature = view_signature(view)
             steady = steady + 1 if signature == last else 1
             last = signature

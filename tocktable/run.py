@@ -18,11 +18,20 @@ from typing import Any, TextIO
 from table.engine import BlindLevel, BlindStructure
 from table.errors import TocktableError
 from table.session import DrawOptions, SessionSettings
-from tocktable.camera import CameraLoop, ModelCamera, VisionUnavailable, VisionWatcher, Watcher, demo_watcher
+from tocktable.camera import (
+    CameraLoop,
+    ModelCamera,
+    VisionUnavailable,
+    VisionWatcher,
+    Watcher,
+    demo_watcher,
+    perfect_picture,
+)
 from tocktable.config import Config, default_data_dir
 from tocktable.server import WebServer, admin_pin, check_port, lan_address, print_banner
 from tocktable.service import Service
 from tocktable.store import Store
+from tocktable.tap import CameraTap
 
 DB_NAME = "tocktable.sqlite"
 NO_CAMERA = ("none", "off", "")
@@ -109,6 +118,7 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
     from hardware.table_model import TableModel
     from tocktable.demo import NAMES, Buttons, Demo, VirtualClock
     from web import create_app
+    from web.camera import hole_cards_public
 
     data_dir = options.data_dir or default_data_dir() / "demo"
     settings, players = game_settings(config, names=NAMES)
@@ -134,8 +144,11 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
         stack.enter_context(_closing(Console(config.pins, service.inbox, pin_factory=factory, hold_time=hold,
                                              clock=clock or _monotonic)))  # fmt: skip
         pin = admin_pin(config.web.admin_pin, data_dir)
+        render = model.frame if watcher.needs_image else perfect_picture(model)
+        tap = CameraTap(model.zones, public=lambda: hole_cards_public(service), render=render)
+        app = None
         if options.web:
-            app = create_app(config, service, admin_pin=pin)
+            app = create_app(config, service, admin_pin=pin, camera=tap)
             server = stack.enter_context(_closing(WebServer(app, "127.0.0.1", port).start()))
             out.write(f"Dashboard: http://127.0.0.1:{server.port}  (open it in a browser)\n")
         out.write(f"Admin PIN: {pin}\nData: {data_dir / DB_NAME}\n")
@@ -145,7 +158,7 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
         demo = Demo(service, model, watcher, Buttons(factory, config.pins, hold=hold, clock=clock), clock=clock,
                     buy_in=config.table.buy_in, seed=options.seed, out=out,
                     steady_frames=getattr(getattr(watcher, "tracker", None), "confirm_frames", 0) + 2)  # fmt: skip
-        demo.lights, demo.factory = lights, factory
+        demo.lights, demo.factory, demo.tap, demo.app = lights, factory, tap, app
         yield demo
 
 
@@ -160,7 +173,7 @@ def run_demo(config: Config, options: DemoOptions, *, out: TextIO) -> int:
             out.write(summary(service))
             return 0
         stop = threading.Event()
-        with _closing(_live_camera(demo.model, demo.watcher, service)):
+        with _closing(_live_camera(demo.model, demo.watcher, service, demo.tap)):
             out.write("Playing live; press Ctrl-C to stop (the game is kept: run the demo again to resume).\n")
             player = threading.Thread(target=_play_live, args=(demo, stop, options), daemon=True)
             player.start()
@@ -200,12 +213,12 @@ def _play_live(demo: Any, stop: threading.Event, options: DemoOptions) -> None:
         inner.set()
 
 
-def _live_camera(model: Any, watcher: Watcher, service: Service) -> Any:
+def _live_camera(model: Any, watcher: Watcher, service: Service, tap: CameraTap | None = None) -> Any:
     if not watcher.needs_image:
-        return ModelCamera(watcher, service.submit).start()
+        return ModelCamera(watcher, service.submit, tap=tap).start()
     from hardware.synthetic import SyntheticTableSource
 
-    return CameraLoop(SyntheticTableSource(model, fps=8.0), watcher, service.submit).start()
+    return CameraLoop(SyntheticTableSource(model, fps=8.0), watcher, service.submit, tap=tap).start()
 
 
 def summary(service: Service) -> str:
@@ -242,6 +255,7 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
     from hardware.console import Console
     from hardware.lights import TableLights
     from web import create_app
+    from web.camera import hole_cards_public
 
     data_dir = options.data_dir or config.data_dir
     settings, players = game_settings(config)
@@ -256,14 +270,17 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
         pin = admin_pin(config.web.admin_pin, data_dir)
         service = Service(store, settings, players=players, lights=lights, new_session=options.new_session,
                           confirm_seconds=config.table.auto_confirm or None)  # fmt: skip
-        app = create_app(config, service, admin_pin=pin)
+        tap = None
+        if source is not None:
+            tap = CameraTap(_zones(config), public=lambda: hole_cards_public(service), source=source)
+        app = create_app(config, service, admin_pin=pin, camera=tap)
         server = stack.enter_context(_closing(WebServer(app, host, port)))
         stack.enter_context(_closing(service.start()))
         stack.enter_context(_closing(_gpio(lambda: Console(config.pins, service.inbox, pin_factory=factory))))
         if source is not None:
             watcher = vision_watcher(_zones(config), config.camera.size, out)
             if watcher is not None:
-                stack.enter_context(_closing(CameraLoop(source, watcher, service.submit).start()))
+                stack.enter_context(_closing(CameraLoop(source, watcher, service.submit, tap=tap).start()))
             else:
                 out.write("The camera is not read: enter the cards from the admin page.\n")
         server.start()

@@ -38,7 +38,11 @@ def hole_cards_public(service: Any) -> bool:
     return state.get("street") in SHOWING
 
 
-def _zones(config: Any) -> dict[str, list[list[float]]]:
+def _zones(config: Any, camera: Any = None) -> dict[str, list[list[float]]]:
+    """The camera's own zones when it knows them (the demo's table), else the configured ones."""
+    known = getattr(camera, "zones", None)
+    if isinstance(known, dict) and known:
+        return {str(name): [list(p) for p in zone] for name, zone in known.items()}
     zones: dict[str, list[list[float]]] = {}
     board = getattr(getattr(config, "zones", None), "board", None)
     if board:
@@ -81,7 +85,8 @@ def camera_view(service: Any, config: Any, camera: Any) -> dict[str, Any]:
         "frame": frame.index if frame is not None else None,
         "size": [int(frame.image.shape[1]), int(frame.image.shape[0])] if frame is not None else None,
         "view_frame": view.frame_index if view is not None else None,
-        "zones": _zones(config),
+        "annotated": bool(getattr(frame, "annotated", False)),
+        "zones": _zones(config, camera),
         "cards": cards,
         "conflicts": conflicts,
         "status": state.get("camera"),
@@ -123,6 +128,6 @@ def frame_jpeg(camera: Any, *, service: Any, config: Any, quality: int = 80) -> 
         return None
     image = frame.image
     if not hole_cards_public(service):
-        image = mask_peeks(image, latest_view(service), _zones(config))
+        image = mask_peeks(image, latest_view(service), _zones(config, camera))
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     return bytes(data.tobytes()) if ok else None

@@ -321,7 +321,7 @@ def document() -> dict[str, Any]:
             "summary": "What the camera read, and the zones", "operationId": "cameraView", "security": ADMIN,
             "responses": {"200": _json(_object(["zones", "cards", "conflicts"], {
                 "camera": BOOL, "frame": _nullable(INT), "size": _nullable({"type": "array", "items": INT}),
-                "zones": {"type": "object"}, "cards": {"type": "array", "items": {"type": "object"}},
+                "annotated": BOOL, "zones": {"type": "object"}, "cards": {"type": "array", "items": {"type": "object"}},
                 "conflicts": {"type": "array", "items": {"type": "object"}}}), "the camera's view"),
                 **_errors(401)}}},
         "/api/openapi.json": {"get": {"summary": "This document", "operationId": "openapi",

@@ -20,12 +20,14 @@
     }
     const overlay = $("overlay"), nodes = [];
     const stroke = 1.5 / 800;
-    for (const [name, zone] of Object.entries(view.zones || {})) {
+    // An annotated frame has the zones and the cards drawn on it already: no second drawing.
+    const drawn = view.annotated && view.frame !== null;
+    for (const [name, zone] of drawn ? [] : Object.entries(view.zones || {})) {
       nodes.push(svg("polygon", { points: zone.map((p) => p.join(",")).join(" "), fill: "#ffca2812", stroke: "#ffca28", "stroke-width": stroke, "vector-effect": "non-scaling-stroke" }));
       const [x, y] = zone[0];
       nodes.push(svg("text", { x: x + 0.004, y: y + 0.03 * aspect / 1.8, fill: "#ffca28", "font-size": 0.025, text: name }));
     }
-    for (const c of view.cards || []) {
+    for (const c of drawn ? [] : view.cards || []) {
       const colour = c.hidden ? "#ef5350" : c.face_up ? "#66bb6a" : "#4fc3f7";
       nodes.push(svg("polygon", { points: c.corners.map((p) => p.join(",")).join(" "), fill: c.hidden ? "#000c" : "none", stroke: colour, "stroke-width": 2, "vector-effect": "non-scaling-stroke" }));
       const [x, y] = c.corners[0];
