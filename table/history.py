@@ -4,7 +4,8 @@ our hands, and PHH hands replayed on our engine.
 PHH numbers the players from the first seat left of the button (``p1``, the small blind;
 heads-up, the big blind) round to the button, last; ``seats`` keeps our seat numbers (from 1)
 and ``seat_count`` the table size, so a hand read back sits at the same seats. Hole cards are
-written where they are dealt (``????`` when never seen), shows and mucks at the showdown. Tock
+written where they are dealt (``????`` when never seen), shows where they happened (at the
+showdown, or at an all-in before the board runs out) and mucks at the showdown. Tock
 hands are written as Hold'em (PHH has no Tock variant) with ``_tocktable_variant = "tock"``.
 
 >>> from table.cards import parse_cards
@@ -37,7 +38,6 @@ from table.engine import (
     HoleDealt,
     Rules,
     Street,
-    StreetStarted,
 )
 from table.errors import TocktableError
 
@@ -86,7 +86,6 @@ def _actions(hand: Hand, player: Mapping[int, str]) -> list[str]:
     board = 0
     shown: set[int] = set()
     winners = {s for result in hand.showdown or [] for s in result.winners}
-    at_showdown = False
     for event in hand.events:
         if isinstance(event, BlindPosted) and event.kind != "ante":
             bets[event.seat] = event.amount
@@ -106,14 +105,9 @@ def _actions(hand: Hand, player: Mapping[int, str]) -> list[str]:
                 actions.append(f"d db {_cards(cards[:size])}")
                 cards, board = cards[size:], board + size
             bets = {}
-        elif isinstance(event, StreetStarted) and event.street == Street.SHOWDOWN:
-            at_showdown = True
-            # Cards known before the showdown are shown first.
-            for seat in order:
-                if seat in hand.hole and not hand.folded[seat] and not _dealt_at_showdown(hand, seat):
-                    actions.append(f"{player[seat]} sm {_cards(hand.hole[seat])}")
-                    shown.add(seat)
-        elif isinstance(event, HoleDealt) and at_showdown and event.seat not in shown:
+        elif isinstance(event, HoleDealt) and not hand.folded[event.seat] and event.seat not in shown:
+            # Shown where it happened: at the showdown, or tabled at an all-in before the board
+            # runs out (the engine takes a live hand at no other time), as pokerkit plays it.
             actions.append(f"{player[event.seat]} sm {_cards(event.cards)}")
             shown.add(event.seat)
         elif isinstance(event, HandMucked) and event.seat not in winners:
@@ -121,16 +115,6 @@ def _actions(hand: Hand, player: Mapping[int, str]) -> list[str]:
             # before) is left unshown: PHH readers give it the pot it is alone in.
             actions.append(f"{player[event.seat]} sm")
     return actions
-
-
-def _dealt_at_showdown(hand: Hand, seat: int) -> bool:
-    started = False
-    for event in hand.events:
-        if isinstance(event, StreetStarted) and event.street == Street.SHOWDOWN:
-            started = True
-        elif isinstance(event, HoleDealt) and event.seat == seat:
-            return started
-    return False
 
 
 def to_phh(

@@ -36,7 +36,7 @@ from typing import Any, ClassVar, cast
 
 from table.cards import Card, parse_cards
 from table.draw import parse_draw_cards
-from table.engine import ActionKind, BlindLevel, BlindStructure, Hand, LevelClock, PotResult, Rules, Street
+from table.engine import ActionKind, BlindLevel, BlindStructure, Hand, LevelClock, PotResult, Rules
 from table.engine.draw import CrowdedTableWarning, DrawHand, DrawRules
 from table.errors import RulesError, TocktableError
 from table.history import to_phh
@@ -497,12 +497,17 @@ class Session:
         self._record("deal_board", cards=[str(c) for c in new])
 
     def deal_hole(self, seat: int, cards: Iterable[Card | str] | str) -> None:
-        """A seat's hole cards, turned face up at the showdown. Before the showdown they are
-        refused: a face-up hole card is a peek, never part of the game's state. In five-card
-        draw these are the five cards of the hand, jokers written ``"Jk"``."""
+        """A seat's hole cards, turned face up at the showdown, or at an all-in as soon as
+        betting is closed for the rest of the hand (every hand is tabled before the board runs
+        out; :attr:`table.engine.Hand.hands_may_be_shown`). Before that they are refused: a
+        face-up hole card is a peek, never part of the game's state. In five-card draw these
+        are the five cards of the hand, jokers written ``"Jk"``, shown at the showdown only."""
         hand = self._open_hand()
-        if hand.street != Street.SHOWDOWN or hand.is_complete:
-            raise SessionError("hole cards are recorded only at the showdown, when the players turn them")
+        if not hand.hands_may_be_shown:
+            raise SessionError(
+                "hole cards are recorded only at the showdown, or at an all-in once betting is closed for the "
+                "rest of the hand, when the players turn them"
+            )
         if seat not in hand.in_hand or hand.folded[seat]:
             raise SessionError(f"seat {seat} has no live hand to show")
         try:
@@ -666,7 +671,8 @@ class Session:
 
     def snapshot(self, *, now: float | None = None) -> dict[str, Any]:
         """The table as plain JSON-ready data for the dashboard. Hole cards appear only once
-        shown at the showdown; ``now`` (or the clock) gives the time left in the level."""
+        shown, at the showdown or at an all-in; ``now`` (or the clock) gives the time left in
+        the level."""
         return _snapshot(self, now)
 
 
@@ -699,7 +705,8 @@ def _level_dict(level: BlindLevel | None) -> dict[str, int] | None:
 def _snapshot(session: Session, now: float | None) -> dict[str, Any]:
     when = now if now is not None else (float(session.clock()) if session.clock is not None else None)
     hand = session.hand if session._hand_open else None
-    showing = hand is not None and hand.street == Street.SHOWDOWN
+    # Shown hands: at the showdown, or tabled at an all-in (the engine takes none before).
+    showing = hand is not None and hand.betting_closed
     clock = session.levels
     index = clock.level_index(now=when if when is not None else 0.0)
     structure = session.settings.blinds

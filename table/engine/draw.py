@@ -247,6 +247,12 @@ class DrawHand(Hand):
             return DrawPhase.SECOND_BETTING
         return DrawPhase.DRAW if self._awaiting_board else DrawPhase.FIRST_BETTING
 
+    @property
+    def hands_may_be_shown(self) -> bool:
+        """Hands are shown at the showdown only: an all-in player still draws, so a hand is not
+        made before then."""
+        return self.street == Street.SHOWDOWN and not self.is_complete
+
     def _draw_order(self) -> list[int]:
         """Players still in, clockwise from the left of the dealer."""
         return sorted(self._live(), key=lambda s: (s - self.button - 1) % self.seats)

@@ -396,7 +396,11 @@ class Hand:
             raise IllegalDealError(f"{exc} (already on the table or dealt twice)") from None
 
     def deal_hole(self, seat: int, cards: Iterable[Card]) -> None:
-        """Record a seat's two hole cards (at showdown, when they are turned face up)."""
+        """Record a seat's two hole cards when they are turned face up: at the showdown, or at an
+        all-in as soon as betting is closed, before the rest of the board
+        (:attr:`hands_may_be_shown`). Earlier they are refused: a card seen face up while
+        betting is open is a peek, not part of the hand. A folded hand's cards may be recorded
+        at any time (a hand history that knows them); they play no part."""
         new = list(cards)
         if seat not in self.in_hand:
             raise IllegalDealError(f"seat {seat} is not in this hand (seats in hand: {list(self.in_hand)})")
@@ -410,10 +414,35 @@ class Hand:
         check_marked_cards(new, self.hole_marks[seat], where=lambda i: f"seat {seat}'s card {i + 1}")
         if self.is_complete:
             raise IllegalDealError("the hand is settled: its cards can no longer change")
+        if not self.folded[seat] and not self.hands_may_be_shown:
+            raise IllegalDealError(f"seat {seat}'s hand cannot be shown yet: {self._why_not_shown()}")
         self.inputs.append(("deal_hole", (seat, tuple(new))))
         self.hole[seat] = tuple(new)
         self.events.append(HoleDealt(seat, tuple(new)))
         self._maybe_settle()
+
+    @property
+    def betting_closed(self) -> bool:
+        """Whether betting is over for the rest of the hand: the hand is settled or at the
+        showdown, or nobody is to act and at most one player still in has chips behind
+        (everyone else is all in), so the rest of the board is dealt without betting."""
+        if self.is_complete or self.street == Street.SHOWDOWN:
+            return True
+        return self.to_act is None and len(self._able()) <= 1
+
+    @property
+    def hands_may_be_shown(self) -> bool:
+        """Whether the hands still in may be turned face up now (:meth:`deal_hole`): betting is
+        closed for the rest of the hand and two or more hands are live. That is the showdown,
+        or an all-in before the rest of the board, where every hand is tabled at once (TDA)."""
+        return self.betting_closed and not self.is_complete and len(self._live()) >= 2
+
+    def _why_not_shown(self) -> str:
+        """Why hands cannot be shown now, and when they can."""
+        when = "hands are turned face up at the showdown, or at an all-in once betting is closed"
+        if self.to_act is not None:
+            return f"betting is open on the {self.street.name.lower()} (seat {self.to_act} to act); {when}"
+        return f"more betting is to come after the next board cards; {when}"
 
     def mark(self, seat: int | None, index: int, mark: Mark) -> None:
         """Record the Tock mark read on a face-down card: hole card ``index`` (0, 1) of ``seat``,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from table.cards import Deck
+from table.cards import Card, Deck
 from table.engine import ActionKind, Hand, Rules, Street
 from table.errors import IllegalDealError, TocktableError
 from table.tock import ALL_MARKS, Mark
@@ -44,12 +44,45 @@ def check_invariants(hand: Hand) -> None:
         others = [s for s in hand.in_hand if s != seat and not hand.folded[s] and hand.stacks[s] > 0]
         assert others or hand.bets[seat] < max(hand.bets), "a seat alone with chips is asked to act for nothing"
         assert hand.legal_actions()
+    if hand.hands_may_be_shown:
+        assert hand.to_act is None and hand.betting_closed
+    live_shown = [s for s in hand.hole if not hand.folded[s]]
+    assert not live_shown or hand.betting_closed, "a live hand is known while betting is open"
+
+
+def unseen(hand: Hand, count: int) -> list[Card]:
+    """Cards not on the table (the deck is left alone)."""
+    known = {*hand.board, *(c for cards in hand.hole.values() for c in cards)}
+    return [c for c in (Card.from_id(i) for i in range(52)) if c not in known][:count]
+
+
+def check_show_refused_while_betting_is_open(hand: Hand) -> None:
+    """Before betting is closed, turning a live hand face up is refused and changes nothing."""
+    if hand.is_complete or hand.hands_may_be_shown or hand.rules.variant != "holdem":
+        return  # (Tock marks would refuse unmarked cards for another reason)
+    seat = next(s for s in hand.in_hand if not hand.folded[s] and s not in hand.hole)
+    before, events = hand.snapshot(), list(hand.events)
+    try:
+        hand.deal_hole(seat, unseen(hand, 2))
+    except IllegalDealError as exc:
+        assert "cannot be shown yet" in str(exc)
+    else:
+        raise AssertionError(f"seat {seat}'s hand was taken while betting is open")
+    assert hand.snapshot() == before and hand.events == events
+
+
+def table_some_hands(hand: Hand, data: st.DataObject, deck: Deck) -> None:
+    """At an all-in with board cards to come, some (or all) hands are turned face up first."""
+    for seat in hand.in_hand:
+        if not hand.folded[seat] and seat not in hand.hole and data.draw(st.booleans()):
+            hand.deal_hole(seat, deck.draw(2))
 
 
 def finish(hand: Hand, data: st.DataObject, deck: Deck) -> None:
     """Play the hand to the end with random legal input, checking invariants at every step."""
     for _ in range(400):
         check_invariants(hand)
+        check_show_refused_while_betting_is_open(hand)
         if hand.is_complete:
             break
         if hand.to_act is not None:
@@ -72,6 +105,8 @@ def finish(hand: Hand, data: st.DataObject, deck: Deck) -> None:
                 pass  # the last hand in a pot cannot muck; nobody shown yet: cannot settle
             hand.deal_hole(seat, deck.draw(2))
         else:
+            if hand.hands_may_be_shown:
+                table_some_hands(hand, data, deck)
             hand.deal_board(deck.draw(3 if not hand.board else 1))
     assert hand.is_complete
     check_invariants(hand)

@@ -11,7 +11,7 @@ from collections import Counter
 import pytest
 
 from table.cards import Deck, parse_cards
-from table.engine import ActionKind, ActionTaken, Hand, Rules, Street
+from table.engine import ActionKind, ActionTaken, BoardDealt, Hand, HoleDealt, Rules, Street
 from table.errors import TocktableError
 from table.history import HistoryError, from_phh, from_phhs, to_phh, to_phhs
 from table.tock import Mark
@@ -23,8 +23,11 @@ BLINDS = [(1, 2, 0), (1, 2, 1), (5, 10, 2)]
 
 def random_hand(seed: int, *, fixed: bool) -> Hand:
     """A random finished hand pokerkit can read: whole blinds, no fold when checking is free
-    (pokerkit refuses those, docs/architecture.md), random shows, mucks and unseen hands."""
+    (pokerkit refuses those, docs/architecture.md), random shows, mucks and unseen hands, and
+    at an all-in hands tabled before the board runs out (decided apart: the betting is the same)."""
     rng = random.Random(seed)
+    tabling = random.Random(-seed - 1)
+    early = tabling.random() < 0.4  # this table turns hands at an all-in (else at the showdown)
     seats = rng.randint(2, 10)
     small, big, ante = rng.choice(BLINDS)
     rules = Rules(betting="fixed-limit" if fixed else "no-limit", small_blind=small, big_blind=big, ante=ante)
@@ -42,6 +45,10 @@ def random_hand(seed: int, *, fixed: bool) -> Hand:
             sized = option.action in (ActionKind.BET, ActionKind.RAISE)
             hand.act(hand.to_act, option.action, rng.randint(option.min_to, option.max_to) if sized else None)
         elif hand.street != Street.SHOWDOWN:
+            for s in hand.in_hand:
+                turn = early and hand.hands_may_be_shown and not hand.folded[s] and s not in hand.hole
+                if turn and tabling.random() < 0.7:
+                    hand.deal_hole(s, deck.draw(2))
             hand.deal_board(deck.draw(3 if not hand.board else 1))
         else:
             waiting = [s for s in hand.in_hand if not hand.folded[s] and s not in hand.hole and s not in hand.mucked]
@@ -70,6 +77,17 @@ def short_all_in_raise(hand: Hand) -> bool:
         elif type(event).__name__ == "BoardDealt":
             top, street = 0, event.street  # type: ignore[union-attr]
     return False
+
+
+def tabled_early(hand: Hand) -> list[int]:
+    """Seats whose hand was turned face up before the board was complete (at an all-in)."""
+    board, out = 0, []
+    for event in hand.events:
+        if isinstance(event, BoardDealt):
+            board += len(event.cards)
+        elif isinstance(event, HoleDealt) and board < 5:
+            out.append(event.seat)
+    return out
 
 
 def pokerkit_final_stacks(text: str) -> list[int]:
@@ -117,8 +135,10 @@ def test_pokerkit_replays_our_exports_to_the_same_stacks(fixed):
         else:
             seen["same"] += 1
         seen["mucks"] += bool(hand.mucked)
+        seen["tabled at an all-in"] += bool(tabled_early(hand))
         seen["unseen winner"] += bool(unseen)
     assert seen["same"] > 180 and seen["mucks"] > 20 and seen["unseen winner"] > 5, seen
+    assert seen["tabled at an all-in"] > 10, seen
     assert seen["odd chips or unseen side-pot winner"] < 20
     assert seen["fixed-limit cap convention"] < 25
 
@@ -132,6 +152,35 @@ def test_our_reader_replays_our_exports_identically(fixed):
         assert again.stacks == hand.stacks and again.board == hand.board, seed
         assert moves(again) == moves(hand), seed
         assert meta.players == tuple(f"N{s}" for s in order(hand)) and meta.hand == seed
+
+
+def test_hands_tabled_at_an_all_in_are_shown_before_the_run_out():
+    hand = Hand(Rules(small_blind=1, big_blind=2), stacks=[100, 100, 50], button=0)
+    for seat in (0, 1, 2):
+        hand.act(seat, "all_in")
+    hand.deal_hole(0, parse_cards("Ah Ad"))
+    hand.deal_hole(2, parse_cards("Qh Qd"))
+    hand.deal_board(parse_cards("2c 7d 9h"))
+    hand.deal_hole(1, parse_cards("Kh Kd"))  # turned on the flop
+    hand.deal_board(parse_cards("Jc"))
+    hand.deal_board(parse_cards("3s"))
+    text = to_phh(hand)
+    actions = text.split("actions = ")[1].splitlines()[0]
+    assert '"p2 cc", "p3 sm AhAd", "p2 sm QhQd", "d db 2c7d9h", "p1 sm KhKd", "d db Jc", "d db 3s"]' in actions
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        states = list(pokerkit.HandHistory.loads(text))
+    final = states[-1]
+    operations = [type(op).__name__ for op in final.operations]
+    shows = [i for i, op in enumerate(final.operations) if type(op).__name__ == "HoleCardsShowingOrMucking"
+             and all(op.hole_cards)]  # fmt: skip
+    boards = [i for i, name in enumerate(operations) if name == "BoardDealing"]
+    assert len(shows) == 3 and shows[1] < boards[0] < shows[2] < boards[1]  # pokerkit shows them where we did
+    assert pokerkit_final_stacks(text) == [hand.stacks[s] for s in order(hand)]
+    again, _ = from_phh(text)
+    assert moves(again) == moves(hand) and again.hole == hand.hole
+    assert tabled_early(again) == tabled_early(hand) == [0, 2, 1]
+    assert again.payoffs == hand.payoffs == [150, -100, -50]
 
 
 def test_a_hand_written_phh_replays():

@@ -1,7 +1,8 @@
 """Property tests for sessions: random nights of several hands with players coming and going.
 
 Whatever happens: chips are conserved (what is on the table equals what was bought in minus
-what left), the snapshot is plain JSON with no hole card before the showdown, rejected
+what left), the snapshot is plain JSON with no hole card before betting is closed (the
+showdown, or an all-in where the hands are tabled before the board runs out), rejected
 commands change nothing, and replaying the log gives the same session.
 """
 
@@ -35,7 +36,7 @@ def check(session: Session) -> None:
     snap = session.snapshot()
     assert json.loads(json.dumps(snap)) == snap
     hand = session.hand
-    if hand is None or hand.street != Street.SHOWDOWN:
+    if hand is None or not hand.betting_closed:  # shown at the showdown, or tabled at an all-in
         assert all(seat["hole"] == [] for seat in snap["seats"])
 
 
@@ -83,6 +84,10 @@ def play_hand(session: Session, data: st.DataObject, deck: Deck) -> None:
             seat = next(s for s in hand.in_hand if not hand.folded[s] and s not in hand.hole and s not in hand.mucked)
             session.deal_hole(seat, deck.draw(2))
         else:
+            for seat in hand.in_hand:  # at an all-in some hands are turned before the board runs out
+                shown = hand.hands_may_be_shown and not hand.folded[seat] and seat not in hand.hole
+                if shown and data.draw(st.booleans()):
+                    session.deal_hole(seat, deck.draw(2))
             session.deal_board(deck.draw(3 if not hand.board else 1))
     raise AssertionError("the hand did not finish")
 
