@@ -82,13 +82,13 @@ class _Stream:
             now = time.monotonic()
             if self._ctx.closing.is_set() or (self._deadline is not None and now >= self._deadline):
                 break
-            if now >= self._next_beat:
-                self._next_beat = now + self._ctx.heartbeat
-                return ": keep-alive\n\n"
             # Wake at least every WAKE seconds to notice a server shutting down.
             wait = min(self._next_beat - now, WAKE, (self._deadline - now) if self._deadline is not None else WAKE)
             item = self._subscription.get(timeout=max(0.0, wait))
             if item is None:
+                if time.monotonic() >= self._next_beat:  # idle: only a stream with nothing to send beats
+                    self._next_beat = time.monotonic() + self._ctx.heartbeat
+                    return ": keep-alive\n\n"
                 continue
             newest: dict[str, Any] = {}
             while item is not None:  # several changes queued: only the newest state and lens matter

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from typing import Any
 
 from tests.web.helpers import DEMO_HAND, DEMO_HOLE, play
@@ -33,6 +34,15 @@ class EventReader:
                         return
         finally:
             self.done.set()
+
+    def wait_for(self, condition: Any, timeout: float = 20.0) -> None:
+        """Until ``condition(events)`` holds: a reader thread may start late on a loaded machine,
+        and the stream sends only the newest state, so a test that acts before the reader has
+        its first state may never see that state."""
+        deadline = time.monotonic() + timeout
+        while not condition(self.events):
+            assert not self.done.is_set() and time.monotonic() < deadline, f"not seen: {self.events}"
+            time.sleep(0.005)
 
     def wait(self, timeout: float = 20.0) -> list[tuple[str, Any]]:
         assert self.done.wait(timeout), f"the stream stopped short: {[k for k, _ in self.events]}"
@@ -68,6 +78,7 @@ def test_the_stream_follows_a_hand_to_its_showdown(client: Any, service: Any) ->
     assert response.mimetype == "text/event-stream"
     assert response.headers["Cache-Control"] == "no-store"
     reader = EventReader(response, until=settled)
+    reader.wait_for(states)  # the state at connection is read before the hand starts
     play(service, DEMO_HAND)
     events = reader.wait()
     assert events[0] == ("retry", 3000)
@@ -120,6 +131,7 @@ def test_a_stream_ends_when_the_server_closes(app: Any, client: Any) -> None:
     ctx = app.extensions[EXTENSION]
     response = client.get("/api/events", buffered=False)
     reader = EventReader(response, until=lambda events: False)
+    reader.wait_for(states)
     ctx.closing.set()
     events = reader.wait(timeout=10)
     assert [kind for kind, _ in events] == ["retry", "state"]
