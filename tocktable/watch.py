@@ -6,15 +6,20 @@ The rules, from DESIGN.md §1:
 - Board cards turned face up become the next street only when the betting round is closed and
   they extend the board the game already has; otherwise a notice is shown and nothing is
   applied (they are applied once the round closes, if they are still there).
-- At the showdown, two face-up cards in a live seat's zone are that seat's hand.
+- At the showdown, two face-up cards in a live seat's zone are that seat's hand; and at an
+  all-in as soon as betting is closed for the rest of the hand (everyone still in but at most
+  one is all in, nobody to act), before the rest of the board: every hand is tabled then (TDA),
+  so the phones and the lens have the hands while the board runs out, as on television.
 - In Tock-Poker, the mark of every face-down card is recorded as soon as it is read.
 - In five-card draw there is no board: at the showdown, five face-up cards in a live seat's
   zone are that seat's hand. The card reader cannot read a joker yet: a hand with a card it
   cannot read is announced (without naming any card) for the host to enter on the admin page.
 
-Privacy: before the showdown a face-up card in a seat's zone is a peek. Its face never leaves
-this module: the notice says only that a card lies face up, and the tracker's own conflict
-texts (which may name cards) are replaced by ones that name none.
+Privacy: while betting is open (before the showdown, and before an all-in closes the betting)
+a face-up card in a seat's zone is a peek. Its face never leaves this module: the notice says
+only that a card lies face up, and the tracker's own conflict texts (which may name cards) are
+replaced by ones that name none. The line is :attr:`table.engine.Hand.hands_may_be_shown`,
+the engine's own rule for taking a hand, so a card the camera reads early can never get in.
 """
 
 from __future__ import annotations
@@ -79,13 +84,13 @@ class ViewInterpreter:
                 marks, mark_notices = _marks(hand, view)
                 steps += marks
                 notices += mark_notices
-            board, board_notices = self._board(game, hand, view)
-            steps += board
-            notices += board_notices
-            if hand.street == Street.SHOWDOWN:
+            if hand.hands_may_be_shown:  # the showdown, or an all-in: hands first, then the board
                 shows, show_notices = _shows(hand, view)
                 steps += shows
                 notices += show_notices
+            board, board_notices = self._board(game, hand, view)
+            steps += board
+            notices += board_notices
         return Reading(tuple(steps), tuple(notices))
 
     # ------------------------------------------------------------------ the draw
@@ -113,7 +118,7 @@ class ViewInterpreter:
 
     @staticmethod
     def _peeks(hand: Hand, view: TableView) -> list[Notice]:
-        if hand.street == Street.SHOWDOWN:
+        if hand.hands_may_be_shown:
             return []
         out = []
         for seat in sorted(view.seats):

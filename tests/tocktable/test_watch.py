@@ -74,3 +74,35 @@ def test_a_peek_notice_names_the_seat_but_never_the_card():
     (notice,) = reading.notices
     assert notice.kind == "peek" and notice.seat == 2
     assert "Qs" not in notice.message and "Jh" not in notice.message
+
+
+def test_at_an_all_in_the_hands_turned_face_up_are_shown_before_the_board_runs_out():
+    g = game(chips=(100, 100, 100))  # button 0: seat 1 small blind, seat 2 big blind, seat 0 first
+    g.apply(Act(0, "all_in"))
+    turned = {0: ["Ah", "Ad"], 1: ["Kh", "Kd"]}
+    early = ViewInterpreter().read(g, view(seats=turned))  # seats 1 and 2 still to act: peeks
+    assert early.steps == ()
+    assert [(n.kind, n.seat) for n in early.notices] == [("peek", 0), ("peek", 1)]
+    assert not any(c in n.message for n in early.notices for cards in turned.values() for c in cards)
+    g.apply(Act(1, "call"))
+    g.apply(Act(2, "fold"))  # betting is closed for the rest of the hand
+    reading = ViewInterpreter().read(g, view(board=["2c", "7d", "9h"], seats={**turned, 2: ["Qs"]}))
+    assert reading.steps == (Show(0, ("Ah", "Ad")), Show(1, ("Kh", "Kd")), DealBoard(("2c", "7d", "9h")))
+    assert reading.notices == ()  # tabled hands are no peeks (the folded seat's card plays no part)
+    for step in reading.steps:
+        g.apply(step)
+    shown = {s["seat"]: s["hole"] for s in g.snapshot()["seats"] if s["hole"]}
+    assert shown == {0: ["Ah", "Ad"], 1: ["Kh", "Kd"]} and g.snapshot()["street"] == "flop"
+
+
+def test_an_all_in_with_betting_still_to_come_keeps_the_cards_private():
+    g = game(chips=(100, 500, 500))
+    g.apply(Act(0, "all_in"))
+    g.apply(Act(1, "call"))
+    g.apply(Act(2, "call"))  # the flop is awaited, and seats 1 and 2 bet on after it
+    reading = ViewInterpreter().read(g, view(board=["2c", "7d", "9h"], seats={0: ["Ah", "Ad"]}))
+    assert reading.steps == (DealBoard(("2c", "7d", "9h")),)
+    assert [(n.kind, n.seat) for n in reading.notices] == [("peek", 0)]
+    assert "Ah" not in reading.notices[0].message and "Ad" not in reading.notices[0].message
+    g.apply(reading.steps[0])
+    assert all(s["hole"] == [] for s in g.snapshot()["seats"])

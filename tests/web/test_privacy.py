@@ -1,5 +1,6 @@
 """No page and no API ever shows a hole card before the showdown, not even one the camera saw
-face up (a peek): pages, JSON, exports, the event stream, the host's camera view and frame."""
+face up (a peek): pages, JSON, exports, the event stream, the host's camera view and frame. At
+an all-in the line is where betting closes: then the tabled hands are shown before the board."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from tests.tocktable.helpers import view
 from tests.web.helpers import DEMO_FLOP, DEMO_PREFLOP, DEMO_RIVER, DEMO_SHOWDOWN, DEMO_TURN, play
 from tests.web.test_admin import login
 from tests.web.test_events import EventReader
-from tocktable.steps import ChooseButton
+from tocktable.steps import Act, ChooseButton
 from web.context import EXTENSION
 
 PEEKED = ("As", "Qs")  # Bob's (seat 1) hole cards in the demo hand
@@ -107,3 +108,32 @@ def test_camera_page_without_a_camera(client: Any) -> None:
     data = client.get("/admin/camera/view.json").get_json()
     assert data["camera"] is False and data["frame"] is None and data["cards"] == []
     assert set(data["zones"]) == {"board", *(f"seat:{s}" for s in range(6))}
+
+
+ALLIN_HOLE = {3: ("Qc", "Jh"), 2: ("8s", "8h")}  # Dan's and Cleo's cards in the all-in below
+ALLIN_TOKEN = re.compile(r"(?<![A-Za-z0-9])(Qc|Jh|8s|8h)(?![a-z])")
+
+
+def test_at_an_all_in_a_hand_is_a_peek_until_betting_closes_then_it_is_shown(
+    app: Any, client: Any, service: Any
+) -> None:
+    """Both sides of the all-in rule: Dan's cards face up while Cleo is still to act are a peek
+    (shown nowhere); once her call closes the betting, the tabled hands appear before the flop."""
+    login(client)
+    play(service, [ChooseButton(seat=0), Act(3, "all_in"), *(Act(s, "fold") for s in (4, 5, 0, 1))])
+    service.call(view(seats={3: list(ALLIN_HOLE[3])}, frame=3))
+    state = client.get("/api/state").get_json()
+    assert state["to_act"] == 2 and any(w["kind"] == "peek" and w["seat"] == 3 for w in state["warnings"])
+    for url, text in everything(client).items():
+        assert ALLIN_TOKEN.search(text) is None, f"{url} shows a peeked card: {ALLIN_TOKEN.search(text)}"
+    service.call(Act(2, "call"))  # Cleo all in: the camera's last view now shows Dan's hand
+    state = client.get("/api/state").get_json()
+    assert state["street"] == "preflop" and state["board"] == []
+    assert {s["seat"]: s["hole"] for s in state["seats"] if s["hole"]} == {3: ["Qc", "Jh"]}
+    assert not any(w["kind"] == "peek" for w in state["warnings"])
+    service.call(view(seats={s: list(c) for s, c in ALLIN_HOLE.items()}, frame=4))
+    state = client.get("/api/state").get_json()
+    assert {s["seat"]: s["hole"] for s in state["seats"] if s["hole"]} == {2: ["8s", "8h"], 3: ["Qc", "Jh"]}
+    texts = everything(client)
+    for url in ("/", "/api/state", "/api/events"):
+        assert {m.group(1) for m in ALLIN_TOKEN.finditer(texts[url])} == {"Qc", "Jh", "8s", "8h"}, url
