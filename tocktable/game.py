@@ -9,8 +9,9 @@ game unchanged (a step of several commands whose second one fails is rolled back
 the log without it). The service calls :meth:`Game.rollback` the same way when the store
 cannot write a step.
 
-Privacy by construction: the session refuses hole cards before the showdown, and the service
-only makes a :class:`~tocktable.steps.Show` from the camera at the showdown. A card peeked at
+Privacy by construction: the session refuses hole cards while betting is open (they are
+taken at the showdown, or at an all-in once betting is closed for the rest of the hand), and
+the service makes a :class:`~tocktable.steps.Show` from the camera only then. A card peeked at
 earlier never enters the game, so it can be in no snapshot, store row or export.
 """
 

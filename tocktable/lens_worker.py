@@ -9,13 +9,15 @@ nothing. Each result is published as a :class:`LensDoc` (one JSON text shared by
 
 - **Tock-Poker**: :func:`table.lens.lens` for the seats dealt in, on every change; one entry per
   stage (pre-flop, flop, turn, river, showdown) for the chart of how the chances moved.
-- **Hold'em**: nothing is public until the hands are turned. Once every live hand is face up
-  after an all-in with cards still to come (no more betting possible), each hand's chances at
-  every stage from the all-in on, with the outs on the turn, as television shows them.
+- **Hold'em**: nothing is public until the hands are turned. At an all-in the hands are tabled
+  as soon as betting is closed, before the rest of the board (the engine takes them then): once
+  every live hand is face up, each hand's chances at every stage from the all-in on, live as
+  the flop, turn and river come, with the outs on the turn, as television shows them. (Hands
+  turned only at the showdown give the same chart, worked out backwards.)
 
-Privacy by construction: the snapshot holds no hole card before the showdown (a card the camera
-saw face up earlier never enters the game), and the worker reads nothing else. It never works
-out a player's own view (:func:`table.lens.own_view`): that belongs on that player's phone only.
+Privacy by construction: the snapshot holds no hole card while betting is open (a card the
+camera saw face up then never enters the game), and the worker reads nothing else. It never
+works out a player's own view (:func:`table.lens.own_view`): that belongs on that player's phone.
 
 Seat numbers: the lens counts only the seats dealt in (``index``); every seat in a
 :class:`LensDoc` also carries its table seat (``seat``, as in ``/api/state``).
@@ -77,8 +79,9 @@ class PublicTable:
 
     @property
     def stage(self) -> str:
-        """``showdown`` once a live hand is shown, else the street by the face-up board."""
-        if any(self.shown[i] for i in self.live):
+        """``showdown`` once a live hand is shown on the whole board, else the street by the
+        face-up board (hands tabled at an all-in are shown street by street)."""
+        if self.face_up == 5 and any(self.shown[i] for i in self.live):
             return "showdown"
         return _STAGE_OF_BOARD.get(self.face_up, "preflop")
 
@@ -170,6 +173,9 @@ class _Hand:
     """Board cards face up when no more betting was possible (None: not all in)."""
     stages: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Per stage: the compact entry for the chart."""
+    runout: dict[tuple[Any, ...], tuple[dict[str, Any], dict[str, Any]]] = field(default_factory=dict)
+    """Hold'em all-in: each stage worked out (entry, lens), by the hands and board it was for,
+    so a new street costs only its own stage."""
     key: tuple[PublicTable, int | None] | None = None
     """The public table (and the all-in board) of the last computation."""
     lens: dict[str, Any] | None = None
@@ -391,15 +397,19 @@ class LensWorker:
         hand.stages = {}
         try:
             for size in (n for n in _BOARD_SIZES if first <= n <= table.face_up):
-                view = lens(holes, up[:size], names=names, precision=self.precision, seed=self.seed)
                 stage = _STAGE_OF_BOARD[size]
-                hand.stages[stage] = _entry(view, stage, seats)
+                key = (seats, tuple(map(tuple, holes)), tuple(names), tuple(up[:size]))
+                if key not in hand.runout:
+                    view = lens(holes, up[:size], names=names, precision=self.precision, seed=self.seed)
+                    hand.runout[key] = (_entry(view, stage, seats), _lens_json(view, seats))
+                hand.stages[stage], latest = hand.runout[key]
         except TocktableError as exc:
             self._failed(hand, exc)
             return
         hand.stage = _STAGE_OF_BOARD[table.face_up]
-        hand.lens = _lens_json(view, seats)
-        hand.note = f"All in {_when(first)}: the hands face up, the chances as the board ran out."
+        hand.lens = latest
+        running = "as the board runs out" if table.face_up < 5 else "as the board ran out"
+        hand.note = f"All in {_when(first)}: the hands face up, the chances {running}."
 
     @staticmethod
     def _failed(hand: _Hand, exc: TocktableError) -> None:

@@ -59,7 +59,8 @@ class DealBoard:
 
 @dataclass(frozen=True)
 class Show:
-    """A seat's hole cards turned face up at the showdown (two; five in five-card draw, jokers as "Jk")."""
+    """A seat's hole cards turned face up at the showdown, or tabled at an all-in once betting is
+    closed (two; five in five-card draw, shown at the showdown only, jokers as "Jk")."""
 
     kind: ClassVar[str] = "show"
     seat: int

@@ -15,6 +15,7 @@ from tests.tocktable.lens_hands import (
     ALLIN_BOARD,
     ALLIN_HAND,
     ALLIN_HOLES,
+    ALLIN_PREFLOP,
     ALLIN_SHOW,
     TOCK_BOARD,
     TOCK_FLOP,
@@ -30,7 +31,7 @@ from tests.tocktable.lens_hands import (
 from tests.web.helpers import DEMO_HAND, play
 from tocktable import lens_worker as worker_module
 from tocktable.lens_worker import LensWorker, last_of_each_stage, public_table
-from tocktable.steps import Act, ChooseButton, Confirm, SitOut
+from tocktable.steps import Act, ChooseButton, Confirm, DealBoard, SitOut
 
 
 def follow(service: Any, worker: LensWorker, steps: list[Any]) -> list[bool]:
@@ -165,6 +166,58 @@ def test_holdem_shows_each_hands_chances_once_turned_after_an_all_in(service: An
     assert history["seats"][1]["equity"][-1] == 1.0 and got["lens"]["seats"][1]["seat"] == 3
 
 
+def test_holdem_all_in_chances_are_live_street_by_street_once_the_hands_are_tabled(
+    service: Any, monkeypatch: Any
+) -> None:
+    """The hands turned face up as soon as Cleo's call closes the betting (read by the camera):
+    the chances are on the phones before the flop, then after the flop and the turn, each stage
+    worked out once, before the river is dealt."""
+    boards: list[int] = []
+    real = worker_module.lens
+
+    def counted(hands: Any, board: Any = (), **kwargs: Any) -> Any:
+        boards.append(len(board))
+        return real(hands, board, **kwargs)
+
+    monkeypatch.setattr(worker_module, "lens", counted)
+    worker = LensWorker(service)
+    follow(service, worker, [ChooseButton(seat=0), *ALLIN_PREFLOP])
+    assert doc(worker)["lens"] is None and "turned face up" in doc(worker)["note"]
+    service.call(view(seats={s: list(c) for s, c in ALLIN_HOLES.items()}))  # both hands tabled
+    state = service.snapshot().to_dict()
+    assert state["street"] == "preflop" and state["board"] == [] and state["status"] == "playing"
+    assert {s["seat"]: s["hole"] for s in state["seats"] if s["hole"]} == {s: list(c) for s, c in ALLIN_HOLES.items()}
+    assert worker.handle(service.snapshot()) is True
+    hands = [list(ALLIN_HOLES[2]), list(ALLIN_HOLES[3])]
+    got = doc(worker)
+    assert got["mode"] == "allin" and got["stage"] == "preflop" and got["complete"] is False
+    assert got["allin_stage"] == "preflop" and got["history"]["stages"] == ["preflop"]
+    assert "runs out" in got["note"]
+    preflop = showdown(hands, [])
+    for mine, truth in zip(got["lens"]["seats"], preflop.seats, strict=True):
+        assert mine["equity"] == pytest.approx(truth.equity, abs=0.006)  # sampled to +-0.5 points
+    computed = []
+    for size, stage in ((3, "flop"), (4, "turn")):
+        before = worker.computations
+        follow(service, worker, [DealBoard(ALLIN_BOARD[len(service.snapshot().to_dict()["board"]) : size])])
+        computed.append(worker.computations - before)
+        got = doc(worker)
+        assert got["stage"] == stage and got["complete"] is False and len(got["lens"]["board"]) == 5
+        assert got["history"]["stages"] == ["preflop", "flop", "turn"][: 2 if stage == "flop" else 3]
+        exact = showdown(hands, list(ALLIN_BOARD[:size]))
+        for mine, truth in zip(got["lens"]["seats"], exact.seats, strict=True):
+            assert mine["equity"] == pytest.approx(truth.equity, abs=1e-4)  # exact from the flop on
+    assert computed == [1, 1]
+    dan = got["lens"]["seats"][1]
+    assert dan["seat"] == 3 and dan["outs"] == ["4h", "5h", "6h", "8h", "9h", "Th", "Jh"]  # his flush cards
+    assert got["history"]["seats"][1]["equity"][0] == pytest.approx(preflop.seats[1].equity, abs=0.006)
+    follow(service, worker, [DealBoard(ALLIN_BOARD[4:])])  # the river: Dan's flush; the hand settles itself
+    got = doc(worker)
+    assert got["complete"] is True and got["history"]["stages"] == ["preflop", "flop", "turn", "river"]
+    assert got["history"]["seats"][1]["equity"][-1] == 1.0
+    assert boards == [0, 3, 4, 5]  # every stage worked out once: a street costs only its own
+
+
 def test_holdem_without_an_all_in_shows_nothing(service: Any) -> None:
     worker = LensWorker(service)
     versions = {doc(worker)["version"]}
@@ -241,7 +294,10 @@ def test_public_table_reads_only_marks_face_up_cards_and_shown_hands() -> None:
     assert table.folded == (False, True, True) and table.board == ("Kh", "9h", "5s", "h:small", None)
     assert table.stage == "flop" and table.live == [0]
     shown = {**state, "seats": [{**state["seats"][0], "hole": ["Ah", "Kh"]}, *state["seats"][1:]]}
-    assert public_table(shown).holes[0] == ("Ah", "Kh") and public_table(shown).stage == "showdown"
+    assert public_table(shown).holes[0] == ("Ah", "Kh")
+    assert public_table(shown).stage == "flop"  # tabled at an all-in: the street still counts
+    whole = {**shown, "board": ["Kh", "9h", "5s", "2h", "Js"]}
+    assert public_table(whole).stage == "showdown"
     assert public_table({**state, "status": "waiting"}) is None
 
 
