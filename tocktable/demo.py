@@ -2,9 +2,9 @@
 
 A simulated dealer changes a :class:`hardware.table_model.TableModel` (the physical table: the
 draw for the button, hole cards face down, the board turned street by street, hands shown at
-the showdown, folded hands mucked); the camera watches it; simulated players press the console
-buttons on gpiozero mock pins; the service runs the game, lights the mock LEDs and publishes
-snapshots to the dashboard.
+the showdown or tabled at an all-in before the board runs out, folded hands mucked); the
+camera watches it; simulated players press the console buttons on gpiozero mock pins; the
+service runs the game, lights the mock LEDs and publishes snapshots to the dashboard.
 
 ``fast=True`` plays lock-step on a virtual clock: each change on the table is read by the camera
 at once, every press is taken before the next, and nobody waits for the wall clock. A demo
@@ -32,6 +32,7 @@ from hardware.pins import ConsoleButton, PinMap
 from table.cards import Card
 from table.tock import mark_of
 from tocktable.camera import Watcher, view_signature
+from tocktable.lens_worker import no_more_betting
 from tocktable.players import STYLES, Style, choose_discards, decide, draw_strength
 from tocktable.steps import Confirm, Rebuy, Show, Tick
 from tocktable.tap import tracks_of
@@ -141,15 +142,24 @@ class DemoDealer:
             return self._draw_move(snap, state)
         street = snap["street"]
         face_up = [c for c in state.in_zone("board") if c.face_up]
+        if no_more_betting(snap):  # an all-in: the players table their hands, then the board runs out
+            show = self._unshown(snap, state)
+            if show is not None:
+                return show
         if snap["to_act"] is None and street in ("preflop", "flop", "turn"):
             target = {"preflop": 3, "flop": 4, "turn": 5}[street]
             if len(face_up) < target:
                 return lambda: self._turn_board(len(face_up), target)
         if street == "showdown":
-            for p in snap["seats"]:
-                cards = state.in_zone(p["seat"])
-                if p["in_hand"] and not p["folded"] and not p["hole"] and cards and not all(c.face_up for c in cards):
-                    return partial(self.model.show, p["seat"])
+            return self._unshown(snap, state)
+        return None
+
+    def _unshown(self, snap: dict[str, Any], state: Any) -> Move | None:
+        """Turn the next live hand still face down (at the showdown, or at an all-in)."""
+        for p in snap["seats"]:
+            cards = state.in_zone(p["seat"])
+            if p["in_hand"] and not p["folded"] and not p["hole"] and cards and not all(c.face_up for c in cards):
+                return partial(self.model.show, p["seat"])
         return None
 
     def _gather(self) -> None:
@@ -181,10 +191,7 @@ class DemoDealer:
             if entry["seat"] not in self.dealt.served:
                 return partial(self._serve_draw, entry["seat"], entry["count"])
         if snap["street"] == "showdown":
-            for p in snap["seats"]:
-                cards = state.in_zone(p["seat"])
-                if p["in_hand"] and not p["folded"] and not p["hole"] and cards and not all(c.face_up for c in cards):
-                    return partial(self.model.show, p["seat"])
+            return self._unshown(snap, state)
         return None
 
     def _take(self, dealt: DealtHand) -> str:

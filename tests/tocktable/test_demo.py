@@ -60,6 +60,14 @@ def test_the_demo_plays_twenty_hands_with_a_perfect_camera(tmp_path, camera):
         assert isinstance(demo.watcher, VisionWatcher) and isinstance(demo.watcher.reader, TruthReader)
     check_game(demo, snapshots, checks, 20)
     assert "hand  20:" in out
+    # An all-in in these twenty hands: the players table their hands before the board runs out,
+    # and every phone has them while the hand is still playing (the lens then shows the chances).
+    truth = {dealt.number: dealt for dealt in demo.dealer.history}
+    tabled = [(snap["hand_number"], seat["seat"], seat["hole"]) for snap in snapshots
+              if snap["status"] == "playing" and snap["street"] != "showdown" for seat in snap["seats"] if seat["hole"]]
+    assert tabled, "no hand was tabled at an all-in"
+    for number, seat, hole in tabled:
+        assert sorted(hole) == sorted(truth[number].holes[seat])
     game, _ = replay_session(demo.service.store.__class__(tmp_path / "demo" / "tocktable.sqlite"), 1)
     assert game_state(game.snapshot(now=0)) == game_state(checks["final"])
 
