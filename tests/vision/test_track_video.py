@@ -179,8 +179,8 @@ def check_settles_on_the_truth(record: Film, *, seconds: float = 1.6) -> int:
         assert [(s.card, s.face_up) for s in view.board] == [(t.card if t.face_up else None, t.face_up)
                                                              for t in board], f"frame {k}"  # fmt: skip
         for seat in {int(t.zone[5:]) for t in truth if t.zone.startswith("seat:")} | set(view.seats):
-            want = sorted((t.card if t.face_up else None, t.face_up) for t in truth if t.zone == f"seat:{seat}")
-            got = sorted((s.card, s.face_up) for s in view.seat_cards(seat))
+            want = sorted((t.card if t.face_up else "", t.face_up) for t in truth if t.zone == f"seat:{seat}")
+            got = sorted((s.card or "", s.face_up) for s in view.seat_cards(seat))
             assert got == want, f"frame {k}, seat {seat}"
         assert view.conflicts == ()
         checked += 1
