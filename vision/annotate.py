@@ -260,7 +260,7 @@ def example(reader: Any = None) -> np.ndarray:
     from vision.scene import PlacedCard, SceneSpec, render_scene
     from vision.track import Sighting, TableTracker
 
-    board = [PlacedCard(c, up, (0.33 + 0.085 * k, 0.5), back="tock", height=0.2)
+    board = [PlacedCard(c, up, (0.32 + 0.09 * k, 0.5), back="tock", height=0.2)
              for k, (c, up) in enumerate([("7c", True), ("Qh", True), ("2d", True), ("As", False), ("9h", False)])]
     holes = [("Kh", 0.445, 0.85, 0, False), ("5c", 0.555, 0.85, 0, False), ("Jd", 0.12, 0.4, 90, False),
              ("Jc", 0.12, 0.6, 90, True), ("8s", 0.555, 0.2, 180, False), ("3h", 0.445, 0.2, 180, False),
