@@ -31,36 +31,19 @@ import numpy as np
 from table.cards import Card
 from vision.detect import quad_iou
 from vision.reader import MODELS_DIR, CardReader
-from vision.scene import PlacedCard, SceneSpec, render_scene
+from vision.scene import SceneSpec, deal_rows, render_scene
 
 REAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "vision-real"
 _RANKS = {"Ace": "A", "King": "K", "Queen": "Q", "Jack": "J", "10": "T"}
 _SUITS = {"club": "c", "diamond": "d", "heart": "h", "spade": "s"}
 
 
-def layout(rng: np.random.Generator, *, touching: bool, count: int = 12) -> tuple[PlacedCard, ...]:
-    """Twelve cards in two rows: apart (any angle) or touching/overlapping neighbours."""
-    ids = rng.choice(52, count, replace=False)
-    cards = []
-    for i, cid in enumerate(ids):
-        col, row = i % 6, i // 6
-        if touching:
-            x, y = 0.22 + 0.56 * (col + 0.5) / 6 + rng.uniform(-0.01, 0.01), 0.33 + 0.3 * row
-            angle, height = float(rng.uniform(-12, 12)), float(rng.uniform(0.21, 0.25))
-        else:
-            x = 0.04 + 0.92 * (col + 0.5) / 6 + rng.uniform(-0.01, 0.01)
-            y = 0.27 + 0.46 * row + rng.uniform(-0.02, 0.02)
-            angle, height = float(rng.uniform(-180, 180)), float(rng.uniform(0.19, 0.23))
-        face_up = bool(rng.random() < 0.75)
-        cards.append(PlacedCard(str(Card.from_id(int(cid))), face_up, (x, y), angle=angle, height=height))
-    return tuple(cards)
-
-
 def synthetic(reader: CardReader, scenes: int, *, touching: bool, seed: int) -> dict[str, Any]:
     rng = np.random.default_rng(seed)
     counts = {"cards": 0, "found": 0, "face_up": 0, "right": 0, "unsure": 0, "wrong": 0, "side_right": 0}
     for k in range(scenes):
-        spec = SceneSpec(cards=layout(rng, touching=touching), seed=seed * 1000 + k, deck=f"holdout-{seed * 1000 + k}")
+        number = seed * 1000 + k
+        spec = SceneSpec(cards=deal_rows(rng, touching=touching), seed=number, deck=f"holdout-{number}")
         scene = render_scene(spec)
         seen = reader.read(scene.image)
         for truth in scene.truth:
@@ -148,20 +131,16 @@ def fanned(reader: CardReader) -> dict[str, Any] | None:
         truth = str(Card.parse(re.sub(r"^(10|[2-9AJQK])([CDHS])$", r"\1\2", shape["label"]).lower()))
         upright = y1 - y0 >= x1 - x0
         turns = (0, 2) if upright else (1, 3)
-        best: tuple[float, str | None, float] = (2.0, None, 0.0)
-        for turn in turns:
-            crop = _index_crop(image, (x0, y0, x1, y1), turn)
-            card, confidence, none = reader.read_index(crop)[0]
-            if none < best[0]:
-                best = (none, card, confidence)
-        _, card, confidence = best
+        readings = [reader.read_index(_index_crop(image, (x0, y0, x1, y1), turn))[0] for turn in turns]
+        reading = min(readings, key=lambda r: r.no_index)  # the turn that shows an index upright
+        card, confidence = reading.card, reading.confidence
         if card == truth:
             right += 1
         elif card is None:
             unsure += 1
         else:
             wrong += 1
-        details.append(f"{shape['label']}→{card or '?'}({confidence:.2f})")
+        details.append(f"{shape['label']}→{card or '?' + reading.guess}({confidence:.2f})")
     return {"corners": len(shapes), "right": right, "unsure": unsure, "wrong": wrong, "details": details}
 
 
@@ -170,12 +149,14 @@ def _index_crop(image: np.ndarray, box: tuple[float, float, float, float], turn:
     x0, y0, x1, y1 = box
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     long_side, short_side = max(x1 - x0, y1 - y0), min(x1 - x0, y1 - y0)
-    height = long_side * 1.55
-    width = max(height * 0.5, short_side * 1.5)
-    # Upright (turn 0) the index sits a little above the middle and left of centre of the crop.
+    # A standard index spans about 0.14 of the card's width and 0.26 of its height, from
+    # (0.03, 0.04): framed like the reader's crop (0.28 × 0.44 of the card from its corner).
+    height = long_side * 0.44 / 0.26
+    width = height * (0.28 * 63) / (0.44 * 88)
+    width = max(width, short_side * 1.6)
     along = np.array([[0, 1], [-1, 0], [0, -1], [1, 0]][turn], np.float64)  # crop's "down" in image coords
-    across = np.array([-along[1], along[0]])  # crop's "right"
-    centre = np.array([cx, cy]) + along * height * 0.12 + across * width * 0.08
+    across = np.array([along[1], -along[0]])  # crop's "right" (a turn, never a mirror)
+    centre = np.array([cx, cy]) + along * height * (0.5 - (0.04 + 0.13) / 0.44) + across * width * (0.5 - 0.1 / 0.28)
     tl = centre - along * height / 2 - across * width / 2
     src = np.array([tl, tl + across * width, tl + across * width + along * height], np.float32)
     dst = np.array([[0, 0], [64, 0], [64, 128]], np.float32)
@@ -185,7 +166,7 @@ def _index_crop(image: np.ndarray, box: tuple[float, float, float, float], turn:
 
 def speed(reader: CardReader, frames: int, models: Path) -> dict[str, Any]:
     rng = np.random.default_rng(99)
-    images = [render_scene(SceneSpec(cards=layout(rng, touching=False), seed=5000 + k)).image for k in range(8)]
+    images = [render_scene(SceneSpec(cards=deal_rows(rng, touching=False), seed=5000 + k)).image for k in range(8)]
     reader.read(images[0])
     total, detect = [], []
     for k in range(frames):

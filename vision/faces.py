@@ -96,12 +96,13 @@ def deck_style(seed: int, pool: Pool = "all") -> DeckStyle:
     font = fonts[int(rng.integers(len(fonts)))]
     rank_height = float(rng.uniform(0.075, 0.17))
     top = float(rng.uniform(0.025, 0.11))
-    suit_ratio = float(rng.uniform(0.45, 0.95))
+    suit_ratio = float(rng.uniform(0.55, 0.95))
     gap = float(rng.uniform(-0.02, 0.3))
     # Keep the whole index within the top 42 % of the card, as on real decks (even jumbo ones).
     bottom = top + rank_height * (1 + gap + suit_ratio)
     if bottom > 0.42:
         rank_height *= (0.42 - top) / (bottom - top)
+    suit_ratio = max(suit_ratio, 0.045 / rank_height)  # an index suit is never a speck
     index = IndexStyle(
         font=font.path,
         rank_height=rank_height,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+import numpy as np
 from PIL import ImageFont
 
 FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"), Path.home() / ".fonts")
@@ -88,6 +89,29 @@ def suit_glyph_fonts() -> tuple[str, ...]:
     for folder in FONT_DIRS:
         if folder.is_dir():
             for path in folder.rglob("*"):
-                if path.name in wanted and path.name not in found:
+                if path.name in wanted and path.name not in found and _draws_suits(str(path)):
                     found[path.name] = str(path)
     return tuple(sorted(found.values()))
+
+
+def _draws_suits(path: str) -> bool:
+    """Whether a font has four distinct suit glyphs (not one "missing glyph" box for all four)."""
+    from PIL import Image, ImageDraw
+
+    try:
+        font = ImageFont.truetype(path, 48)
+    except OSError:
+        return False
+    shapes = []
+    for glyph in "♣♦♥♠":
+        image = Image.new("L", (80, 80), 0)
+        ImageDraw.Draw(image).text((10, 5), glyph, font=font, fill=255)
+        box = image.getbbox()
+        if box is None:
+            return False
+        ink = image.crop(box)
+        filled = float((np.asarray(ink) > 127).mean())
+        if filled > 0.9:  # a solid box
+            return False
+        shapes.append(ink.resize((16, 16)).tobytes())
+    return len(set(shapes)) == 4

@@ -233,6 +233,7 @@ class CardReader:
         weights = (1.0 - none.reshape(n, 2))[:, :, None]
         emb = (embedding.reshape(n, 2, -1) * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-6)
         return {"best": best, "posterior": posterior, "seen": seen, "p_face": p_face,
+                "cards": cards.reshape(n, 2, 52), "none": none.reshape(n, 2),
                 "embedding": emb.astype(np.float32), "card_embedding": card_embedding.astype(np.float32)}  # fmt: skip
 
     def _decide(self, corners: np.ndarray, partial: np.ndarray, r: dict[str, np.ndarray]) -> Observations:
@@ -274,11 +275,8 @@ class CardReader:
                                  thumbnails(image, [corners], pyramid=pyramid))  # fmt: skip
         return self._decide(corners[None], np.zeros(1, bool), readings)[0]
 
-    def read_index(self, crops: Any) -> list[tuple[str | None, float, float]]:
-        """Index crops cut by the caller (rank above suit, upright, BGR, any size).
-
-        Returns, for each crop, (card or None when unsure, confidence, P(no index at all)).
-        """
+    def read_index(self, crops: Any) -> list[IndexReading]:
+        """Index crops cut by the caller (rank above suit, upright, BGR, any size): one reading each."""
         if isinstance(crops, np.ndarray):
             crops = [crops]
         prepared = []
@@ -289,12 +287,24 @@ class CardReader:
             return []
         rank_logits, suit_logits, _ = self._corners.run(None, {"crops": prepare_crops(np.stack(prepared))})
         cards, none = corner_probabilities(rank_logits, suit_logits)
-        out: list[tuple[str | None, float, float]] = []
+        best, posterior, _ = vote(cards[:, None], none[:, None], self.settings.temperature)
+        out = []
         for k in range(len(prepared)):
-            best, posterior, _ = vote(cards[k : k + 1, None], none[k : k + 1, None], self.settings.temperature)
-            sure = posterior[0] >= self.settings.threshold and none[k] < 0.5
-            out.append((str(Card.from_id(int(best[0]))) if sure else None, float(posterior[0]), float(none[k])))
+            guess = str(Card.from_id(int(best[k])))
+            sure = posterior[k] >= self.settings.threshold and none[k] < 0.5
+            out.append(IndexReading(guess if sure else None, guess, float(posterior[k]), float(none[k])))
         return out
+
+
+@dataclass(frozen=True)
+class IndexReading:
+    """What one index crop says: ``card`` (None when unsure), the best ``guess`` anyway, its
+    calibrated ``confidence``, and ``no_index``, the probability that the crop shows no index."""
+
+    card: str | None
+    guess: str
+    confidence: float
+    no_index: float
 
 
 def index_box_in(corners: np.ndarray) -> np.ndarray:

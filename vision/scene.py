@@ -344,7 +344,7 @@ def render_scene(spec: SceneSpec) -> RenderedScene:
         corners = cv2.perspectiveTransform(plane[None].astype(np.float64), camera.homography)[0]
         levels = _pyramid((style, placed.card, placed.face_up, placed.back))
         _draw_card(frame, levels, corners, camera.shadow)
-        if camera.glare is not None:
+        if glossy is not None:
             cv2.fillConvexPoly(glossy, np.round(corners * 4).astype(np.int32), 255, cv2.LINE_AA, shift=2)
         card = str(Card.parse(placed.card))
         mark = str(mark_of(Card.parse(card))) if placed.back == "tock" and not placed.face_up else None
@@ -366,3 +366,27 @@ def render_scene(spec: SceneSpec) -> RenderedScene:
             frame = decoded
     return RenderedScene(image=frame, truth=tuple(truth))
 
+
+def deal_rows(rng: np.random.Generator, *, count: int = 12, touching: bool = False,
+              face_up: float = 0.75) -> tuple[PlacedCard, ...]:  # fmt: skip
+    """A typical test layout: ``count`` distinct random cards in two rows across a 16:9 frame.
+
+    Apart (any angle, about 0.2 of the frame high, never touching), or ``touching``: neighbours
+    touching or overlapping a little (small angles), as on a crowded board.
+    """
+    ids = rng.choice(52, count, replace=False)
+    per_row = (count + 1) // 2
+    cards = []
+    for i, cid in enumerate(ids):
+        col, row = i % per_row, i // per_row
+        if touching:
+            x = 0.22 + 0.56 * (col + 0.5) / per_row + rng.uniform(-0.01, 0.01)
+            y = 0.33 + 0.3 * row
+            angle, height = float(rng.uniform(-12, 12)), float(rng.uniform(0.21, 0.25))
+        else:
+            x = 0.04 + 0.92 * (col + 0.5) / per_row + rng.uniform(-0.01, 0.01)
+            y = 0.27 + 0.46 * row + rng.uniform(-0.02, 0.02)
+            angle, height = float(rng.uniform(-180, 180)), float(rng.uniform(0.19, 0.23))
+        cards.append(PlacedCard(str(Card.from_id(int(cid))), bool(rng.random() < face_up), (x, y), angle=angle,
+                                height=height))  # fmt: skip
+    return tuple(cards)

@@ -26,12 +26,13 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from table.cards import Card
 from vision.classify import NO_INDEX, RANKS, SUITS, corner_probabilities, prepare_crops, prepare_thumbnails, vote
 from vision.rectify import CROP_H, CROP_W, INDEX_BOX, THUMB_H, THUMB_W
 from vision.train.data import CornerData, ThumbData, render_dataset
 from vision.train.model import CardNet, CornerEnsemble, CornerNet
 
-DATA_VERSION = 2
+DATA_VERSION = 3
 
 
 class Progress:
@@ -217,6 +218,39 @@ def choose_threshold(result: dict[str, np.ndarray]) -> float:
     return float(min(max(0.5, worst + 1e-3), 0.97))
 
 
+def scene_readings(models: Path, scenes: int, seed: int) -> dict[str, np.ndarray]:
+    """Per face-up card of rendered scenes (train-pool decks, their own seeds), read through the whole
+    pipeline: corner probabilities and truth, for fitting the temperature and the threshold."""
+    from vision.detect import quad_iou
+    from vision.reader import CardReader
+    from vision.rectify import Pyramid, index_crops, thumbnails
+    from vision.scene import SceneSpec, deal_rows, render_scene
+
+    reader = CardReader(models)
+    rng = np.random.default_rng(seed)
+    cards, nones, truths = [], [], []
+    progress = Progress(scenes, "calibration scenes")
+    for k in range(scenes):
+        number = 200_000 + seed * 1000 + k
+        spec = SceneSpec(cards=deal_rows(rng, touching=k % 4 == 3), seed=number, deck=f"train-{number}")
+        scene = render_scene(spec)
+        outlines = reader.detect(scene.image)
+        if outlines:
+            quads = [o.corners for o in outlines]
+            pyramid = Pyramid(scene.image)
+            readings = reader.classify(index_crops(scene.image, quads, pyramid=pyramid),
+                                       thumbnails(scene.image, quads, pyramid=pyramid))  # fmt: skip
+            for truth in scene.truth:
+                ious = [quad_iou(truth.corners, q) for q in quads]
+                j = int(np.argmax(ious))
+                if truth.face_up and ious[j] > 0.5:
+                    cards.append(readings["cards"][j])
+                    nones.append(readings["none"][j])
+                    truths.append(Card.parse(truth.card).id)
+        progress(k + 1)
+    return {"cards": np.array(cards).reshape(-1, 52), "none": np.array(nones).reshape(-1), "truth": np.array(truths)}
+
+
 def export(ensemble: CornerEnsemble, card: CardNet, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     x = torch.zeros(4, 2, CROP_H, CROP_W)
@@ -245,6 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--members", type=int, default=3, help="corner readers in the ensemble (default 3)")
     parser.add_argument("--steps", type=int, default=1200, help="batches of 256 per corner reader (default 1200)")
     parser.add_argument("--jobs", type=int, default=2, help="processes rendering the data (default 2)")
+    parser.add_argument("--calibration-scenes", type=int, default=80, help="rendered scenes for calibration")
     parser.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "models")
@@ -265,24 +300,39 @@ def main(argv: list[str] | None = None) -> int:
         members.append(train_corner(train, keep, seed=args.seed * 100 + k, steps=args.steps,
                                     label=f"train corner {k + 1}/{args.members}"))  # fmt: skip
     ensemble = CornerEnsemble(members).eval()
-    calibration = evaluate(ensemble, calib, 1.0)
-    temperature = fit_temperature(calibration)
-    calibration = evaluate(ensemble, calib, temperature)
-    threshold = choose_threshold(calibration)
-    holdout = evaluate(ensemble, hold, temperature)
-    figures = {"calibration": summarise(calibration, threshold), "holdout": summarise(holdout, threshold)}
-    for k, member in enumerate(members):
-        alone = evaluate(CornerEnsemble([member]).eval(), hold, temperature)
-        figures[f"holdout_member_{k + 1}"] = summarise(alone, threshold)
-
     card = train_card(train_thumbs, seed=args.seed * 100 + 99, epochs=2)
     with torch.no_grad():
         logits, _ = card(torch.from_numpy(prepare_thumbnails(hold_thumbs.thumbs)))
     face_accuracy = float((logits.argmax(1).numpy() == hold_thumbs.face_up).mean())
-    figures["holdout_face_up"] = {"accuracy": face_accuracy, "cards": len(hold_thumbs.face_up)}
-
     export(ensemble, card, args.out)
-    manifest = {
+    manifest = _manifest(args, argv, temperature=1.0, threshold=0.5, figures={}, started=started)
+    (args.out / "reader.json").write_text(json.dumps(manifest, indent=1) + "\n")
+
+    # Calibrate on whole rendered scenes read by the real pipeline (what the reader will see), not
+    # on the training crops, whose augmentation is deliberately harsher than any camera.
+    scenes = scene_readings(args.out, args.calibration_scenes, args.seed)
+    scene_result = {"cards": scenes["cards"], "none": scenes["none"], "truth": scenes["truth"]}
+    temperature = fit_temperature(scene_result)
+    best, confidence, seen = vote(scenes["cards"].reshape(-1, 2, 52), scenes["none"].reshape(-1, 2), temperature)
+    scene_result.update(best=best, confidence=confidence, seen=seen)
+    threshold = choose_threshold(scene_result)
+    figures: dict[str, object] = {"calibration_scenes": summarise(scene_result, threshold),
+               "calibration_crops": summarise(evaluate(ensemble, calib, temperature), threshold),
+               "holdout_crops": summarise(evaluate(ensemble, hold, temperature), threshold)}  # fmt: skip
+    for k, member in enumerate(members):
+        alone = evaluate(CornerEnsemble([member]).eval(), hold, temperature)
+        figures[f"holdout_crops_member_{k + 1}"] = summarise(alone, threshold)
+    figures["holdout_face_up"] = {"accuracy": face_accuracy, "cards": len(hold_thumbs.face_up)}
+    manifest = _manifest(args, argv, temperature=temperature, threshold=threshold, figures=figures, started=started)
+    (args.out / "reader.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    print(json.dumps(figures, indent=1))
+    print(f"temperature {temperature:.3f}, threshold {threshold:.3f}; wrote {args.out}")
+    return 0
+
+
+def _manifest(args: argparse.Namespace, argv: list[str] | None, *, temperature: float, threshold: float,
+              figures: dict[str, object], started: float) -> dict[str, object]:  # fmt: skip
+    return {
         "corner_model": "corners.onnx",
         "card_model": "card.onnx",
         "crop": {"box": list(INDEX_BOX), "width": CROP_W, "height": CROP_H},
@@ -296,10 +346,6 @@ def main(argv: list[str] | None = None) -> int:
         "figures": figures,
         "sha256": {name: _sha(args.out / name) for name in ("corners.onnx", "card.onnx")},
     }  # fmt: skip
-    (args.out / "reader.json").write_text(json.dumps(manifest, indent=1) + "\n")
-    print(json.dumps(figures, indent=1))
-    print(f"temperature {temperature:.3f}, threshold {threshold:.3f}; wrote {args.out}")
-    return 0
 
 
 if __name__ == "__main__":

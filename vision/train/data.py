@@ -198,9 +198,18 @@ def make_samples(count: int, *, pool: Pool, seed: int, cards_per_style: int = 16
             spot = centre + rng.uniform(-0.9, 0.9, 2) * height
             _draw_card(canvas, _levels(style, neighbour, bool(rng.random() < 0.6), "plain"),
                        _corners(spot, height, float(rng.uniform(0, 360)), 0.01, rng), shadow)  # fmt: skip
-        true = _corners(centre, height, float(rng.uniform(0, 360)), float(rng.uniform(0, 0.03)), rng)
+        angle = float(rng.uniform(0, 360))
+        true = _corners(centre, height, angle, float(rng.uniform(0, 0.03)), rng)
         _draw_card(canvas, _levels(style, card, face_up, back), true, shadow)
         occluded = np.zeros(canvas.shape[:2], np.uint8)
+        if rng.random() < 0.25:  # fanned: cards on top that leave the top-left index in view
+            across, down = true[1] - true[0], true[3] - true[0]
+            for _ in range(int(rng.integers(1, 3))):
+                spot = true.mean(axis=0) + across * rng.uniform(0.3, 0.8) + down * rng.uniform(0.0, 0.45)
+                over = _corners(spot, height, angle + float(rng.uniform(-15, 15)), 0.01, rng)
+                fan = Card.from_id(int(rng.integers(52)))
+                _draw_card(canvas, _levels(style, fan, bool(rng.random() < 0.7), "plain"), over, shadow)
+                cv2.fillConvexPoly(occluded, np.round(over).astype(np.int32), 255)
         if rng.random() < 0.12:  # a card or a thumb over one corner
             target = true[int(rng.choice([0, 2]))]
             if rng.random() < 0.5:
