@@ -18,11 +18,12 @@ FELTS = ("green-felt", "blue-felt", "red-felt", "black-cloth", "dark-wood", "gre
 def _row(seed: int, count: int = 4) -> tuple[PlacedCard, ...]:
     rng = np.random.default_rng(seed)
     ids = rng.choice(52, count, replace=False)
-    return tuple(
-        PlacedCard(str(Card.from_id(int(c))), bool(rng.random() < 0.7), (0.1 + 0.8 * (i + 0.5) / count, 0.5),
-                   angle=float(rng.uniform(-180, 180)), height=0.25)  # fmt: skip
-        for i, c in enumerate(ids)
-    )
+    cards = []
+    for i, c in enumerate(ids):
+        centre = (0.1 + 0.8 * (i + 0.5) / count, 0.5)
+        angle = float(rng.uniform(-180, 180))
+        cards.append(PlacedCard(str(Card.from_id(int(c))), bool(rng.random() < 0.7), centre, angle=angle, height=0.25))
+    return tuple(cards)
 
 
 @pytest.mark.parametrize("table", FELTS)

@@ -21,19 +21,21 @@ def reader() -> CardReader:
     return CardReader.default()
 
 
+TABLES = ("green-felt", "blue-felt", "red-felt", "black-cloth", "grey-laminate")
+
+
 def _scene(seed: int, *, count: int = 8, face_up: float = 0.75) -> tuple[SceneSpec, np.ndarray]:
     """Cards well apart in two rows, drawn in a hold-out deck style (fonts never trained on)."""
     rng = np.random.default_rng(seed)
     ids = rng.choice(52, count, replace=False)
     per_row = (count + 1) // 2
-    cards = tuple(
-        PlacedCard(str(Card.from_id(int(c))), bool(rng.random() < face_up),
-                   (0.05 + 0.9 * (i % per_row + 0.5) / per_row, 0.28 + 0.44 * (i // per_row)),
-                   angle=float(rng.uniform(-180, 180)), height=0.26)  # fmt: skip
-        for i, c in enumerate(ids)
-    )
-    spec = SceneSpec(cards=cards, seed=90_000 + seed, deck=f"holdout-{90_000 + seed}",
-                     table=("green-felt", "blue-felt", "red-felt", "black-cloth", "grey-laminate")[seed % 5])  # fmt: skip
+    cards = []
+    for i, c in enumerate(ids):
+        centre = (0.05 + 0.9 * (i % per_row + 0.5) / per_row, 0.28 + 0.44 * (i // per_row))
+        up = bool(rng.random() < face_up)
+        cards.append(PlacedCard(str(Card.from_id(int(c))), up, centre, angle=float(rng.uniform(-180, 180)), height=0.26))
+    number = 90_000 + seed
+    spec = SceneSpec(cards=tuple(cards), seed=number, deck=f"holdout-{number}", table=TABLES[seed % len(TABLES)])
     return spec, render_scene(spec).image
 
 
