@@ -33,7 +33,8 @@ def _scene(seed: int, *, count: int = 8, face_up: float = 0.75) -> tuple[SceneSp
     for i, c in enumerate(ids):
         centre = (0.05 + 0.9 * (i % per_row + 0.5) / per_row, 0.28 + 0.44 * (i // per_row))
         up = bool(rng.random() < face_up)
-        cards.append(PlacedCard(str(Card.from_id(int(c))), up, centre, angle=float(rng.uniform(-180, 180)), height=0.26))
+        angle = float(rng.uniform(-180, 180))
+        cards.append(PlacedCard(str(Card.from_id(int(c))), up, centre, angle=angle, height=0.26))
     number = 90_000 + seed
     spec = SceneSpec(cards=tuple(cards), seed=number, deck=f"holdout-{number}", table=TABLES[seed % len(TABLES)])
     return spec, render_scene(spec).image
