@@ -752,6 +752,7 @@ def _snapshot(session: Session, now: float | None) -> dict[str, Any]:
         "small_blind_seat": hand.small_blind_seat if hand is not None else None,
         "big_blind_seat": hand.big_blind_seat if hand is not None else None,
         "to_act": hand.to_act if hand is not None else None,
+        "hands_may_be_shown": hand is not None and hand.hands_may_be_shown,
         "street": hand.street.name.lower() if hand is not None else None,
         "board": [str(c) for c in hand.board] if hand is not None else [],
         "board_marks": [str(m) if m else None for m in hand.board_marks] if hand is not None else [],

@@ -32,7 +32,6 @@ from hardware.pins import ConsoleButton, PinMap
 from table.cards import Card
 from table.tock import mark_of
 from tocktable.camera import Watcher, view_signature
-from tocktable.lens_worker import no_more_betting
 from tocktable.players import STYLES, Style, choose_discards, decide, draw_strength
 from tocktable.steps import Confirm, Rebuy, Show, Tick
 from tocktable.tap import tracks_of
@@ -142,7 +141,7 @@ class DemoDealer:
             return self._draw_move(snap, state)
         street = snap["street"]
         face_up = [c for c in state.in_zone("board") if c.face_up]
-        if no_more_betting(snap):  # an all-in: the players table their hands, then the board runs out
+        if snap["hands_may_be_shown"]:  # the showdown, or an all-in: hands are tabled, then the board runs out
             show = self._unshown(snap, state)
             if show is not None:
                 return show
@@ -150,8 +149,6 @@ class DemoDealer:
             target = {"preflop": 3, "flop": 4, "turn": 5}[street]
             if len(face_up) < target:
                 return lambda: self._turn_board(len(face_up), target)
-        if street == "showdown":
-            return self._unshown(snap, state)
         return None
 
     def _unshown(self, snap: dict[str, Any], state: Any) -> Move | None:

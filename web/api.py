@@ -3,7 +3,7 @@
 - ``GET /api/state``: the latest snapshot (``hand_number``, ``street``, ``seats``, ``board``,
   ``pots``, ``to_act``, ``blinds``, ``phase``, ``warnings``...) as the dashboard draws it (see
   :mod:`web.present`: chips per pot and bet, shown hands named). Hole cards appear only once
-  shown at the showdown.
+  shown: at the showdown, or tabled at an all-in once betting is closed.
 - ``POST /api/command`` with the admin PIN in the ``X-Admin-Pin`` header and a JSON body such
   as ``{"kind": "act", "seat": 2, "action": "call"}`` or ``{"kind": "press", "button": "fold"}``
   (see ``tocktable.steps``). Answers ``200 {"ok": true, "seq": ..., "version": ...}`` once the

@@ -1,9 +1,9 @@
 """The host's camera page: the latest frame, what was read on it, and the zones.
 
-Privacy: a face-up card in a seat's zone before the showdown is a peek. The view sent to the
-page leaves its face out, and the JPEG is blacked out over it (over every seat zone when
-there is no view to say where the cards are), so a peek never crosses the network, not even
-to the host's phone.
+Privacy: a face-up card in a seat's zone while betting is open (before the showdown, or before
+an all-in closes the betting) is a peek. The view sent to the page leaves its face out, and the
+JPEG is blacked out over it (over every seat zone when there is no view to say where the cards
+are), so a peek never crosses the network, not even to the host's phone.
 """
 
 from __future__ import annotations
@@ -33,9 +33,10 @@ def latest_view(service: Any) -> Any:
 
 
 def hole_cards_public(service: Any) -> bool:
-    """Whether the hand is at its showdown, the only time a seat's face-up cards may be shown."""
+    """Whether a seat's face-up cards may be shown: at the showdown, or at an all-in once betting
+    is closed and the hands are tabled (the game's ``hands_may_be_shown``)."""
     state = service.snapshot().to_dict()
-    return state.get("street") in SHOWING
+    return state.get("street") in SHOWING or bool(state.get("hands_may_be_shown"))
 
 
 def _zones(config: Any, camera: Any = None) -> dict[str, list[list[float]]]:
@@ -120,7 +121,7 @@ def mask_peeks(image: np.ndarray, view: Any, zones: dict[str, list[list[float]]]
 
 
 def frame_jpeg(camera: Any, *, service: Any, config: Any, quality: int = 80) -> bytes | None:
-    """The latest frame as JPEG bytes, peeks blacked out unless the hand is at its showdown."""
+    """The latest frame as JPEG bytes, peeks blacked out unless the hands may be shown."""
     import cv2
 
     frame = _latest(camera)

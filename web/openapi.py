@@ -65,7 +65,8 @@ SEAT = _object(
         "dealer": BOOL,
         "mucked": BOOL,
         "hole": {"type": "array", "items": HAND_CARD, "maxItems": 5,
-                 "description": "empty until the seat shows its cards at the showdown (two; five in five-card draw)"},
+                 "description": "empty until the seat shows its cards: at the showdown, or tabled at an all-in once "
+                 "betting is closed (two; five in five-card draw, at the showdown only)"},
         "drew": _nullable({**INT, "description": "five-card draw: cards this seat exchanged (null: not yet)"}),
         "marks": {"type": "array", "items": _nullable(MARK), "description": "Tock marks of the face-down hole cards"},
         "state": {"type": "string",
@@ -139,6 +140,8 @@ STATE = _object(
         "small_blind_seat": _nullable(INT),
         "big_blind_seat": _nullable(INT),
         "to_act": _nullable(INT),
+        "hands_may_be_shown": {**BOOL, "description": "the hands still in may be turned face up now: at the "
+                               "showdown, or at an all-in once betting is closed (before the rest of the board)"},
         "board": {"type": "array", "items": CARD, "maxItems": 5},
         "board_marks": {"type": "array", "items": _nullable(MARK)},
         "pots": {"type": "array", "items": _ref("Pot")},
@@ -167,7 +170,7 @@ STATE = _object(
         "chip_set": _object(["name", "chips"], {"name": STR, "total": INT, "chips": {"type": "array", "items": _object(
             ["value", "colour", "hex", "count"], {"value": INT, "colour": STR, "hex": STR, "count": INT})}}),
     },
-    "the table now; hole cards only once shown at the showdown",
+    "the table now; hole cards only once shown (at the showdown, or tabled at an all-in)",
 )  # fmt: skip
 
 HISTORY = _object(["session", "hands_played", "hands", "stacks", "ledger"], {
@@ -342,7 +345,7 @@ def document() -> dict[str, Any]:
             "title": "tocktable",
             "version": "1",
             "description": "The live poker table: state, live events, history, exports, host commands. Hole cards "
-            "never appear before the showdown.",
+            "never appear while betting is open: only at the showdown, or tabled at an all-in.",
         },
         "paths": paths,
         "components": {

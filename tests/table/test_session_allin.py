@@ -35,7 +35,9 @@ def test_refused_while_betting_is_open_then_shown_at_the_all_in():
     with pytest.raises(SessionError, match="only at the showdown, or at an all-in once betting is closed"):
         session.deal_hole(0, "Ah Ad")  # Cy is still to act: a face-up card now is a peek
     assert (json.dumps(session.snapshot()), len(session.log)) == before
+    assert session.snapshot()["hands_may_be_shown"] is False
     session.act(2, "fold")
+    assert session.snapshot()["hands_may_be_shown"] is True
     # Bob has chips left but nobody to bet against: betting is closed for the rest of the hand.
     assert session.hand is not None and session.hand.hands_may_be_shown and session.hand.street == Street.PREFLOP
     with pytest.raises(SessionError, match="no live hand to show"):
@@ -48,7 +50,7 @@ def test_refused_while_betting_is_open_then_shown_at_the_all_in():
     session.deal_board("Jc")
     session.deal_board("3s")
     snap = session.snapshot()
-    assert snap["status"] == "complete"
+    assert snap["status"] == "complete" and snap["hands_may_be_shown"] is False
     assert snap["last_hand"]["pots"][0]["winners"][0]["name"] == "Ann"
     ops = [c["op"] for c in session.log]
     assert ops[-5:] == ["deal_hole", "deal_hole", "deal_board", "deal_board", "deal_board"]

@@ -126,9 +126,12 @@ def test_at_an_all_in_a_hand_is_a_peek_until_betting_closes_then_it_is_shown(
     assert state["to_act"] == 2 and any(w["kind"] == "peek" and w["seat"] == 3 for w in state["warnings"])
     for url, text in everything(client).items():
         assert ALLIN_TOKEN.search(text) is None, f"{url} shows a peeked card: {ALLIN_TOKEN.search(text)}"
+    assert state["hands_may_be_shown"] is False
     service.call(Act(2, "call"))  # Cleo all in: the camera's last view now shows Dan's hand
     state = client.get("/api/state").get_json()
-    assert state["street"] == "preflop" and state["board"] == []
+    assert state["street"] == "preflop" and state["board"] == [] and state["hands_may_be_shown"] is True
+    camera = client.get("/admin/camera/view.json").get_json()  # the host's camera page shows it too
+    assert [c["card"] for c in camera["cards"] if c["zone"] == "seat:3"] == list(ALLIN_HOLE[3])
     assert {s["seat"]: s["hole"] for s in state["seats"] if s["hole"]} == {3: ["Qc", "Jh"]}
     assert not any(w["kind"] == "peek" for w in state["warnings"])
     service.call(view(seats={s: list(c) for s, c in ALLIN_HOLE.items()}, frame=4))
