@@ -189,9 +189,18 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
-def _delegate(module_name: str, what: str, args: argparse.Namespace) -> int:
+# Commands whose options belong to a vision tool: everything after the command name goes to it
+# untouched (argparse's REMAINDER would swallow a leading option such as ``-o``).
+_DELEGATED = {
+    "enroll": ("vision.enroll", "deck enrollment"),
+    "marks": ("vision.marks", "the Tock sticker sheet"),
+}
+
+
+def _delegate(module_name: str, what: str, args: Sequence[str]) -> int:
     """Run a vision tool's own command line, or say it is not there yet."""
     import importlib
+    import inspect
 
     try:
         module = importlib.import_module(module_name)
@@ -202,20 +211,38 @@ def _delegate(module_name: str, what: str, args: argparse.Namespace) -> int:
     if main is None:
         sys.stderr.write(f"tocktable: {module_name} has no command line (main) yet\n")
         return 2
-    result = main(list(args.args))
-    return int(result or 0)
+    words = list(args[1:]) if args[:1] == ["--"] else list(args)
+    command = next(name for name, (tool, _) in _DELEGATED.items() if tool == module_name)
+    named = {"prog": f"tocktable {command}"} if "prog" in inspect.signature(main).parameters else {}
+    return int(main(words, **named) or 0)
+
+
+def _missing_tool(command: str, args: argparse.Namespace) -> int:
+    module_name, what = _DELEGATED[command]
+    sys.stderr.write(f"tocktable: {what} is not available in this version yet ({module_name} is missing)\n")
+    return 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
+    import functools
+    import importlib.util
+
     from table.errors import TocktableError
 
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words and words[0] in _DELEGATED and importlib.util.find_spec(_DELEGATED[words[0]][0]) is not None:
+        module_name, what = _DELEGATED[words[0]]
+        try:
+            return _delegate(module_name, what, words[1:])
+        except TocktableError as exc:
+            sys.stderr.write(f"tocktable {words[0]}: {exc}\n")
+            return 2
     parser = _build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(words)
     handlers: dict[str, Callable[[argparse.Namespace], int]] = {
         "demo": _demo, "serve": _serve, "export": _export, "config": _config, "check-hardware": _check_hardware,
-        "enroll": lambda a: _delegate("vision.enroll", "deck enrollment", a),
-        "marks": lambda a: _delegate("vision.marks", "the Tock sticker sheet", a),
+        **{name: functools.partial(_missing_tool, name) for name in _DELEGATED},
     }  # fmt: skip
     handler = handlers.get(args.command)
     if handler is None:

@@ -371,10 +371,13 @@ def design_figure(*, deck: int = 3) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------- command line
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m vision.marks -o FILE [--paper a4|letter] [--dpi N] [--cards "As Kh"]``."""
+def main(argv: Sequence[str] | None = None, *, prog: str = "python -m vision.marks") -> int:
+    """``python -m vision.marks -o FILE [--paper a4|letter] [--dpi N] [--cards "As Kh"]``.
+
+    ``prog`` is the name shown in help and errors (``tocktable marks`` when run from the CLI).
+    """
     parser = argparse.ArgumentParser(
-        prog="python -m vision.marks",
+        prog=prog,
         description="Write printable Tock mark stickers (one per card, true size) as PDF or PNG.",
     )
     parser.add_argument("-o", "--output", type=Path, help="file to write: .pdf (all pages) or .png (one per page)")

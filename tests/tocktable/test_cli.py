@@ -144,3 +144,15 @@ def test_every_command_has_help(command, capsys):
         main([command, "--help"])
     assert exit_.value.code == 0
     assert f"usage: tocktable {command}" in capsys.readouterr().out
+
+
+def test_marks_passes_its_options_through_and_writes_the_sheet(tmp_path, capsys):
+    sheet = tmp_path / "stickers.png"
+    assert main(["marks", "-o", str(sheet), "--cards", "As 7h", "--dpi", "100"]) == 0
+    written = sorted(tmp_path.glob("stickers*.png"))
+    assert written, capsys.readouterr()
+    from PIL import Image
+
+    with Image.open(written[0]) as page:
+        # A4 at 100 dpi is 827 x 1169 pixels: the sheet is drawn at true size.
+        assert abs(page.size[0] - 827) <= 2 and abs(page.size[1] - 1169) <= 2
