@@ -33,7 +33,7 @@ from vision.rectify import CARD_ASPECT, order_corners
 WORK_WIDTH = 320
 """Width in pixels of the copy the detector works on."""
 
-_THUMB_WIDTH = 64
+_THUMB_WIDTH = 48
 _NOISE_MULTIPLE = 5.0
 _MIN_CONTRAST = 8.0  # Lab units: below this a pixel is table whatever the noise estimate
 
@@ -74,7 +74,7 @@ def table_model(lab: np.ndarray) -> tuple[np.ndarray, float]:
     pixels = thumb.reshape(-1, 3)
     basis = _poly_basis(th, tw)
     keep = np.ones(len(pixels), bool)
-    for _ in range(4):  # least trimmed squares: refit to the 55 % of pixels that fit best
+    for _ in range(3):  # least trimmed squares: refit to the 55 % of pixels that fit best
         a = basis[keep]
         coef = np.linalg.solve(a.T @ a + 1e-6 * np.eye(a.shape[1]), a.T @ pixels[keep])
         residual = np.linalg.norm(pixels - basis @ coef, axis=1)
@@ -98,17 +98,19 @@ def foreground(small_bgr: np.ndarray) -> np.ndarray:
     """uint8 mask (255 = not table) of a small BGR frame."""
     lab = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
     surface, noise = table_model(lab)
-    diff = lab - surface
-    distance = np.sqrt((diff * diff).sum(axis=2))
+    diff = cv2.subtract(lab, surface)
+    square = diff * diff
+    chroma2 = square[:, :, 1] + square[:, :, 2]
+    distance = np.sqrt(chroma2 + square[:, :, 0])
     # Where the table itself is busy (wood grain, glare) the noise bar can rise above the cards;
     # then the split of the distance histogram between table and cards (Otsu) takes over.
-    level = np.clip(distance * 2, 0, 255).astype(np.uint8)
+    level = cv2.convertScaleAbs(distance, alpha=2.0)
     otsu = cv2.threshold(level, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[0] / 2
     threshold = max(min(_NOISE_MULTIPLE * noise, otsu), 3.0 * noise, _MIN_CONTRAST)
     # A cast shadow is the table, only darker: same hue, not too dark. It is not a card.
-    chroma = np.sqrt(diff[:, :, 1] ** 2 + diff[:, :, 2] ** 2)
     darker = -diff[:, :, 0]
-    shadow = (darker > 0) & (lab[:, :, 0] > 0.55 * surface[:, :, 0]) & (chroma < np.maximum(threshold, 0.3 * darker))
+    same_hue = chroma2 < np.maximum(threshold, 0.3 * darker) ** 2
+    shadow = (darker > 0) & (lab[:, :, 0] > 0.55 * surface[:, :, 0]) & same_hue
     # Hysteresis: faint pixels (a card's paper under dim light) join the blobs of clear ones.
     strong = ((distance > threshold) & ~shadow).astype(np.uint8)
     weak = ((distance > max(0.5 * threshold, 2.5 * noise, _MIN_CONTRAST * 0.75)) & ~shadow).astype(np.uint8)
@@ -140,15 +142,18 @@ def textured(small_bgr: np.ndarray, table: np.ndarray) -> np.ndarray:
 
 def _card_shaped(quad: np.ndarray) -> bool:
     """Convex, with opposite sides alike and a card's proportions (allowing some perspective)."""
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    if sides.min() < 6:
-        return False
-    if not cv2.isContourConvex(quad.astype(np.float32).reshape(-1, 1, 2)):
+    pts = [(float(x), float(y)) for x, y in quad]
+    sides, turns = [], []
+    for i in range(4):
+        (x0, y0), (x1, y1), (x2, y2) = pts[i], pts[(i + 1) % 4], pts[(i + 2) % 4]
+        sides.append(math.hypot(x1 - x0, y1 - y0))
+        turns.append((x1 - x0) * (y2 - y1) - (y1 - y0) * (x2 - x1))
+    if min(sides) < 6 or not (all(t > 0 for t in turns) or all(t < 0 for t in turns)):
         return False
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
     ratio = min(a, b) / max(a, b)
-    parallel = max(sides[0], sides[2]) / min(sides[0], sides[2]), max(sides[1], sides[3]) / min(sides[1], sides[3])
-    return bool(0.52 < ratio < 0.92 and max(parallel) < 1.5)
+    parallel = max(max(sides[0], sides[2]) / min(sides[0], sides[2]), max(sides[1], sides[3]) / min(sides[1], sides[3]))
+    return 0.52 < ratio < 0.92 and parallel < 1.5
 
 
 def _quad_from_blob(contour: np.ndarray) -> tuple[np.ndarray, float] | None:
@@ -388,8 +393,12 @@ def find_cards(frame: np.ndarray, *, min_height: float = 0.05) -> list[Outline]:
         return []
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     rough = np.stack([(quad + 0.5) / scale - 0.5 for quad, _, _ in found])
-    # Coarse to fine: the rough quads can be a few work pixels off where the rim is faint.
-    quads = refine(gray, refine(gray, rough, max(4.0, 3.0 / scale)), max(2.0, 1.0 / scale))
+    reach = max(4.0, 2.5 / scale)
+    quads = refine(gray, rough, reach)
+    # A quad that had far to go gets a second, closer look.
+    far = np.abs(quads - rough).max(axis=(1, 2)) > 0.4 * reach
+    if far.any():
+        quads[far] = refine(gray, quads[far], reach / 2)
     return [Outline(order_corners(q), partial, fit) for q, (_, fit, partial) in zip(quads, found, strict=True)]
 
 
