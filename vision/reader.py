@@ -67,7 +67,8 @@ class Observations(Sequence[Observation]):
 
     ``card_ids`` holds table.cards ids (-1 = no face read); ``embeddings`` are the corner models'
     penultimate features of each card (mean of its two corners), ``card_embeddings`` the card
-    model's (for backs): both for nearest-prototype enrollment of a user's deck.
+    model's (computed for cards whose corners show no index, i.e. backs; zeros for the others): both
+    for nearest-prototype enrollment of a user's deck.
     """
 
     corners: np.ndarray  # (N, 4, 2) float64
@@ -222,19 +223,27 @@ class CardReader:
         """Step 1: the outline of every card in the frame."""
         return find_cards(frame)
 
-    def classify(self, crops: np.ndarray, thumbs: np.ndarray) -> dict[str, np.ndarray]:
-        """Step 3: index crops (2 per card) and thumbnails (1 per card) → per-card readings."""
-        n = len(thumbs)
+    def classify_indices(self, crops: np.ndarray) -> dict[str, np.ndarray]:
+        """Step 3a: index crops (2 per card: top left, bottom right) → per-card votes of the corners."""
+        n = len(crops) // 2
         rank_logits, suit_logits, embedding = self._corners.run(None, {"crops": prepare_crops(crops)})
         cards, none = corner_probabilities(rank_logits, suit_logits)
         best, posterior, seen = vote(cards.reshape(n, 2, 52), none.reshape(n, 2), self.settings.temperature)
-        face_logits, card_embedding = self._card.run(None, {"thumbnails": prepare_thumbnails(thumbs)})
-        p_face = softmax(face_logits.astype(np.float64))[:, 1]
         weights = (1.0 - none.reshape(n, 2))[:, :, None]
         emb = (embedding.reshape(n, 2, -1) * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-6)
-        return {"best": best, "posterior": posterior, "seen": seen, "p_face": p_face,
-                "cards": cards.reshape(n, 2, 52), "none": none.reshape(n, 2),
-                "embedding": emb.astype(np.float32), "card_embedding": card_embedding.astype(np.float32)}  # fmt: skip
+        return {"best": best, "posterior": posterior, "seen": seen, "cards": cards.reshape(n, 2, 52),
+                "none": none.reshape(n, 2), "embedding": emb.astype(np.float32)}  # fmt: skip
+
+    def classify_cards(self, thumbs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Step 3b: whole-card thumbnails → P(face up) and the card model's embedding."""
+        face_logits, card_embedding = self._card.run(None, {"thumbnails": prepare_thumbnails(thumbs)})
+        return softmax(face_logits.astype(np.float64))[:, 1], card_embedding.astype(np.float32)
+
+    def classify(self, crops: np.ndarray, thumbs: np.ndarray) -> dict[str, np.ndarray]:
+        """Step 3: index crops (2 per card) and thumbnails (1 per card) → per-card readings."""
+        readings = self.classify_indices(crops)
+        readings["p_face"], readings["card_embedding"] = self.classify_cards(thumbs)
+        return readings
 
     def _decide(self, corners: np.ndarray, partial: np.ndarray, r: dict[str, np.ndarray]) -> Observations:
         face_up = (r["p_face"] > 0.5) | (r["seen"] > 0.8)
@@ -254,9 +263,15 @@ class CardReader:
             return Observations.empty(self.embedding_size, self.card_embedding_size)
         quads = [o.corners for o in outlines]
         pyramid = Pyramid(image)
-        crops = index_crops(image, quads, pyramid=pyramid)  # step 2: rectify (only what is read)
-        thumbs = thumbnails(image, quads, pyramid=pyramid)
-        readings = self.classify(crops, thumbs)
+        readings = self.classify_indices(index_crops(image, quads, pyramid=pyramid))  # step 2: rectify
+        # A card whose corners plainly show an index is face up; only the others need the card model.
+        p_face = np.ones(len(quads))
+        card_embedding = np.zeros((len(quads), self.card_embedding_size), np.float32)
+        doubtful = np.flatnonzero(readings["seen"] <= 0.8)
+        if len(doubtful):
+            thumbs = thumbnails(image, [quads[i] for i in doubtful], pyramid=pyramid)
+            p_face[doubtful], card_embedding[doubtful] = self.classify_cards(thumbs)
+        readings["p_face"], readings["card_embedding"] = p_face, card_embedding
         partial = np.array([o.partial for o in outlines], bool)
         return self._decide(np.stack(quads), partial, readings)
 
