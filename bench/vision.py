@@ -131,8 +131,10 @@ def fanned(reader: CardReader) -> dict[str, Any] | None:
         truth = str(Card.parse(re.sub(r"^(10|[2-9AJQK])([CDHS])$", r"\1\2", shape["label"]).lower()))
         upright = y1 - y0 >= x1 - x0
         turns = (0, 2) if upright else (1, 3)
-        readings = [reader.read_index(_index_crop(image, (x0, y0, x1, y1), turn))[0] for turn in turns]
-        reading = min(readings, key=lambda r: r.no_index)  # the turn that shows an index upright
+        # The turn whose crops show an index upright, then a vote over three framings of it.
+        crops = {turn: [_index_crop(image, (x0, y0, x1, y1), turn, zoom) for zoom in ZOOMS] for turn in turns}
+        turn = min(turns, key=lambda t: float(np.mean([r.no_index for r in reader.read_index(crops[t])])))
+        reading = reader.vote_index(crops[turn])
         card, confidence = reading.card, reading.confidence
         if card == truth:
             right += 1
@@ -144,14 +146,18 @@ def fanned(reader: CardReader) -> dict[str, Any] | None:
     return {"corners": len(shapes), "right": right, "unsure": unsure, "wrong": wrong, "details": details}
 
 
-def _index_crop(image: np.ndarray, box: tuple[float, float, float, float], turn: int) -> np.ndarray:
+ZOOMS = (0.85, 1.0, 1.2)
+"""Framings of a labelled index box: the index's height relative to the card's is not known."""
+
+
+def _index_crop(image: np.ndarray, box: tuple[float, float, float, float], turn: int, zoom: float = 1.0) -> np.ndarray:
     """Cut around a tight index box as the reader frames an index (box in the upper middle of the crop)."""
     x0, y0, x1, y1 = box
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     long_side, short_side = max(x1 - x0, y1 - y0), min(x1 - x0, y1 - y0)
     # A standard index spans about 0.14 of the card's width and 0.26 of its height, from
     # (0.03, 0.04): framed like the reader's crop (0.28 × 0.44 of the card from its corner).
-    height = long_side * 0.44 / 0.26
+    height = long_side * 0.44 / 0.26 * zoom
     width = height * (0.28 * 63) / (0.44 * 88)
     width = max(width, short_side * 1.6)
     along = np.array([[0, 1], [-1, 0], [0, -1], [1, 0]][turn], np.float64)  # crop's "down" in image coords

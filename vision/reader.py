@@ -290,8 +290,7 @@ class CardReader:
                                  thumbnails(image, [corners], pyramid=pyramid))  # fmt: skip
         return self._decide(corners[None], np.zeros(1, bool), readings)[0]
 
-    def read_index(self, crops: Any) -> list[IndexReading]:
-        """Index crops cut by the caller (rank above suit, upright, BGR, any size): one reading each."""
+    def _index_probabilities(self, crops: Any) -> tuple[np.ndarray, np.ndarray]:
         if isinstance(crops, np.ndarray):
             crops = [crops]
         prepared = []
@@ -299,16 +298,32 @@ class CardReader:
             image = check_frame(crop, what="index crop")
             prepared.append(cv2.resize(image, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA))
         if not prepared:
-            return []
+            return np.zeros((0, 52)), np.zeros(0)
         rank_logits, suit_logits, _ = self._corners.run(None, {"crops": prepare_crops(np.stack(prepared))})
-        cards, none = corner_probabilities(rank_logits, suit_logits)
-        best, posterior, _ = vote(cards[:, None], none[:, None], self.settings.temperature)
-        out = []
-        for k in range(len(prepared)):
-            guess = str(Card.from_id(int(best[k])))
-            sure = posterior[k] >= self.settings.threshold and none[k] < 0.5
-            out.append(IndexReading(guess if sure else None, guess, float(posterior[k]), float(none[k])))
-        return out
+        return corner_probabilities(rank_logits, suit_logits)
+
+    def _index_reading(self, cards: np.ndarray, none: np.ndarray) -> IndexReading:
+        best, posterior, seen = vote(cards[None], none[None], self.settings.temperature)
+        guess = str(Card.from_id(int(best[0])))
+        sure = posterior[0] >= self.settings.threshold and seen[0] > 0.5
+        return IndexReading(guess if sure else None, guess, float(posterior[0]), float(1.0 - seen[0]))
+
+    def read_index(self, crops: Any) -> list[IndexReading]:
+        """Index crops cut by the caller (rank above suit, upright, BGR, any size): one reading each."""
+        cards, none = self._index_probabilities(crops)
+        return [self._index_reading(cards[k : k + 1], none[k : k + 1]) for k in range(len(none))]
+
+    def vote_index(self, crops: Any) -> IndexReading:
+        """Several crops of the same index (other framings, both corners): one reading, voted as the
+        two corners of a card are."""
+        cards, none = self._index_probabilities(crops)
+        if not len(none):
+            raise FrameError("vote_index needs at least one crop")
+        # Framings of one index are not independent witnesses: pool them by a weighted geometric
+        # mean (as sure as one good crop), not by multiplying as for two separate corners.
+        weight = (1.0 - none)[:, None]
+        pooled = np.exp((weight * np.log(cards + 1e-9)).sum(axis=0) / max(float(weight.sum()), 1e-9))
+        return self._index_reading((pooled / pooled.sum())[None], np.array([float(none.mean())]))
 
 
 @dataclass(frozen=True)
