@@ -199,6 +199,7 @@ class CardReader:
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
         options.log_severity_level = 3
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         sessions = []
         for name in ("corners.onnx", "card.onnx"):
             path = models_dir / name
