@@ -9,6 +9,10 @@ error and changes nothing (not even the log).
 Time is never read from the system: commands that need it take ``now`` (seconds), or read the
 ``clock`` callable given to the session, and the time used is written into the log.
 
+The settings (:mod:`table.session_settings`), the players, ledger and hand records
+(:mod:`table.session_records`) and the dashboard snapshot (:mod:`table.session_snapshot`) live
+in their own modules; import them from here.
+
 >>> session = Session(SessionSettings(seats=4, blinds=BlindStructure.fixed(5, 10)))
 >>> session.seat_player(0, "Ann", 500); session.seat_player(2, "Bob", 500)
 >>> session.seat_player(3, "Cy", 500)
@@ -29,18 +33,19 @@ True
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
 from table.cards import Card, parse_cards
 from table.draw import parse_draw_cards
-from table.engine import ActionKind, BlindLevel, BlindStructure, Hand, LevelClock, PotResult, Rules
-from table.engine.draw import CrowdedTableWarning, DrawHand, DrawRules
+from table.engine import ActionKind, BlindLevel, BlindStructure, Hand, LevelClock
+from table.engine.draw import DrawHand
 from table.errors import RulesError, TocktableError
 from table.history import to_phh
-from table.session_draw import DRAW_VARIANTS, MAX_PLAYERS, DrawOptions, draw_phh, draw_state, shown_names
+from table.session_draw import DRAW_VARIANTS, MAX_PLAYERS, DrawOptions, draw_phh
+from table.session_records import HandRecord, LedgerLine, Player, record_of
+from table.session_settings import SessionSettings
+from table.session_snapshot import snapshot_of
 from table.tock import Mark
 
 Command = dict[str, Any]
@@ -49,183 +54,6 @@ Command = dict[str, Any]
 
 class SessionError(TocktableError, ValueError):
     """A session command that is not allowed now (seat taken, hand still running...)."""
-
-
-@dataclass(frozen=True)
-class SessionSettings:
-    """What the host chose when creating the game.
-
-    ``seats`` is the number of places at the table (2-10, numbered 0.. clockwise).
-    ``rebuys`` lets a player buy more chips between hands (a cash game); without it a player
-    who busts is out and takes the next finishing place (a tournament).
-
-    ``variant`` is ``"holdem"``, ``"tock"``, or five-card draw: ``"draw"`` (high) or
-    ``"lowball"`` (Petite Misère), played with the :class:`DrawOptions` in ``draw`` (the
-    defaults when None); see :mod:`table.session_draw` for how a blind level sets a draw
-    game's ante, opening bet and smallest bet."""
-
-    seats: int = 10
-    betting: str = "no-limit"
-    variant: str = "holdem"
-    blinds: BlindStructure = field(default_factory=lambda: BlindStructure.fixed(1, 2))
-    raise_cap: int | None = 3
-    rebuys: bool = True
-    draw: DrawOptions | None = None
-
-    def __post_init__(self) -> None:
-        if isinstance(self.seats, bool) or not isinstance(self.seats, int) or not 2 <= self.seats <= 10:
-            raise RulesError(f"a table has 2 to 10 seats, got {self.seats!r}")
-        if not isinstance(self.blinds, BlindStructure):
-            raise RulesError("blinds must be a table.engine.BlindStructure")
-        if self.is_draw:
-            if self.draw is None:
-                object.__setattr__(self, "draw", DrawOptions())
-            if not isinstance(self.draw, DrawOptions):
-                raise RulesError("draw options must be a table.session.DrawOptions")
-            for level in self.blinds.levels:  # betting and raise cap checked by DrawRules
-                self.draw_rules_for(level)
-            return
-        if self.draw is not None:
-            raise RulesError(
-                f"draw options apply to the five-card draw variants ({', '.join(DRAW_VARIANTS)}), "
-                f"not to {self.variant!r}"
-            )
-        self.rules_for(self.blinds.levels[0])  # betting, variant and raise cap checked by Rules
-
-    @property
-    def is_draw(self) -> bool:
-        """Whether hands are five-card draw (high or lowball) rather than Hold'em."""
-        return self.variant in DRAW_VARIANTS
-
-    def draw_rules_for(self, level: BlindLevel) -> DrawRules:
-        """The rules of a draw hand played at ``level`` (draw variants only)."""
-        if not self.is_draw or self.draw is None:
-            raise RulesError(f"{self.variant!r} is not a five-card draw variant ({', '.join(DRAW_VARIANTS)})")
-        return self.draw.rules(level, lowball=self.variant == "lowball", betting=self.betting,
-                               raise_cap=self.raise_cap)  # fmt: skip
-
-    def new_hand(self, level: BlindLevel, stacks: list[int], button: int) -> Hand:
-        """A new hand of this game (a :class:`DrawHand` for the draw variants)."""
-        if not self.is_draw:
-            return Hand(self.rules_for(level), stacks, button)
-        with warnings.catch_warnings():  # a crowded table is shown in the snapshot instead
-            warnings.simplefilter("ignore", CrowdedTableWarning)
-            return DrawHand(self.draw_rules_for(level), stacks, button)
-
-    def rules_for(self, level: BlindLevel) -> Rules:
-        """The rules of a hand played at ``level``."""
-        return Rules(
-            betting=self.betting,
-            variant=self.variant,
-            small_blind=level.small_blind,
-            big_blind=level.big_blind,
-            ante=level.ante,
-            raise_cap=self.raise_cap,
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "seats": self.seats,
-            "betting": self.betting,
-            "variant": self.variant,
-            "blinds": self.blinds.to_dict(),
-            "raise_cap": self.raise_cap,
-            "rebuys": self.rebuys,
-        }
-        if self.draw is not None:
-            data["draw"] = self.draw.to_dict()
-        return data
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> SessionSettings:
-        known = {"seats", "betting", "variant", "blinds", "raise_cap", "rebuys", "draw"}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise RulesError(f"unknown session settings {unknown}: allowed are {sorted(known)}")
-        values = dict(data)
-        if "blinds" in values:
-            values["blinds"] = BlindStructure.from_dict(values["blinds"])
-        if values.get("draw") is not None:
-            values["draw"] = DrawOptions.from_dict(values["draw"])
-        return cls(**values)
-
-
-@dataclass
-class Player:
-    """A player at the table. ``stack`` is the chips behind between hands (during a hand the
-    live count is the hand's)."""
-
-    name: str
-    seat: int
-    stack: int
-    bought_in: int
-    sitting_out: bool = False
-
-
-@dataclass(frozen=True)
-class LedgerLine:
-    """Money in and out for one name over the whole session."""
-
-    name: str
-    bought_in: int
-    cashed_out: int
-    """Chips taken away when leaving (players still seated: the chips in front of them now)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        net = self.cashed_out - self.bought_in
-        return {"name": self.name, "bought_in": self.bought_in, "cashed_out": self.cashed_out, "net": net}
-
-
-@dataclass(frozen=True)
-class HandRecord:
-    """A finished hand, as the dashboard shows it afterwards."""
-
-    number: int
-    button: int
-    level: BlindLevel
-    names: dict[int, str]
-    board: tuple[Card, ...]
-    shown: dict[int, tuple[Card, ...]]
-    results: tuple[PotResult, ...]
-    payoffs: dict[int, int]
-    """Net chips per seat dealt in."""
-    draws: dict[int, int] | None = None
-    """Five-card draw: cards exchanged per seat that drew (None for Hold'em)."""
-    hands: dict[int, str] = field(default_factory=dict)
-    """Five-card draw: the name of each shown hand (Hold'em names come from the board)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        data = {
-            "number": self.number,
-            "button": self.button,
-            "level": self.level.to_dict(),
-            "board": [str(c) for c in self.board],
-            "shown": [
-                {
-                    "seat": s,
-                    "name": self.names[s],
-                    "cards": [str(c) for c in cards],
-                    **({"hand": self.hands[s]} if s in self.hands else {}),
-                }
-                for s, cards in self.shown.items()
-            ],
-            "pots": [
-                {
-                    "index": r.index,
-                    "amount": r.amount,
-                    "eligible": list(r.eligible),
-                    "winners": [
-                        {"seat": s, "name": self.names[s], "amount": r.shares[s], "hand": r.describe(s)}
-                        for s in r.winners
-                    ],
-                }
-                for r in self.results
-            ],
-            "payoffs": [{"seat": s, "name": self.names[s], "net": net} for s, net in sorted(self.payoffs.items())],
-        }
-        if self.draws is not None:
-            data["draws"] = [{"seat": s, "name": self.names[s], "count": n} for s, n in sorted(self.draws.items())]
-        return data
 
 
 class Session:
@@ -301,7 +129,7 @@ class Session:
         hand = self.hand
         if hand is None or not self._hand_open or not hand.is_complete:
             return
-        self.records.append(_record_of(self))
+        self.records.append(record_of(self))
         self._hand_open = False
         for seat in hand.in_hand:
             self.players[seat].stack = hand.stacks[seat]
@@ -649,7 +477,7 @@ class Session:
         (join them with :func:`table.history.to_phhs` for one file)."""
         records = list(self.records)
         if self.hand is not None and self._hand_open and self.hand.is_complete:
-            records.append(_record_of(self))
+            records.append(record_of(self))
         texts = []
         for r in records:
             hand = self.hands[r.number - 1]
@@ -666,141 +494,14 @@ class Session:
     def last_record(self) -> HandRecord | None:
         """The results of the last finished hand (the current one once complete)."""
         if self.hand is not None and self._hand_open and self.hand.is_complete:
-            return _record_of(self)
+            return record_of(self)
         return self.records[-1] if self.records else None
 
     def snapshot(self, *, now: float | None = None) -> dict[str, Any]:
         """The table as plain JSON-ready data for the dashboard. Hole cards appear only once
         shown, at the showdown or at an all-in; ``now`` (or the clock) gives the time left in
         the level."""
-        return _snapshot(self, now)
-
-
-def _record_of(session: Session) -> HandRecord:
-    hand = session.hand
-    assert hand is not None and hand.showdown is not None and session.hand_level is not None
-    names = {s: session.players[s].name for s in hand.in_hand}
-    return HandRecord(
-        number=session.hand_number,
-        button=hand.button,
-        level=session.hand_level,
-        names=names,
-        board=tuple(hand.board),
-        shown={s: hand.hole[s] for s in hand.in_hand if s in hand.hole and not hand.folded[s]},
-        results=tuple(hand.showdown),
-        payoffs={s: hand.payoffs[s] for s in hand.in_hand},
-        draws=dict(sorted(hand.draws.items())) if isinstance(hand, DrawHand) else None,
-        hands=shown_names(hand) if isinstance(hand, DrawHand) else {},
-    )
-
-
-def _either(first: int | None, second: int | None) -> int | None:
-    return first if first is not None else second
-
-
-def _level_dict(level: BlindLevel | None) -> dict[str, int] | None:
-    return None if level is None else level.to_dict()
-
-
-def _snapshot(session: Session, now: float | None) -> dict[str, Any]:
-    when = now if now is not None else (float(session.clock()) if session.clock is not None else None)
-    hand = session.hand if session._hand_open else None
-    # Shown hands: at the showdown, or tabled at an all-in (the engine takes none before).
-    showing = hand is not None and hand.betting_closed
-    clock = session.levels
-    index = clock.level_index(now=when if when is not None else 0.0)
-    structure = session.settings.blinds
-    running = hand is not None and not hand.is_complete
-    seats: list[dict[str, Any]] = []
-    for seat in range(session.settings.seats):
-        player = session.players.get(seat)
-        in_hand = hand is not None and player is not None and seat in hand.in_hand
-        stack = session.stack(seat) if player is not None else 0
-        folded = hand is not None and in_hand and hand.folded[seat]
-        entry: dict[str, Any] = {
-            "seat": seat,
-            "name": player.name if player is not None else None,
-            "stack": stack,
-            "bet": hand.bets[seat] if hand is not None and in_hand else 0,
-            "in_hand": in_hand,
-            "folded": folded,
-            "all_in": running and in_hand and not folded and stack == 0,
-            "sitting_out": player is not None and player.sitting_out,
-            "busted": player is not None and stack == 0 and not (running and in_hand),
-            "dealer": hand is not None and hand.button == seat,
-            "hole": [],
-            "marks": [],
-            "mucked": False,
-        }
-        if hand is not None and in_hand:
-            if showing and seat in hand.hole and not folded:
-                entry["hole"] = [str(c) for c in hand.hole[seat]]
-            entry["marks"] = [str(m) if m else None for m in hand.hole_marks[seat]]
-            entry["mucked"] = seat in hand.mucked
-        if session.settings.is_draw:
-            entry["drew"] = hand.draws.get(seat) if isinstance(hand, DrawHand) and in_hand else None
-        entry["state"] = _seat_state(entry, occupied=player is not None)
-        seats.append(entry)
-    legal = hand.legal_actions() if hand is not None else []
-    record = session.last_record
-    state = {
-        "hand_number": session.hand_number,
-        "betting": session.settings.betting,
-        "variant": session.settings.variant,
-        "status": "waiting" if hand is None else ("complete" if hand.is_complete else "playing"),
-        "button": hand.button if hand is not None else _either(session.next_button, session.button),
-        "small_blind_seat": hand.small_blind_seat if hand is not None else None,
-        "big_blind_seat": hand.big_blind_seat if hand is not None else None,
-        "to_act": hand.to_act if hand is not None else None,
-        "hands_may_be_shown": hand is not None and hand.hands_may_be_shown,
-        "street": hand.street.name.lower() if hand is not None else None,
-        "board": [str(c) for c in hand.board] if hand is not None else [],
-        "board_marks": [str(m) if m else None for m in hand.board_marks] if hand is not None else [],
-        "pots": [{"amount": p.amount, "eligible": list(p.eligible)} for p in hand.pots] if hand is not None else [],
-        "pot_total": (0 if hand.is_complete else hand.pot_total) if hand is not None else 0,
-        "legal_actions": [{"action": a.action.value, "min_to": a.min_to, "max_to": a.max_to} for a in legal],
-        "blinds": {
-            "hand_level": _level_dict(session.hand_level if hand is not None else None),
-            "level": index,
-            "levels": len(structure.levels),
-            **structure.levels[index].to_dict(),
-            "next": _level_dict(structure.levels[index + 1]) if index + 1 < len(structure.levels) else None,
-            "seconds_left": clock.seconds_left(now=when) if when is not None else None,
-            "level_seconds": structure.level_seconds,
-            "clock": "paused" if clock.paused_at is not None else ("running" if clock.running else "stopped"),
-        },
-        "seats": seats,
-        "last_hand": record.to_dict() if record is not None else None,
-        "draw": [{"seat": s, "card": str(c)} for s, c in session.draw.items()],
-        "eliminated": list(session.eliminated),
-        "ledger": [line.to_dict() for line in session.ledger()],
-    }
-    if session.settings.is_draw:
-        _add_draw_state(session, state, hand, structure.levels[index])
-    return state
-
-
-def _add_draw_state(session: Session, state: dict[str, Any], hand: Hand | None, level: BlindLevel) -> None:
-    """The five-card draw parts of a snapshot: the game, the phase, the draws; a draw hand has
-    no blinds (the seat that opened, if any, is shown as ``opening_seat``)."""
-    draw_hand = hand if isinstance(hand, DrawHand) else None
-    rules = draw_hand.draw_rules if draw_hand is not None else session.settings.draw_rules_for(level)
-    dealt = len(draw_hand.in_hand) if draw_hand is not None else len(session._dealt_in())
-    state["draw_game"] = draw_state(session.settings.variant, draw_hand, rules, dealt=dealt)
-    state["small_blind_seat"] = state["big_blind_seat"] = None
-
-
-def _seat_state(entry: dict[str, Any], *, occupied: bool) -> str:
-    """One word for the dashboard: empty, busted, folded, all_in, playing, sitting_out, waiting."""
-    if not occupied:
-        return "empty"
-    if entry["busted"]:
-        return "busted"
-    if entry["in_hand"]:
-        if entry["folded"]:
-            return "folded"
-        return "all_in" if entry["all_in"] else "playing"
-    return "sitting_out" if entry["sitting_out"] else "waiting"
+        return snapshot_of(self, now)
 
 
 __all__ = [
