@@ -1,0 +1,414 @@
+"""The chips of one hand: seats, blinds, betting rounds, legality, pots and settling.
+
+:class:`HandBetting` is the base of :class:`table.engine.Hand`, which adds the cards (board,
+hole cards, marks, mucks) and the record (replay, undo, snapshot); use :class:`Hand`. The two
+share one state, set up here, so every check still happens before anything changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from table.cards import Card
+from table.engine.events import (
+    ActionTaken,
+    BetReturned,
+    BlindPosted,
+    Event,
+    HandEnded,
+    HandMucked,
+    PotAwarded,
+    StreetStarted,
+)
+from table.engine.pots import Pot, build_pots
+from table.engine.rules import ActionKind, LegalAction, Rules, Street
+from table.engine.showdown import PotResult, award_pots
+from table.errors import IllegalActionError, IllegalDealError, RulesError
+from table.evaluate import evaluate
+from table.tock import Mark
+
+__all__ = ["HandBetting", "Input", "is_seat"]
+
+
+Input = tuple[str, tuple[Any, ...]]
+"""A recorded operation: (method name, arguments)."""
+
+
+class HandBetting:
+    """The betting and the pots of one hand (the base of :class:`table.engine.Hand`). Seats are
+    0..n-1 clockwise; a stack of 0 is an empty or sitting-out seat that is dealt no cards."""
+
+    def __init__(self, rules: Rules, stacks: Sequence[int], button: int) -> None:
+        if not isinstance(rules, Rules):
+            raise RulesError("rules must be a table.engine.Rules")
+        self.rules = rules
+        self.starting_stacks = tuple(stacks)
+        if not 2 <= len(self.starting_stacks) <= 10:
+            raise RulesError(f"a table has 2 to 10 seats, got {len(self.starting_stacks)}")
+        if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in self.starting_stacks):
+            raise RulesError(f"stacks must be whole numbers of chips, 0 or more: {list(self.starting_stacks)}")
+        seated = [s for s, chips in enumerate(self.starting_stacks) if chips > 0]
+        if len(seated) < 2:
+            raise RulesError("a hand needs at least two seats with chips")
+        if not is_seat(button, len(self.starting_stacks)) or self.starting_stacks[button] == 0:
+            raise RulesError(f"the button must be on a seat with chips ({seated}), not {button!r}")
+        self.seats = len(self.starting_stacks)
+        self.button = button
+        self.stacks = list(self.starting_stacks)
+        self.bets = [0] * self.seats
+        self.committed = [0] * self.seats
+        self.folded = [chips == 0 for chips in self.starting_stacks]
+        self.in_hand = tuple(s for s in range(self.seats) if self.starting_stacks[s] > 0)
+        self.street = Street.PREFLOP
+        self.to_act: int | None = None
+        self.board: list[Card] = []
+        self.board_marks: list[Mark | None] = [None] * 5
+        self.hole: dict[int, tuple[Card, ...]] = {}
+        self.hole_marks: dict[int, list[Mark | None]] = {s: [None, None] for s in self.in_hand}
+        self.mucked: set[int] = set()
+        self.events: list[Event] = []
+        self.inputs: list[Input] = []
+        self.showdown: list[PotResult] | None = None
+        self._needs_action = [False] * self.seats
+        self._acted_to: list[int | None] = [None] * self.seats
+        """The street's bet each seat last acted on (None: not yet on this street)."""
+        self._raises = 0
+        self._current_bet = 0
+        self._last_raise = rules.big_blind
+        self._awaiting_board = False
+        self._post_blinds()
+
+    # ----------------------------------------------------------------- positions
+    def _next_seat(self, seat: int, *, acting: bool = False) -> int:
+        """The next seat clockwise still in the hand (and, if ``acting``, able to act)."""
+        for step in range(1, self.seats + 1):
+            s = (seat + step) % self.seats
+            if s in self.in_hand and not self.folded[s] and (not acting or self.stacks[s] > 0):
+                return s
+        raise AssertionError("no seat left")  # pragma: no cover - guarded by callers
+
+    @property
+    def heads_up(self) -> bool:
+        return len(self.in_hand) == 2
+
+    @property
+    def small_blind_seat(self) -> int:
+        return self.button if self.heads_up else self._next_seat(self.button)
+
+    @property
+    def big_blind_seat(self) -> int:
+        return self._next_seat(self.small_blind_seat)
+
+    # ----------------------------------------------------------------- chips
+    def _pay(self, seat: int, amount: int, *, to_bet: bool = True) -> int:
+        paid = min(amount, self.stacks[seat])
+        self.stacks[seat] -= paid
+        self.committed[seat] += paid
+        if to_bet:
+            self.bets[seat] += paid
+        return paid
+
+    def _post_blinds(self) -> None:
+        if self.rules.ante:
+            for s in self.in_hand:
+                paid = self._pay(s, self.rules.ante, to_bet=False)
+                self.events.append(BlindPosted(s, "ante", paid, self.stacks[s] == 0))
+        for seat, kind, amount in (
+            (self.small_blind_seat, "small", self.rules.small_blind),
+            (self.big_blind_seat, "big", self.rules.big_blind),
+        ):
+            paid = self._pay(seat, amount)
+            self.events.append(BlindPosted(seat, kind, paid, self.stacks[seat] == 0))
+        self._current_bet = self.rules.big_blind
+        self.events.append(StreetStarted(Street.PREFLOP))
+        self._open_round(first=self._next_seat(self.big_blind_seat, acting=False))
+
+    # ----------------------------------------------------------------- rounds
+    def _able(self) -> list[int]:
+        """Seats still in the hand that have chips to act with."""
+        return [s for s in self.in_hand if not self.folded[s] and self.stacks[s] > 0]
+
+    def _live(self) -> list[int]:
+        return [s for s in self.in_hand if not self.folded[s]]
+
+    def _open_round(self, *, first: int) -> None:
+        able = self._able()
+        for s in able:
+            self._needs_action[s] = True
+        if self._nothing_to_decide(able):
+            self._needs_action = [False] * self.seats
+            self._close_round()
+            return
+        seat = first
+        while not (self._needs_action[seat] and seat in able):
+            seat = (seat + 1) % self.seats
+        self.to_act = seat
+
+    def _nothing_to_decide(self, able: list[int]) -> bool:
+        """Everyone else is all in or folded and the last seat with chips has matched every
+        chip bet against it: betting would change nothing."""
+        return not able or (len(able) == 1 and self.bets[able[0]] >= max(self.bets))
+
+    def _close_round(self) -> None:
+        self.to_act = None
+        self._return_uncalled()
+        self.bets = [0] * self.seats
+        self._current_bet = 0
+        self._last_raise = self.rules.big_blind
+        self._raises = 0
+        self._acted_to = [None] * self.seats
+        if len(self._live()) == 1:
+            self._award_to_last()
+        elif self.street == Street.RIVER:
+            self.street = Street.SHOWDOWN
+            self.events.append(StreetStarted(Street.SHOWDOWN))
+            self._maybe_settle()
+        else:
+            self._awaiting_board = True
+
+    def _return_uncalled(self) -> None:
+        top = max(self.bets)
+        if top == 0:
+            return
+        leaders = [s for s in range(self.seats) if self.bets[s] == top]
+        if len(leaders) > 1:
+            return
+        seat = leaders[0]
+        second = max(b for s, b in enumerate(self.bets) if s != seat)
+        excess = top - second
+        if excess > 0:
+            self.bets[seat] -= excess
+            self.committed[seat] -= excess
+            self.stacks[seat] += excess
+            self.events.append(BetReturned(seat, excess))
+
+    def _advance(self, seat: int) -> None:
+        if len(self._live()) == 1:
+            self._needs_action = [False] * self.seats
+            self._close_round()
+            return
+        able = self._able()
+        pending = [s for s in able if self._needs_action[s]]
+        if not pending or self._nothing_to_decide(able):
+            self._needs_action = [False] * self.seats
+            self._close_round()
+            return
+        nxt = (seat + 1) % self.seats
+        while not (nxt in able and self._needs_action[nxt]):
+            nxt = (nxt + 1) % self.seats
+        self.to_act = nxt
+
+    # ----------------------------------------------------------------- legality
+    def _reopening_raise(self) -> int:
+        """How much the bet must rise to reopen the betting (TDA rule 43): a full raise in
+        no-limit (the last full bet or raise), half a bet in fixed-limit."""
+        if self.rules.fixed_limit:
+            return (self.rules.bet_size(self.street) + 1) // 2
+        return self._last_raise
+
+    def _reopened(self, seat: int) -> bool:
+        """A seat may raise if it has not acted on this street, or if the bet has risen by a
+        reopening raise since it did, counting several short all-ins together."""
+        acted_to = self._acted_to[seat]
+        return acted_to is None or self._current_bet - acted_to >= self._reopening_raise()
+
+    def _can_raise(self, seat: int) -> bool:
+        reopened = self._reopened(seat)
+        capped = (
+            self.rules.fixed_limit
+            and self.rules.raise_cap is not None
+            and self._current_bet > 0
+            and self._raises >= self.rules.raise_cap
+        )
+        someone_can_call = any(s != seat and self.stacks[s] + self.bets[s] > self._current_bet for s in self._live())
+        return reopened and not capped and someone_can_call and self.stacks[seat] + self.bets[seat] > self._current_bet
+
+    def legal_actions(self) -> list[LegalAction]:
+        """What the seat to act may do now (empty when nobody is to act)."""
+        seat = self.to_act
+        if seat is None:
+            return []
+        most = self.stacks[seat] + self.bets[seat]
+        to_call = self._current_bet - self.bets[seat]
+        out = [LegalAction(ActionKind.FOLD, self.bets[seat], self.bets[seat])]
+        if to_call == 0:
+            out.append(LegalAction(ActionKind.CHECK, self.bets[seat], self.bets[seat]))
+        else:
+            out.append(LegalAction(ActionKind.CALL, min(self._current_bet, most), min(self._current_bet, most)))
+        if self._can_raise(seat):
+            kind = ActionKind.BET if self._current_bet == 0 else ActionKind.RAISE
+            if self.rules.fixed_limit:
+                target = self._current_bet + self.rules.bet_size(self.street)
+                out.append(LegalAction(kind, min(target, most), min(target, most)))
+            else:
+                least = self._current_bet + self._last_raise
+                out.append(LegalAction(kind, min(least, most), most))
+        within_limit = not self.rules.fixed_limit or most <= self._current_bet + self.rules.bet_size(self.street)
+        if most > 0 and (most <= self._current_bet or (self._can_raise(seat) and within_limit)):
+            out.append(LegalAction(ActionKind.ALL_IN, most, most))
+        return out
+
+    def can_act(self, seat: int, action: ActionKind | str, amount: int | None = None) -> bool:
+        """Whether :meth:`act` would accept this, without raising."""
+        try:
+            self.verify_act(seat, action, amount)
+        except IllegalActionError:
+            return False
+        return True
+
+    def verify_act(self, seat: int, action: ActionKind | str, amount: int | None = None) -> tuple[ActionKind, int]:
+        """Check an action; return it normalised with the street total it leads to. Raises
+        :class:`IllegalActionError` saying what is wrong and what is allowed."""
+        try:
+            kind = ActionKind(action)
+        except ValueError:
+            allowed = ", ".join(a.value for a in ActionKind)
+            raise IllegalActionError(f"unknown action {action!r}: use one of {allowed}") from None
+        if self.is_complete:
+            raise IllegalActionError("the hand is over: no more actions")
+        if self.to_act is None:
+            what = "cards to be dealt" if self._awaiting_board else "the showdown"
+            raise IllegalActionError(f"nobody is to act now: the hand is waiting for {what}")
+        if not is_seat(seat, self.seats) or seat != self.to_act:
+            raise IllegalActionError(f"it is seat {self.to_act}'s turn, not seat {seat}'s")
+        legal = {a.action: a for a in self.legal_actions()}
+        allowed = ", ".join(a.describe() for a in legal.values())
+        if kind not in legal:
+            reason = {
+                ActionKind.CHECK: f"there is a bet of {self._current_bet} to call",
+                ActionKind.CALL: "there is nothing to call",
+                ActionKind.BET: "there is already a bet: raise instead"
+                if self._current_bet
+                else "a bet is not possible now",
+                ActionKind.RAISE: self._why_no_raise(seat),
+                ActionKind.ALL_IN: self._why_no_raise(seat),
+            }.get(kind, "")
+            raise IllegalActionError(f"seat {seat} cannot {kind.value}: {reason}; allowed: {allowed}")
+        option = legal[kind]
+        if kind in (ActionKind.BET, ActionKind.RAISE):
+            if amount is None:
+                raise IllegalActionError(f"{kind.value} needs an amount (the street total): {option.describe()}")
+            if isinstance(amount, bool) or not isinstance(amount, int):
+                raise IllegalActionError(f"amounts are whole numbers of chips, got {amount!r}")
+            if not option.min_to <= amount <= option.max_to:
+                raise IllegalActionError(f"seat {seat} cannot {kind.value} to {amount}: {option.describe()}")
+            return kind, amount
+        if amount is not None and amount != option.min_to:
+            raise IllegalActionError(f"{kind.value} takes no amount other than {option.min_to}, got {amount}")
+        return kind, option.min_to
+
+    def _why_no_raise(self, seat: int) -> str:
+        if self.stacks[seat] + self.bets[seat] <= self._current_bet:
+            return "not enough chips to raise (all in is a call)"
+        if not any(s != seat and self.stacks[s] + self.bets[s] > self._current_bet for s in self._live()):
+            return "no other player has chips to call more than the current bet"
+        if not self._reopened(seat):
+            return (
+                f"the betting was not reopened: since this seat acted the bet rose by less than "
+                f"{self._reopening_raise()} (short all-ins only)"
+            )
+        if self.rules.fixed_limit:
+            return f"the raise cap of {self.rules.raise_cap} raises is reached, or all in exceeds the limit"
+        return "raising is not possible now"
+
+    # ----------------------------------------------------------------- acting
+    def act(self, seat: int, action: ActionKind | str, amount: int | None = None) -> None:
+        """Take an action for the seat to act; ``amount`` is the seat's total for the street."""
+        kind, to = self.verify_act(seat, action, amount)
+        self.inputs.append(("act", (seat, kind.value, amount)))
+        if kind == ActionKind.FOLD:
+            self.folded[seat] = True
+            self._needs_action[seat] = False
+            self.events.append(ActionTaken(seat, kind, self.bets[seat], 0, False))
+            self._advance(seat)
+            return
+        added = self._pay(seat, to - self.bets[seat])
+        if to > self._current_bet:
+            increase = to - self._current_bet
+            full = increase >= self._reopening_raise()
+            if full:
+                if self._current_bet > 0:
+                    self._raises += 1
+                if not self.rules.fixed_limit:
+                    self._last_raise = increase
+            self._current_bet = to
+            for s in self._able():
+                if s != seat and (full or self.bets[s] < to):
+                    self._needs_action[s] = True
+        self._needs_action[seat] = False
+        self._acted_to[seat] = self._current_bet
+        self.events.append(ActionTaken(seat, kind, self.bets[seat], added, self.stacks[seat] == 0))
+        self._advance(seat)
+
+    # ----------------------------------------------------------------- settling
+    @property
+    def is_complete(self) -> bool:
+        return self.showdown is not None
+
+    @property
+    def pots(self) -> list[Pot]:
+        """Main pot first, then side pots, with the chips bet so far (settled: as they were)."""
+        if self.showdown is not None:
+            return [Pot(r.amount, r.eligible) for r in self.showdown]
+        return build_pots(self.committed, self.folded)
+
+    @property
+    def pot_total(self) -> int:
+        return sum(self.committed)
+
+    @property
+    def payoffs(self) -> list[int]:
+        """Net chips won (+) or lost (-) per seat; meaningful once the hand is complete."""
+        return [self.stacks[s] - self.starting_stacks[s] for s in range(self.seats)]
+
+    def _contenders(self) -> list[int]:
+        return [s for s in self._live() if s not in self.mucked]
+
+    def _maybe_settle(self) -> None:
+        if self.street != Street.SHOWDOWN or self.is_complete:
+            return
+        contenders = self._contenders()
+        if len(contenders) == 1 or all(s in self.hole for s in contenders):
+            self._settle()
+
+    def settle(self) -> None:
+        """Settle now: seats whose cards are still unknown are treated as mucked."""
+        if self.street != Street.SHOWDOWN or self.is_complete:
+            raise IllegalDealError("only a hand at the showdown can be settled")
+        winners = {s for result in self._award() for s in result.winners}  # raises if a pot has no winner
+        self.inputs.append(("settle", ()))
+        for s in self._contenders():
+            if s not in self.hole and s not in winners:
+                self.mucked.add(s)
+                self.events.append(HandMucked(s))
+        self._settle()
+
+    def _award(self) -> list[PotResult]:
+        values = {s: evaluate([*self.hole[s], *self.board]) for s in self._contenders() if s in self.hole}
+        pots = build_pots(self.committed, self.folded)
+        return award_pots(pots, values=values, mucked=self.mucked, seats=self.seats, button=self.button)
+
+    def _settle(self) -> None:
+        results = self._award()
+        for result in results:
+            for seat, amount in result.shares.items():
+                self.stacks[seat] += amount
+                value = result.values.get(seat)
+                self.events.append(PotAwarded(result.index, seat, amount, value.describe() if value else None))
+        self.showdown = results
+        self.to_act = None
+        self.events.append(HandEnded(tuple(self.stacks)))
+
+    def _award_to_last(self) -> None:
+        winner = self._live()[0]
+        total = sum(self.committed)
+        self.stacks[winner] += total
+        self.events.append(PotAwarded(0, winner, total, None))
+        self.showdown = [PotResult(0, total, (winner,), (winner,), {winner: total})]
+        self.events.append(HandEnded(tuple(self.stacks)))
+
+
+def is_seat(seat: object, seats: int) -> bool:
+    """Whether ``seat`` is a seat number (not a bool) of a table of ``seats``."""
+    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats
