@@ -33,6 +33,7 @@ from table import draw_tables as tables
 from table.cards import JOKER, JOKER_ID, RANK_CHARS, Card, Joker, Rank
 from table.draw_tables import LowRule, TableKind, WildTies
 from table.errors import CardParseError, InvalidCardsError, RulesError
+from table.evaluate import describe_ranks
 
 __all__ = [
     "DrawCard",
@@ -83,7 +84,6 @@ class DrawCategory(IntEnum):
 
 
 _RANK_WORDS = tuple(r.word for r in Rank)
-_RANK_PLURALS = tuple(r.plural for r in Rank)
 
 
 @dataclass(frozen=True, order=True)
@@ -149,24 +149,9 @@ _SHAPES = {DrawCategory.FOUR_OF_A_KIND: (4, 1), DrawCategory.FULL_HOUSE: (3, 2),
 
 def _name(category: DrawCategory, r: list[int]) -> str:
     """A category and its deciding ranks in words (``r`` in the order of the key)."""
-    word, plural = _RANK_WORDS, _RANK_PLURALS
     if category == DrawCategory.FIVE_OF_A_KIND:
-        return f"Five of a kind, {plural[r[0]]}"
-    if category == DrawCategory.STRAIGHT_FLUSH:
-        return "Royal flush" if r[0] == 12 else f"Straight flush, {word[r[0]]} high"
-    if category == DrawCategory.FOUR_OF_A_KIND:
-        return f"Four of a kind, {plural[r[0]]}"
-    if category == DrawCategory.FULL_HOUSE:
-        return f"Full house, {plural[r[0]]} full of {plural[r[1]]}"
-    if category in (DrawCategory.FLUSH, DrawCategory.STRAIGHT):
-        return f"{category.label}, {word[r[0]]} high"
-    if category == DrawCategory.THREE_OF_A_KIND:
-        return f"Three of a kind, {plural[r[0]]}"
-    if category == DrawCategory.TWO_PAIR:
-        return f"Two pair, {plural[r[0]]} and {plural[r[1]]}"
-    if category == DrawCategory.PAIR:
-        return f"Pair of {plural[r[0]]}"
-    return f"High card, {word[r[0]]}"
+        return f"Five of a kind, {Rank(r[0]).plural}"
+    return describe_ranks(category, r)  # the other categories are numbered as Hold'em's
 
 
 # ------------------------------------------------------------------------- input

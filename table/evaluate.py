@@ -32,6 +32,7 @@ __all__ = [
     "HandValue",
     "category_of",
     "compare",
+    "describe_ranks",
     "evaluate",
     "evaluate_many",
     "evaluate_seats",
@@ -62,12 +63,30 @@ class Category(IntEnum):
         return self.name.replace("_", " ").capitalize()
 
 
-def _word(rank: int) -> str:
-    return Rank(rank).word
+def describe_ranks(category: int, ranks: Sequence[int]) -> str:
+    """A :class:`Category` and the ranks that decide ties (rank indices 0 (two) .. 12 (ace), in
+    the order of :attr:`HandValue.key`) in words, e.g. ``"Full house, kings full of twos"``.
 
-
-def _plural(rank: int) -> str:
-    return Rank(rank).plural
+    >>> describe_ranks(Category.FULL_HOUSE, [11, 0])
+    'Full house, kings full of twos'
+    """
+    word = [Rank(rank).word for rank in ranks]
+    plural = [Rank(rank).plural for rank in ranks]
+    if category == Category.STRAIGHT_FLUSH:
+        return "Royal flush" if ranks[0] == Rank.ACE else f"Straight flush, {word[0]} high"
+    if category == Category.FOUR_OF_A_KIND:
+        return f"Four of a kind, {plural[0]}"
+    if category == Category.FULL_HOUSE:
+        return f"Full house, {plural[0]} full of {plural[1]}"
+    if category in (Category.FLUSH, Category.STRAIGHT):
+        return f"{Category(category).label}, {word[0]} high"
+    if category == Category.THREE_OF_A_KIND:
+        return f"Three of a kind, {plural[0]}"
+    if category == Category.TWO_PAIR:
+        return f"Two pair, {plural[0]} and {plural[1]}"
+    if category == Category.PAIR:
+        return f"Pair of {plural[0]}"
+    return f"High card, {word[0]}"
 
 
 @dataclass(frozen=True, order=True)
@@ -102,23 +121,7 @@ class HandValue:
     def describe(self) -> str:
         """The hand in words, e.g. ``"Two pair, aces and nines"``."""
         cat, *r = self.key
-        if cat == tables.STRAIGHT_FLUSH:
-            return "Royal flush" if r[0] == 12 else f"Straight flush, {_word(r[0])} high"
-        if cat == tables.QUADS:
-            return f"Four of a kind, {_plural(r[0])}"
-        if cat == tables.FULL_HOUSE:
-            return f"Full house, {_plural(r[0])} full of {_plural(r[1])}"
-        if cat == tables.FLUSH:
-            return f"Flush, {_word(r[0])} high"
-        if cat == tables.STRAIGHT:
-            return f"Straight, {_word(r[0])} high"
-        if cat == tables.TRIPS:
-            return f"Three of a kind, {_plural(r[0])}"
-        if cat == tables.TWO_PAIR:
-            return f"Two pair, {_plural(r[0])} and {_plural(r[1])}"
-        if cat == tables.PAIR:
-            return f"Pair of {_plural(r[0])}"
-        return f"High card, {_word(r[0])}"
+        return describe_ranks(cat, r)
 
     def __str__(self) -> str:
         return f"{self.describe()} ({' '.join(str(c) for c in self.best_five)})"
