@@ -56,10 +56,52 @@ class PhhMeta:
     event: str | None = None
 
 
-def _order(hand: Hand) -> list[int]:
-    """Our seats in PHH player order: left of the button first, the button last."""
+def phh_order(hand: Hand) -> list[int]:
+    """Our seats dealt in, in PHH player order: left of the button first, the button last
+    (``p1`` is the first)."""
     seats = [(hand.button + 1 + i) % hand.seats for i in range(hand.seats)]
     return [s for s in seats if s in hand.in_hand]
+
+
+def phh_action(who: str, action: ActionTaken, *, top: int) -> str:
+    """A betting action as PHH: ``f`` (fold), ``cbr`` to the street total when it goes above
+    ``top`` (the highest street total so far), else ``cc`` (check or call)."""
+    if action.action == ActionKind.FOLD:
+        return f"{who} f"
+    if action.to > top:
+        return f"{who} cbr {action.to}"
+    return f"{who} cc"
+
+
+def phh_closing_fields(
+    hand: Hand,
+    order: list[int],
+    *,
+    names: Mapping[int, str] | None,
+    number: int | None,
+    event: str | None,
+) -> dict[str, Any]:
+    """The PHH fields that follow the actions, as any variant writes them: our seats and the
+    table size, then the players' names, the hand number, the event and the finishing stacks
+    (each only when known). ``order`` is :func:`phh_order`."""
+    fields: dict[str, Any] = {"seats": [s + 1 for s in order], "seat_count": hand.seats}
+    if names is not None:
+        missing = [s for s in order if s not in names]
+        if missing:
+            raise HistoryError(f"no name for seats {missing}: give a name for every seat dealt in")
+        fields["players"] = [names[s] for s in order]
+    if number is not None:
+        fields["hand"] = number
+    if event is not None:
+        fields["event"] = event
+    if hand.is_complete:
+        fields["finishing_stacks"] = [hand.stacks[s] for s in order]
+    return fields
+
+
+def phh_text(fields: Mapping[str, Any]) -> str:
+    """PHH fields (numbers, texts, booleans and lists of them) as TOML text, one per line."""
+    return "".join(f"{key} = {_toml(value)}\n" for key, value in fields.items())
 
 
 def _toml(value: Any) -> str:
@@ -90,13 +132,7 @@ def _actions(hand: Hand, player: Mapping[int, str]) -> list[str]:
         if isinstance(event, BlindPosted) and event.kind != "ante":
             bets[event.seat] = event.amount
         elif isinstance(event, ActionTaken):
-            who = player[event.seat]
-            if event.action == ActionKind.FOLD:
-                actions.append(f"{who} f")
-            elif event.to > max(bets.values(), default=0):
-                actions.append(f"{who} cbr {event.to}")
-            else:
-                actions.append(f"{who} cc")
+            actions.append(phh_action(player[event.seat], event, top=max(bets.values(), default=0)))
             bets[event.seat] = event.to
         elif isinstance(event, BoardDealt):
             cards = list(event.cards)
@@ -125,7 +161,7 @@ def to_phh(
     event: str | None = None,
 ) -> str:
     """The hand (finished or not) as PHH text. ``names`` maps our seats to player names."""
-    order = _order(hand)
+    order = phh_order(hand)
     player = {seat: f"p{i + 1}" for i, seat in enumerate(order)}
     rules = hand.rules
     blinds = [0] * len(order)
@@ -143,24 +179,12 @@ def to_phh(
         fields["min_bet"] = rules.big_blind
     fields["starting_stacks"] = [hand.starting_stacks[s] for s in order]
     fields["actions"] = _actions(hand, player)
-    fields["seats"] = [s + 1 for s in order]
-    fields["seat_count"] = hand.seats
-    if names is not None:
-        missing = [s for s in order if s not in names]
-        if missing:
-            raise HistoryError(f"no name for seats {missing}: give a name for every seat dealt in")
-        fields["players"] = [names[s] for s in order]
-    if number is not None:
-        fields["hand"] = number
-    if event is not None:
-        fields["event"] = event
-    if hand.is_complete:
-        fields["finishing_stacks"] = [hand.stacks[s] for s in order]
+    fields.update(phh_closing_fields(hand, order, names=names, number=number, event=event))
     if rules.variant != "holdem":
         fields["_tocktable_variant"] = rules.variant
     if rules.fixed_limit and rules.raise_cap != 3:
         fields["_tocktable_raise_cap"] = -1 if rules.raise_cap is None else rules.raise_cap
-    return "".join(f"{key} = {_toml(value)}\n" for key, value in fields.items())
+    return phh_text(fields)
 
 
 def to_phhs(hands: Iterable[str]) -> str:
@@ -313,4 +337,15 @@ def _replay(data: Mapping[str, Any]) -> tuple[Hand, PhhMeta]:
     return hand, meta
 
 
-__all__ = ["HistoryError", "PhhMeta", "from_phh", "from_phhs", "to_phh", "to_phhs"]
+__all__ = [
+    "HistoryError",
+    "PhhMeta",
+    "from_phh",
+    "from_phhs",
+    "phh_action",
+    "phh_closing_fields",
+    "phh_order",
+    "phh_text",
+    "to_phh",
+    "to_phhs",
+]

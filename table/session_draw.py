@@ -29,9 +29,9 @@ from table.draw import LowRule, parse_low_rule, parse_ties, parse_wild_rank
 from table.engine.blinds import BlindLevel
 from table.engine.draw import MAX_PLAYERS, WARN_ABOVE, DrawHand, DrawRules
 from table.engine.events import ActionTaken, BlindPosted, HandMucked, HoleDealt, StreetStarted
-from table.engine.rules import ActionKind, Street
+from table.engine.rules import Street
 from table.errors import RulesError
-from table.history import _toml
+from table.history import phh_action, phh_closing_fields, phh_order, phh_text
 
 __all__ = [
     "DRAW_VARIANTS",
@@ -203,20 +203,14 @@ def draw_phh(
     code = phh_variant(rules)
     if code is None:
         return None
-    order = [s for s in ((hand.button + 1 + i) % hand.seats for i in range(hand.seats)) if s in hand.in_hand]
+    order = phh_order(hand)
     player = {seat: f"p{i + 1}" for i, seat in enumerate(order)}
     actions = [f"d dh {player[s]} {'??' * 5}" for s in order]
     bets: dict[int, int] = {}
     winners = {s for result in hand.showdown or [] for s in result.winners}
     for item in hand.events:
         if isinstance(item, ActionTaken):
-            who = player[item.seat]
-            if item.action == ActionKind.FOLD:
-                actions.append(f"{who} f")
-            elif item.to > max(bets.values(), default=0):
-                actions.append(f"{who} cbr {item.to}")
-            else:
-                actions.append(f"{who} cc")
+            actions.append(phh_action(player[item.seat], item, top=max(bets.values(), default=0)))
             bets[item.seat] = item.to
         elif isinstance(item, StreetStarted) and item.street == Street.RIVER:
             # Every player still in declares a draw, then the dealer serves them in the same order.
@@ -235,18 +229,9 @@ def draw_phh(
         "min_bet": rules.small_bet,
         "starting_stacks": [hand.starting_stacks[s] for s in order],
         "actions": actions,
-        "seats": [s + 1 for s in order],
-        "seat_count": hand.seats,
+        **phh_closing_fields(hand, order, names=names, number=number, event=event),
     }
-    if names is not None:
-        fields["players"] = [names[s] for s in order]
-    if number is not None:
-        fields["hand"] = number
-    if event is not None:
-        fields["event"] = event
-    if hand.is_complete:
-        fields["finishing_stacks"] = [hand.stacks[s] for s in order]
-    return "".join(f"{key} = {_toml(value)}\n" for key, value in fields.items())
+    return phh_text(fields)
 
 
 def shown_names(hand: DrawHand) -> dict[int, str]:
