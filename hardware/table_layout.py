@@ -135,6 +135,8 @@ def centroid(points: Sequence[Point]) -> Point:
 
 def inside(point: Point, polygon: Sequence[Point]) -> bool:
     """Whether a point lies inside a polygon (even-odd rule; points on an edge may go either way)."""
+    # The same test as vision.zones._inside, kept twice on purpose: hardware may not import vision
+    # at import time, and table/ (which both may import) holds poker, not image geometry.
     x, y = point
     result = False
     for (x0, y0), (x1, y1) in zip(polygon, (*polygon[1:], polygon[0]), strict=True):

@@ -107,6 +107,7 @@ def _long_axis(xx: float, xy: float, yy: float) -> tuple[float, float]:
 
 
 def _inside(point: Point, polygon: Sequence[Point]) -> bool:
+    # hardware.table_layout.inside is the same even-odd test (vision and hardware stay apart).
     x, y = point
     result = False
     for (x0, y0), (x1, y1) in zip(polygon, (*polygon[1:], polygon[0]), strict=True):
