@@ -170,9 +170,7 @@ class TableModel:
         """Put a card from the deck on the table: into a zone (the next free slot unless ``slot``
         is given) or at a point ``at`` (normalised x, y; then ``angle`` applies)."""
         with self._lock:
-            text = _card_text(card)
-            if self.state().find(text) is not None:
-                raise TableModelError(f"{text} is already on the table: a deck has one of each card")
+            text = self._absent(card)
             placed = self._place(text, face_up, zone=zone, slot=slot, at=at, angle=angle, cards=self._cards)
             self._commit((*self._cards, placed), placed=1)
             return placed
@@ -193,8 +191,7 @@ class TableModel:
             current = self._cards
             placed: list[TableCard] = []
             for text in texts:
-                if self.state().find(text) is not None:
-                    raise TableModelError(f"{text} is already on the table: a deck has one of each card")
+                self._absent(text)
                 card = self._place(text, face_up, zone=zone, slot=None, at=None, angle=0.0, cards=current,
                                    wobble=len(placed))  # fmt: skip
                 placed.append(card)
@@ -301,6 +298,13 @@ class TableModel:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
             raise TableModelError(f"there is no seat {seat!r}: seats are 0..{self.seats - 1}")
         return seat
+
+    def _absent(self, card: str) -> str:
+        """The card's text, once it is known not to be on the table yet."""
+        text = _card_text(card)
+        if self.state().find(text) is not None:
+            raise TableModelError(f"{text} is already on the table: a deck has one of each card")
+        return text
 
     def _require(self, card: str) -> TableCard:
         found = self.state().find(card)
