@@ -286,7 +286,7 @@ def _check(kind: str, name: str, type_text: str, value: Any) -> Any:
         if optional:
             return None
         raise CommandError(f"{kind}: {name} must not be null")
-    if type_text.startswith("int") or type_text.startswith("int |"):
+    if type_text.startswith("int"):
         if isinstance(value, bool) or not isinstance(value, int):
             raise CommandError(f"{kind}: {name} must be a whole number, got {value!r}")
         return value
