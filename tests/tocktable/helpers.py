@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +63,36 @@ def view(board: list[str] | None = None, seats: dict[int, list[str]] | None = No
             seen(None, zone=f"seat:{seat}", x=0.1 * i, face_up=False, mark=m) for i, m in enumerate(marks)
         )
     return TableView(frame, float(frame), tuple(board_cards), {s: tuple(c) for s, c in seat_cards.items()})
+
+
+@contextmanager
+def fast_demo(
+    tmp_path: Path, config: Any, *, hands: int, seed: int, camera: str
+) -> Iterator[tuple[Any, list[dict[str, Any]], io.StringIO]]:
+    """The demo (store under ``tmp_path / "demo"``) after ``hands`` fast hands: the open demo,
+    every state it published (as dicts) and what it printed."""
+    from tocktable.run import DemoOptions, open_demo  # the whole product: only the demo tests need it
+
+    options = DemoOptions(data_dir=tmp_path / "demo", fast=True, seed=seed, web=False, camera=camera)
+    out = io.StringIO()
+    with open_demo(config, options, out=out) as demo:
+        subscription = demo.service.subscribe(maxsize=100_000)
+        demo.run_fast(hands, confirm_seconds=options.confirm_seconds)
+        demo.service.sync()
+        published = []
+        while (snap := subscription.get(timeout=0)) is not None:
+            published.append(snap.to_dict())
+        yield demo, published, out
+
+
+def assert_chips_conserved(published: list[dict[str, Any]]) -> None:
+    """Every published state of a hand holds the chips bought in: stacks plus the pot."""
+    for snap in published:
+        if snap["hand_number"] == 0:
+            continue
+        bought = sum(line["bought_in"] for line in snap["ledger"])
+        on_table = sum(p["stack"] for p in snap["seats"]) + snap["pot_total"]
+        assert on_table == bought, f"hand {snap['hand_number']}: {on_table} on the table, {bought} bought in"
 
 
 def dump_database(path: Path) -> str:

@@ -7,23 +7,17 @@ import pytest
 
 from tocktable.camera import TruthReader, VisionUnavailable, VisionWatcher, _tracker_factory
 from tocktable.config import load_config
-from tocktable.run import DemoOptions, open_demo, run_demo
+from tocktable.run import DemoOptions, run_demo
 from tocktable.service import replay_session
 from tocktable.snapshot import game_state
+
+from .helpers import assert_chips_conserved, fast_demo
 
 
 def play(tmp_path, *, hands, variant="holdem", camera="view", seed=7):
     config = load_config(None, data_dir=tmp_path)
     config = replace(config, table=replace(config.table, variant=variant))
-    options = DemoOptions(data_dir=tmp_path / "demo", fast=True, seed=seed, web=False, camera=camera)
-    out = io.StringIO()
-    with open_demo(config, options, out=out) as demo:
-        subscription = demo.service.subscribe(maxsize=100_000)
-        demo.run_fast(hands, confirm_seconds=options.confirm_seconds)
-        demo.service.sync()
-        snapshots = []
-        while (snap := subscription.get(timeout=0)) is not None:
-            snapshots.append(snap.to_dict())
+    with fast_demo(tmp_path, config, hands=hands, seed=seed, camera=camera) as (demo, snapshots, out):
         final = demo.service.snapshot().to_dict()
         checks = {"dealer": demo.lights.dealer, "to_act": demo.lights.to_act, "final": final,
                   "commands": demo.service.store.commands(demo.service.session_id),
@@ -33,12 +27,7 @@ def play(tmp_path, *, hands, variant="holdem", camera="view", seed=7):
 
 def check_game(demo, snapshots, checks, hands):
     assert len(demo.service.game.session.records) >= hands
-    for snap in snapshots:  # chips are conserved in every published state
-        if snap["hand_number"] == 0:
-            continue
-        bought = sum(line["bought_in"] for line in snap["ledger"])
-        on_table = sum(p["stack"] for p in snap["seats"]) + snap["pot_total"]
-        assert on_table == bought, f"hand {snap['hand_number']}: {on_table} on the table, {bought} bought in"
+    assert_chips_conserved(snapshots)
     truth = {dealt.number: dealt for dealt in demo.dealer.history}
     showdowns = 0
     for snap in demo.snapshots:  # every settled hand shows what the dealer really put down

@@ -4,7 +4,6 @@ the store replays the night, the configuration takes the draw options."""
 
 from __future__ import annotations
 
-import io
 import json
 import tomllib
 from dataclasses import replace
@@ -18,14 +17,14 @@ from table.errors import TocktableError
 from table.session import DrawOptions, SessionSettings
 from tocktable.config import ConfigError, load_config, parse_config
 from tocktable.export import export_session, ledger_data
-from tocktable.run import DemoOptions, game_settings, open_demo
+from tocktable.run import game_settings
 from tocktable.service import Service, replay_session
 from tocktable.snapshot import game_state
 from tocktable.steps import ChooseButton, CommandError, Correct, Draw, Press, SetDraw, Show, step_from_json
 from tocktable.store import Store
 from vision.view import TableView
 
-from .helpers import FakeClock, seen
+from .helpers import FakeClock, assert_chips_conserved, fast_demo, seen
 
 
 class Lights:
@@ -221,15 +220,7 @@ def play_demo(tmp_path: Any, *, hands: int, seed: int, camera: str = "view", **d
     variant = draw.pop("variant", "draw")
     config = replace(config, table=replace(config.table, variant=variant, seats=4),
                      draw=replace(config.draw, **draw))  # fmt: skip
-    options = DemoOptions(data_dir=tmp_path / "demo", fast=True, seed=seed, web=False, camera=camera)
-    out = io.StringIO()
-    with open_demo(config, options, out=out) as demo:
-        subscription = demo.service.subscribe(maxsize=100_000)
-        demo.run_fast(hands, confirm_seconds=options.confirm_seconds)
-        demo.service.sync()
-        published = []
-        while (snap := subscription.get(timeout=0)) is not None:
-            published.append(snap.to_dict())
+    with fast_demo(tmp_path, config, hands=hands, seed=seed, camera=camera) as (demo, published, out):
         return {"demo": demo, "published": published, "final": demo.service.snapshot().to_dict(),
                 "out": out.getvalue(), "db": tmp_path / "demo" / "tocktable.sqlite",
                 "session": demo.service.session_id}  # fmt: skip
@@ -239,10 +230,9 @@ def check_draw_night(run: dict[str, Any], hands: int) -> None:
     demo = run["demo"]
     session = demo.service.game.session
     assert len(session.records) >= hands
-    for snap in run["published"]:  # chips are conserved in every published state
+    assert_chips_conserved(run["published"])
+    for snap in run["published"]:
         if snap["hand_number"]:
-            bought = sum(line["bought_in"] for line in snap["ledger"])
-            assert sum(p["stack"] for p in snap["seats"]) + snap["pot_total"] == bought
             assert snap["variant"] in ("draw", "lowball") and "draw_game" in snap
     truth = {dealt.number: dealt for dealt in demo.dealer.history}
     shown = drew = 0
