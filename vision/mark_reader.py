@@ -1,0 +1,483 @@
+"""Reading Tock marks on face-down cards: a classical reader for a design we draw ourselves.
+
+The Tock mark (``docs/tock-marks.md``) is a white disc in the middle of the back holding the
+suit pip at one of three heights (12, 20, 30 % of the card's height), the ace's pip inside a
+black ring. Because the design is exactly known, the reader measures it instead of learning it:
+
+1. **Patch.** The middle of the card is straightened into a square patch (the card's own outline
+   gives the scale, so the camera's distance does not matter).
+2. **White and ink.** The patch is divided by the brightest near-neutral light around its centre
+   (the disc's white), so the room's light and tint drop out; "ink" is what is darker than that.
+3. **Pip.** The pip is the ink blob near the centre that white surrounds on every side; its
+   colour (red or black, against the disc's white) and its shape, matched against the design's
+   own suit shapes turned every few degrees (a sticker can sit at any angle), give the suit.
+4. **Size.** The pip's height (from its area and the suit's shape) against the card's height
+   gives small, medium or large; the disc's radius against the pip tells the ace, whose ring
+   makes its white disc smaller around the same pip, and a neutral dark band where the ring is
+   confirms it.
+
+The reference values of every measurement are taken from the design itself (16 marks drawn by
+:func:`vision.faces.draw_tock_mark` and measured once), so a change of design is followed.
+Each decision keeps its margin; the confidence is the product of the margins' calibrated
+probabilities, and below ``threshold`` the mark is None ("unsure"). A back with no white disc and
+pip in its middle reads ``"plain"``.
+
+>>> reader = MarkReader()
+>>> from vision.faces import deck_style, render_back
+>>> back = render_back(deck_style(3, "holdout"), "h:large")[:, :, :3]
+>>> reading = reader.read_back(back)
+>>> reading.mark, reading.confidence > 0.9
+('h:large', True)
+>>> reader.read_back(render_back(deck_style(3, "holdout"))[:, :, :3]).mark
+'plain'
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from table.cards import Suit
+from table.tock import ALL_MARKS, Mark, SizeClass
+from vision.errors import FrameError
+from vision.rectify import CARD_ASPECT, Pyramid, card_homography, order_corners
+
+PLAIN = "plain"
+"""The reading of an unmarked back."""
+
+PATCH = 96
+"""Side in pixels of the square patch cut from the middle of a card."""
+
+SPAN = 0.56
+"""Side of the patch as a fraction of the card's height (the large disc is 0.39; the rest is
+room for a sticker stuck a little off centre)."""
+
+PX_PER_HEIGHT = PATCH / SPAN
+"""Patch pixels per card height."""
+
+_SHAPE_GRID = 56  # side of the grid a pip is resampled into for shape matching
+_SHAPE_SCALE = 20.0  # sqrt(area) of a pip in that grid, pixels
+_SHAPE_BLUR = 0.8  # Gaussian blur (grid pixels) of both sides of a shape comparison
+_ROTATIONS = 72  # templates every 5 degrees
+_RAYS = 64  # rays cast from the pip to find the disc's edge
+
+
+@dataclass(frozen=True)
+class MarkReading:
+    """What one back says.
+
+    ``mark`` is ``"h:large"``, ``"s:ace"``..., ``"plain"`` for an unmarked back, or None when the
+    reader is not sure; ``guess`` is its best guess anyway; ``confidence`` the probability that
+    the guess is right (calibrated on rendered backs).
+    """
+
+    mark: str | None
+    guess: str
+    confidence: float
+
+
+@dataclass(frozen=True)
+class MarkFeatures:
+    """The measurements of one patch (for tuning and tests); zeros where nothing was found."""
+
+    found: bool  # a pip surrounded by white near the middle
+    red: float  # redness of the pip against the disc's white, relative to its contrast (~0.75 red, ~0 black)
+    suit_scores: tuple[float, float, float, float]  # shape match per suit (clubs, diamonds, hearts, spades)
+    height: float  # the pip's height as a fraction of the card's height (from its area)
+    white_end: float  # where the white around the pip ends, in pip heights from the disc's centre
+    contrast: float  # how much darker it is past that point than on the disc (0..1)
+    white_level: float  # brightness of the reference white (0..255)
+
+    @property
+    def suit(self) -> Suit:
+        return Suit(int(np.argmax(self.suit_scores)))
+
+
+# ---------------------------------------------------------------------------------- geometry
+def centre_patch(frame: np.ndarray, corners: np.ndarray, *, pyramid: Pyramid | None = None) -> np.ndarray:
+    """The middle of a card straightened into a PATCH × PATCH BGR square (SPAN of its height)."""
+    pyramid = pyramid or Pyramid(frame)
+    homography = card_homography(order_corners(corners))
+    half_u = SPAN / CARD_ASPECT / 2
+    half_v = SPAN / 2
+    step_u, step_v = 2 * half_u / PATCH, 2 * half_v / PATCH
+    # Output pixel (i, j) has its centre at (i + 0.5, j + 0.5).
+    to_unit = np.array([[step_u, 0, 0.5 - half_u + step_u / 2], [0, step_v, 0.5 - half_v + step_v / 2], [0, 0, 1]])
+    to_frame = homography @ to_unit
+    top, bottom = to_frame @ np.array([PATCH / 2, 0, 1.0]), to_frame @ np.array([PATCH / 2, PATCH, 1.0])
+    span = float(np.hypot(*(bottom[:2] / bottom[2] - top[:2] / top[2])))
+    image, scale = pyramid.level_for(span / PATCH)
+    offset = 0.5 * scale - 0.5
+    full = np.array([[scale, 0, offset], [0, scale, offset], [0, 0, 1]]) @ to_frame
+    patch: np.ndarray = cv2.warpPerspective(image, full, (PATCH, PATCH), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                            borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
+    return patch
+
+
+# ---------------------------------------------------------------------------------- shapes
+def _normalised_shape(mask: np.ndarray, angle: float = 0.0) -> np.ndarray:
+    """A soft mask moved to its centroid, scaled to a fixed sqrt(area), turned by ``angle``
+    degrees and slightly blurred: (_SHAPE_GRID²,) float32, zero mean and unit norm (so a dot
+    product of two is their correlation)."""
+    source: np.ndarray = mask.astype(np.float32)
+    moments = cv2.moments(source)
+    if moments["m00"] <= 1e-6:
+        return np.zeros(_SHAPE_GRID * _SHAPE_GRID, np.float32)
+    scale = _SHAPE_SCALE / math.sqrt(moments["m00"])
+    if scale < 0.5:  # a big drawing: shrink it by area first, so that nothing aliases
+        source = cv2.resize(source, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        moments = cv2.moments(source)
+        scale = _SHAPE_SCALE / math.sqrt(max(moments["m00"], 1e-6))
+    cx, cy = moments["m10"] / moments["m00"], moments["m01"] / moments["m00"]
+    matrix = cv2.getRotationMatrix2D((cx, cy), angle, scale)
+    matrix[:, 2] += np.array([_SHAPE_GRID / 2 - cx, _SHAPE_GRID / 2 - cy])
+    out = cv2.warpAffine(source, matrix, (_SHAPE_GRID, _SHAPE_GRID), flags=cv2.INTER_LINEAR)
+    flat = cv2.GaussianBlur(out, (0, 0), _SHAPE_BLUR).reshape(-1)
+    flat = flat - flat.mean()
+    result: np.ndarray = flat / max(float(np.linalg.norm(flat)), 1e-6)
+    return result
+
+
+@functools.cache
+def _design() -> _Design:
+    return _Design.measure()
+
+
+@dataclass(frozen=True)
+class _Design:
+    """The Tock design measured once: suit templates and the reference value of each feature."""
+
+    templates: np.ndarray  # (4, _ROTATIONS, grid²) unit vectors
+    offsets: np.ndarray  # (4, _ROTATIONS, 2) pip centroid → disc centre, in pip heights
+    area_per_height2: tuple[float, float, float, float]  # pip area / pip height², per suit
+    heights: dict[str, float]  # size class → pip height / card height
+    white_end: dict[str, float]  # "ace", "medium" → where the white ends, in pip heights, as measured
+
+    @staticmethod
+    def measure() -> _Design:
+        from vision.faces import FACE_H, TOCK_HEIGHTS, draw_tock_mark
+        from vision.suits import SuitShape, suit_mask
+
+        shape = SuitShape()
+        templates = np.zeros((4, _ROTATIONS, _SHAPE_GRID * _SHAPE_GRID), np.float32)
+        offsets = np.zeros((4, _ROTATIONS, 2), np.float64)
+        ratios = []
+        for suit in Suit:
+            big = suit_mask(shape, suit, 240)
+            ratios.append(float(big.sum() / big.shape[0] ** 2))
+            padded = cv2.copyMakeBorder(big, 80, 80, 80, 80, cv2.BORDER_CONSTANT, value=0)
+            moments = cv2.moments(padded)
+            centroid = np.array([moments["m10"], moments["m01"]]) / moments["m00"]
+            box_centre = np.array([80 + (big.shape[1] - 1) / 2, 80 + (big.shape[0] - 1) / 2])
+            offset = (box_centre - centroid) / big.shape[0]
+            for k in range(_ROTATIONS):
+                angle = 360.0 * k / _ROTATIONS
+                templates[suit, k] = _normalised_shape(padded, angle)
+                turn = cv2.getRotationMatrix2D((0.0, 0.0), angle, 1.0)[:, :2]
+                offsets[suit, k] = turn @ offset
+        heights = {size: TOCK_HEIGHTS[size] for size in ("small", "medium", "large", "ace")}
+        partial = _Design(templates, offsets, (ratios[0], ratios[1], ratios[2], ratios[3]), heights, {})
+        # Where the white ends for the ace (its ring) and the medium (its disc's edge), as the
+        # reader measures it on a clean card with a dark back.
+        ends: dict[str, list[float]] = {}
+        for mark in ALL_MARKS:
+            if mark.size not in (SizeClass.ACE, SizeClass.MEDIUM):
+                continue
+            canvas = np.full((FACE_H, round(FACE_H * CARD_ASPECT), 3), 60.0, np.float32)
+            draw_tock_mark(canvas, str(mark))
+            image = np.clip(canvas, 0, 255).astype(np.uint8)
+            features = _measure(centre_patch(image, _card_box(image)), partial)
+            ends.setdefault(mark.size.value, []).append(features.white_end)
+        return _Design(templates, offsets, partial.area_per_height2, heights,
+                       {k: float(np.mean(v)) for k, v in ends.items()})  # fmt: skip
+
+
+def _card_box(image: np.ndarray) -> np.ndarray:
+    h, w = image.shape[:2]
+    return np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) - 0.5
+
+
+# ---------------------------------------------------------------------------------- measuring
+_YY, _XX = np.mgrid[0:PATCH, 0:PATCH].astype(np.float32)
+_CENTRE = (PATCH - 1) / 2
+_NEAR_CENTRE = ((_XX - _CENTRE) ** 2 + (_YY - _CENTRE) ** 2) <= (0.2 * PX_PER_HEIGHT) ** 2
+_DISK3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+_DISK5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+_DISK7 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+_DISK9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
+_MAX_PIP = 0.36 * PX_PER_HEIGHT  # no pip is wider or taller than this (the large one is 0.30)
+_PROFILE = (0.46, 1.0, 0.02)  # radial profile: first, last radius and step, in pip heights
+_INSIDE = (0.5, 0.58)  # radii (pip heights) that are on the disc's white for every mark
+
+
+def _nothing(white_level: float) -> MarkFeatures:
+    return MarkFeatures(False, 0.0, (0.0, 0.0, 0.0, 0.0), 0.0, 0.0, 0.0, white_level)
+
+
+def _measure(patch: np.ndarray, design: _Design) -> MarkFeatures:
+    """Every measurement of one centre patch (see the module docstring)."""
+    pixels = patch.astype(np.float32)
+    reference = np.percentile(pixels[_NEAR_CENTRE], 95, axis=0).astype(np.float32)
+    white_level = float(reference.mean())
+    if white_level < 12:
+        return _nothing(white_level)
+    norm = pixels / np.maximum(reference, 4.0)
+    low = norm.min(axis=2)
+    chroma = norm.max(axis=2) - low
+    darkest = float(np.percentile(low[_NEAR_CENTRE], 2))
+    if darkest > 0.8:
+        return _nothing(white_level)
+    # Ink is what lies nearer the darkest than the white: glare on a pip lifts both.
+    cut = (1.0 + darkest) / 2
+    ink = low < cut
+    white = (low > (1.0 + cut) / 2) & (chroma < 0.35)
+    redness = norm[..., 2] - np.maximum(norm[..., 0], norm[..., 1])
+    found = _find_pip(ink, white, redness, chroma, design)
+    if found is None:
+        return _nothing(white_level)
+    blob, within = found
+    blob = _with_stem(blob, ink & within)
+    core = cv2.erode(blob, _DISK3) > 0
+    if core.sum() < 4:
+        core = blob > 0
+    ink_low = float(np.percentile(low[core], 75))  # the light side of the pip: shading must not shrink it
+    contrast_ink = max(1.0 - ink_low, 0.15)
+    region = (cv2.dilate(blob, _DISK7) > 0) & within
+    soft = np.where(region, np.clip((1.0 - low) / contrast_ink, 0.0, 1.0), 0.0).astype(np.float32)
+    red = float(np.median(redness[core])) / contrast_ink
+    scores = design.templates @ _normalised_shape(soft)  # (4, rotations)
+    suit_scores = scores.max(axis=1)
+    suit = int(np.argmax(suit_scores))
+    turn = int(np.argmax(scores[suit]))
+    area = float(soft.sum())
+    height_px = math.sqrt(area / design.area_per_height2[suit])
+    moments = cv2.moments(soft)
+    centroid = np.array([moments["m10"], moments["m01"]]) / moments["m00"]
+    centre = centroid + design.offsets[suit, turn] * height_px
+    white_end, contrast = _white_end(low, soft, centre, height_px)
+    return MarkFeatures(True, red, (float(suit_scores[0]), float(suit_scores[1]), float(suit_scores[2]),
+                                    float(suit_scores[3])), height_px / PX_PER_HEIGHT, white_end, contrast,
+                        white_level)  # fmt: skip
+
+
+def _find_pip(ink: np.ndarray, white: np.ndarray, redness: np.ndarray, chroma: np.ndarray,
+              design: _Design) -> tuple[np.ndarray, np.ndarray] | None:  # fmt: skip
+    """The pip (uint8 mask) and the region its ink may be taken from (bool), or None.
+
+    The pip is the largest ink blob near the middle that white surrounds. Where it touches the
+    ace's ring or the back at the disc's edge (a heart's lobes come close to both, and blur
+    closes the gap), the disc is rebuilt as the convex hull of the white around the pip, and
+    the blob is looked for again inside it.
+    """
+    everywhere = np.ones(ink.shape, bool)
+    for thin in (0, 1):
+        if thin:  # a thin bridge of blur between the pip and the ring: cut it, grow the pip back
+            eroded = cv2.erode(ink.astype(np.uint8), _DISK3)
+            core = _central_blob(eroded > 0, white, everywhere, design, grow=1)
+            blob = None if core is None else cv2.dilate(core, _DISK3) & ink.astype(np.uint8)
+        else:
+            blob = _central_blob(ink, white, everywhere, design)
+        if blob is not None:
+            return blob, everywhere
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(white.astype(np.uint8), connectivity=4)
+    keep = []
+    for k in range(1, count):
+        x, y, w, h, area = stats[k]
+        if area < 12 or x == 0 or y == 0 or x + w == PATCH or y + h == PATCH:
+            continue
+        if math.hypot(centroids[k][0] - _CENTRE, centroids[k][1] - _CENTRE) > 0.22 * PX_PER_HEIGHT:
+            continue
+        keep.append(k)
+    if keep:
+        points = np.column_stack(np.nonzero(np.isin(labels, keep)))[:, ::-1].astype(np.int32)
+        hull = np.zeros(ink.shape, np.uint8)
+        cv2.fillConvexPoly(hull, cv2.convexHull(points), 1)
+        disc = cv2.erode(hull, _DISK3) > 0
+        # Blur leaves no white where the pip meets the hull's edge: the hull's rim counts as white.
+        rim = disc & (cv2.erode(hull, _DISK9) == 0)
+        blob = _central_blob(ink & disc, white | rim, disc, design, surround=0.7)
+        if blob is not None:
+            return blob, hull > 0
+    # A red pip whose lobes touch the ace's black ring on a busy back: red ink apart from the
+    # ring, white or the ring's neutral dark all round it.
+    top = float(np.percentile(redness[_NEAR_CENTRE], 98))
+    if top < 0.3:
+        return None
+    neutral = ink & (chroma < 0.3)
+    blob = _central_blob(redness > top / 2, white | neutral, everywhere, design)
+    return None if blob is None else (blob, everywhere)
+
+
+def _with_stem(blob: np.ndarray, ink: np.ndarray) -> np.ndarray:
+    """The pip with the small ink pieces just beside it: a spade's or club's stem hangs on by a
+    neck thinner than a pixel, and the pip's size is read from its area."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    area = int(blob.sum())
+    reach = max(2, round(0.12 * math.sqrt(area)))  # the neck's gap grows with the pip
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    near = np.unique(labels[(cv2.dilate(blob, kernel) > 0) & (blob == 0) & ink])
+    out = blob.copy()
+    for k in near:
+        x, y, w, h, size = stats[k]
+        if k == 0 or size > 0.2 * area or x == 0 or y == 0 or x + w == PATCH or y + h == PATCH:
+            continue
+        out[labels == k] = 1
+    return out
+
+
+def _central_blob(ink: np.ndarray, white: np.ndarray, within: np.ndarray, design: _Design, *,
+                  grow: int = 0, surround: float = 0.8) -> np.ndarray | None:  # fmt: skip
+    """The largest ink blob near the middle, of a pip's size, with white round at least
+    ``surround`` of it (inside ``within``), looking ``grow`` pixels further out for the white."""
+    min_area = 0.3 * design.area_per_height2[1] * (design.heights["small"] * PX_PER_HEIGHT) ** 2
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    best, best_area = None, 0.0
+    for k in range(1, count):
+        area = float(stats[k, cv2.CC_STAT_AREA])
+        cx, cy = centroids[k]
+        if area < min_area or area <= best_area:
+            continue
+        if math.hypot(cx - _CENTRE, cy - _CENTRE) > 0.12 * PX_PER_HEIGHT:
+            continue
+        if max(stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]) > _MAX_PIP:
+            continue
+        blob = (labels == k).astype(np.uint8)
+        near, far = (_DISK3, _DISK7) if not grow else (_DISK5, _DISK9)
+        around = (cv2.dilate(blob, far) > 0) & (cv2.dilate(blob, near) == 0)
+        inside = around & within
+        if inside.sum() < 0.5 * around.sum() or white[inside].mean() < surround:
+            continue
+        best, best_area = blob, area
+    return best
+
+
+def _white_end(low: np.ndarray, soft: np.ndarray, centre: np.ndarray, height_px: float) -> tuple[float, float]:
+    """Where the white around the pip ends (pip heights from the disc's centre) and how much
+    darker it gets there: the angular mean of the whiteness, radius by radius, off the pip."""
+    first, last, step = _PROFILE
+    distance = np.hypot(_XX - centre[0], _YY - centre[1]) / max(height_px, 1.0)
+    use = (soft < 0.05) & (distance >= first) & (distance < last)
+    bins = ((distance[use] - first) / step).astype(np.int64)
+    n = round((last - first) / step)
+    counts = np.bincount(bins, minlength=n)[:n]
+    sums = np.bincount(bins, weights=low[use], minlength=n)[:n]
+    if np.any(counts < 3):
+        return 0.0, 0.0
+    profile = sums / counts
+    radii = first + step * (np.arange(n) + 0.5)
+    inside = profile[(radii >= _INSIDE[0]) & (radii <= _INSIDE[1])].mean()
+    beyond = radii > _INSIDE[1]
+    darkest = float(profile[beyond].min())
+    contrast = float(inside - darkest)
+    if contrast < 0.2:
+        return float(last), max(contrast, 0.0)
+    level = (inside + darkest) / 2
+    for j in np.flatnonzero(beyond):
+        if profile[j] < level:
+            a, b = profile[j - 1], profile[j]
+            t = float(np.clip((a - level) / max(a - b, 1e-6), 0.0, 1.0))
+            return float(radii[j - 1] + t * step), contrast
+    return float(last), contrast
+
+
+# ---------------------------------------------------------------------------------- deciding
+class MarkReader:
+    """Reads the Tock mark of face-down cards (see the module docstring).
+
+    ``threshold``: below this confidence the mark is None ("unsure").
+    """
+
+    def __init__(self, *, threshold: float = 0.9) -> None:
+        if not 0.0 < threshold < 1.0:
+            raise ValueError(f"mark threshold must be between 0 and 1, got {threshold!r}")
+        self.threshold = threshold
+        self._design = _design()
+
+    def features(self, patch: np.ndarray) -> MarkFeatures:
+        """The measurements of one centre patch (PATCH × PATCH BGR uint8)."""
+        if patch.shape != (PATCH, PATCH, 3):
+            raise FrameError(f"a centre patch must be {PATCH}×{PATCH}×3 BGR, got shape {patch.shape}")
+        return _measure(patch, self._design)
+
+    def decide(self, features: MarkFeatures) -> MarkReading:
+        """A reading from measurements."""
+        return _decide(features, self._design, self.threshold)
+
+    def read(
+        self, frame: np.ndarray, cards: Sequence[np.ndarray], *, pyramid: Pyramid | None = None
+    ) -> list[MarkReading]:
+        """The mark of each card (4×2 corners in ``frame``) of a BGR frame."""
+        pyramid = pyramid or Pyramid(frame)
+        return [self.decide(self.features(centre_patch(frame, np.asarray(c), pyramid=pyramid))) for c in cards]
+
+    def read_back(self, rectified: Any) -> MarkReading:
+        """The mark of one card already straightened (its back, upright or on its side)."""
+        from vision.reader import check_frame
+
+        image = check_frame(rectified, what="rectified card")
+        h, w = image.shape[:2]
+        if min(h, w) < 16:
+            raise FrameError(f"rectified card is too small ({w}×{h} pixels); give at least 16 pixels a side")
+        return self.read(image, [_card_box(image)])[0]
+
+
+def _sure(z: float) -> float:
+    """The logistic of a margin measured in its own scale (0.5 on the boundary)."""
+    return 1.0 / (1.0 + math.exp(-max(min(z, 40.0), -40.0)))
+
+
+# Scales of each margin (how far past its boundary a measurement must be to count as sure),
+# set from the spread of the measurements on rendered backs of the training deck styles.
+_RED_CUT, _RED_SCALE = 0.3, 0.04  # redness: red marks 0.63..1.1, black ones -0.06..0.05
+_SHAPE_CUT, _SHAPE_STEP = 0.93, 0.01  # best shape correlation of a real pip: 0.97..1.0
+_SUIT_SCALE = 0.0015  # in-colour margin: clubs/spades 0.006..0.03, hearts/diamonds 0.03..0.1
+_SIZE_SCALE = 0.025  # log of a height ratio (spread about 0.03); classes are 0.41 and 0.51 apart
+_SIZE_FIT = 0.22  # furthest a pip's log height may lie from its class's
+_ACE_SCALES = (0.002, 0.015)  # white end, in card heights and in pip heights
+
+
+def _decide(f: MarkFeatures, design: _Design, threshold: float) -> MarkReading:
+    """Combine the measurements: colour, then suit by shape, then size, then ace or medium.
+
+    The colour is never in doubt on a real pip (red 0.63..1.1, black -0.06..0.05), so the shape
+    only chooses within it: a black spade may well fit a heart's outline better than a club's.
+    """
+    if not f.found:
+        return MarkReading(PLAIN, PLAIN, 0.99)
+    red = f.red > _RED_CUT
+    p_colour = _sure(abs(f.red - _RED_CUT) / _RED_SCALE)
+    pair = (Suit.HEARTS, Suit.DIAMONDS) if red else (Suit.SPADES, Suit.CLUBS)
+    first, second = sorted(pair, key=lambda suit: -f.suit_scores[suit])
+    score = f.suit_scores[first]
+    p_shape = _sure((score - _SHAPE_CUT) / _SHAPE_STEP)
+    p_suit = _sure((score - f.suit_scores[second]) / _SUIT_SCALE)
+    log_h = math.log(max(f.height, 1e-4))
+    sizes = sorted(("small", "medium", "large"), key=lambda size: abs(log_h - math.log(design.heights[size])))
+    size, runner_up = sizes[0], sizes[1]
+    boundary = (math.log(design.heights[size]) + math.log(design.heights[runner_up])) / 2
+    p_size = _sure(abs(log_h - boundary) / _SIZE_SCALE)
+    p_fit = _sure((_SIZE_FIT - abs(log_h - math.log(design.heights[size]))) / _SIZE_SCALE)
+    p_ace = 1.0
+    if size == "medium":
+        if f.contrast < 0.2:  # no edge anywhere past the pip: a light back and no ring on it
+            p_ace = 0.95
+        else:
+            ace, medium = design.white_end["ace"], design.white_end["medium"]
+            card_cut = (ace + medium) / 2 * design.heights["medium"]
+            pip_cut = (ace + medium) / 2
+            z = (card_cut - f.white_end * f.height) / _ACE_SCALES[0] + (pip_cut - f.white_end) / _ACE_SCALES[1]
+            if z > 0:
+                size = "ace"
+            p_ace = _sure(abs(z))
+    is_mark = p_shape * p_fit
+    if is_mark < 0.5:
+        return MarkReading(PLAIN if is_mark < 0.1 else None, PLAIN, 1.0 - is_mark)
+    mark = str(Mark(first, SizeClass(size)))
+    confidence = p_colour * is_mark * p_suit * p_size * p_ace
+    return MarkReading(mark if confidence >= threshold else None, mark, confidence)
