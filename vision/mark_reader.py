@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,6 +93,7 @@ class MarkFeatures:
     white_end: float  # where the white around the pip ends, in pip heights from the disc's centre
     contrast: float  # how much darker it is past that point than on the disc (0..1)
     white_level: float  # brightness of the reference white (0..255)
+    white_middle: float = 0.0  # share of white within 0.1 card heights of the middle, less that beyond 0.22
 
     @property
     def suit(self) -> Suit:
@@ -207,6 +208,8 @@ def _card_box(image: np.ndarray) -> np.ndarray:
 _YY, _XX = np.mgrid[0:PATCH, 0:PATCH].astype(np.float32)
 _CENTRE = (PATCH - 1) / 2
 _NEAR_CENTRE = ((_XX - _CENTRE) ** 2 + (_YY - _CENTRE) ** 2) <= (0.2 * PX_PER_HEIGHT) ** 2
+_MIDDLE = ((_XX - _CENTRE) ** 2 + (_YY - _CENTRE) ** 2) <= (0.1 * PX_PER_HEIGHT) ** 2
+_OUTSIDE = ((_XX - _CENTRE) ** 2 + (_YY - _CENTRE) ** 2) >= (0.22 * PX_PER_HEIGHT) ** 2
 _DISK3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _DISK5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _DISK7 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
@@ -216,8 +219,8 @@ _PROFILE = (0.46, 1.0, 0.02)  # radial profile: first, last radius and step, in 
 _INSIDE = (0.5, 0.58)  # radii (pip heights) that are on the disc's white for every mark
 
 
-def _nothing(white_level: float) -> MarkFeatures:
-    return MarkFeatures(False, 0.0, (0.0, 0.0, 0.0, 0.0), 0.0, 0.0, 0.0, white_level)
+def _nothing(white_level: float, white_middle: float = 0.0) -> MarkFeatures:
+    return MarkFeatures(False, 0.0, (0.0, 0.0, 0.0, 0.0), 0.0, 0.0, 0.0, white_level, white_middle)
 
 
 def _measure(patch: np.ndarray, design: _Design) -> MarkFeatures:
@@ -228,8 +231,9 @@ def _measure(patch: np.ndarray, design: _Design) -> MarkFeatures:
     if white_level < 12:
         return _nothing(white_level)
     norm = pixels / np.maximum(reference, 4.0)
-    low = norm.min(axis=2)
-    chroma = norm.max(axis=2) - low
+    b, g, r = norm[..., 0], norm[..., 1], norm[..., 2]
+    low = np.minimum(np.minimum(b, g), r)
+    chroma = np.maximum(np.maximum(b, g), r) - low
     darkest = float(np.percentile(low[_NEAR_CENTRE], 2))
     if darkest > 0.8:
         return _nothing(white_level)
@@ -237,11 +241,24 @@ def _measure(patch: np.ndarray, design: _Design) -> MarkFeatures:
     cut = (1.0 + darkest) / 2
     ink = low < cut
     white = (low > (1.0 + cut) / 2) & (chroma < 0.35)
-    redness = norm[..., 2] - np.maximum(norm[..., 0], norm[..., 1])
-    found = _find_pip(ink, white, redness, chroma, design)
-    if found is None:
-        return _nothing(white_level)
-    blob, within = found
+    redness = r - np.maximum(b, g)
+    # White in the middle and not round it: a sticker's disc (kept for when no pip is found).
+    white_middle = float(white[_MIDDLE].mean() - white[_OUTSIDE].mean())
+    # Each way of finding the pip is tried in turn; the first whose shape is plainly a suit
+    # wins, else the best-shaped one.
+    best: MarkFeatures | None = None
+    for blob, within in _pip_candidates(ink, white, redness, chroma, design):
+        features = _measure_pip(blob, within, ink, low, redness, design, white_level, white_middle)
+        if best is None or max(features.suit_scores) > max(best.suit_scores):
+            best = features
+        if max(features.suit_scores) >= _SHAPE_CUT:
+            break
+    return best if best is not None else _nothing(white_level, white_middle)
+
+
+def _measure_pip(blob: np.ndarray, within: np.ndarray, ink: np.ndarray, low: np.ndarray, redness: np.ndarray,
+                 design: _Design, white_level: float, white_middle: float) -> MarkFeatures:  # fmt: skip
+    """The measurements of one pip found in a patch."""
     blob = _with_stem(blob, ink & within)
     core = cv2.erode(blob, _DISK3) > 0
     if core.sum() < 4:
@@ -263,28 +280,33 @@ def _measure(patch: np.ndarray, design: _Design) -> MarkFeatures:
     white_end, contrast = _white_end(low, soft, centre, height_px)
     return MarkFeatures(True, red, (float(suit_scores[0]), float(suit_scores[1]), float(suit_scores[2]),
                                     float(suit_scores[3])), height_px / PX_PER_HEIGHT, white_end, contrast,
-                        white_level)  # fmt: skip
+                        white_level, white_middle)  # fmt: skip
 
 
-def _find_pip(ink: np.ndarray, white: np.ndarray, redness: np.ndarray, chroma: np.ndarray,
-              design: _Design) -> tuple[np.ndarray, np.ndarray] | None:  # fmt: skip
-    """The pip (uint8 mask) and the region its ink may be taken from (bool), or None.
+def _pip_candidates(ink: np.ndarray, white: np.ndarray, redness: np.ndarray, chroma: np.ndarray,
+                    design: _Design) -> Iterator[tuple[np.ndarray, np.ndarray]]:  # fmt: skip
+    """Possible pips (uint8 mask) with the region their ink may be taken from (bool), best first.
 
     The pip is the largest ink blob near the middle that white surrounds. Where it touches the
     ace's ring or the back at the disc's edge (a heart's lobes come close to both, and blur
-    closes the gap), the disc is rebuilt as the convex hull of the white around the pip, and
-    the blob is looked for again inside it.
+    closes the gap), it is looked for again: in the ink thinned by a pixel; as red ink apart
+    from the ring's neutral black; inside the convex hull of the white around it.
     """
     everywhere = np.ones(ink.shape, bool)
-    for thin in (0, 1):
-        if thin:  # a thin bridge of blur between the pip and the ring: cut it, grow the pip back
-            eroded = cv2.erode(ink.astype(np.uint8), _DISK3)
-            core = _central_blob(eroded > 0, white, everywhere, design, grow=1)
-            blob = None if core is None else cv2.dilate(core, _DISK3) & ink.astype(np.uint8)
-        else:
-            blob = _central_blob(ink, white, everywhere, design)
+    blob = _central_blob(ink, white, everywhere, design)
+    if blob is not None:
+        yield blob, everywhere
+    # A thin bridge of blur between the pip and the ring: cut it, grow the pip back.
+    core = _central_blob(cv2.erode(ink.astype(np.uint8), _DISK3) > 0, white, everywhere, design, grow=1)
+    if core is not None:
+        yield cv2.dilate(core, _DISK3) & ink.astype(np.uint8), everywhere
+    # A red pip touching the ace's black ring: red ink, with white or the ring's neutral dark
+    # all round it.
+    top = float(np.percentile(redness[_NEAR_CENTRE], 98))
+    if top >= 0.3:
+        blob = _central_blob(redness > top / 2, white | (ink & (chroma < 0.3)), everywhere, design)
         if blob is not None:
-            return blob, everywhere
+            yield blob, everywhere
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(white.astype(np.uint8), connectivity=4)
     keep = []
     for k in range(1, count):
@@ -303,15 +325,7 @@ def _find_pip(ink: np.ndarray, white: np.ndarray, redness: np.ndarray, chroma: n
         rim = disc & (cv2.erode(hull, _DISK9) == 0)
         blob = _central_blob(ink & disc, white | rim, disc, design, surround=0.7)
         if blob is not None:
-            return blob, hull > 0
-    # A red pip whose lobes touch the ace's black ring on a busy back: red ink apart from the
-    # ring, white or the ring's neutral dark all round it.
-    top = float(np.percentile(redness[_NEAR_CENTRE], 98))
-    if top < 0.3:
-        return None
-    neutral = ink & (chroma < 0.3)
-    blob = _central_blob(redness > top / 2, white | neutral, everywhere, design)
-    return None if blob is None else (blob, everywhere)
+            yield blob, hull > 0
 
 
 def _with_stem(blob: np.ndarray, ink: np.ndarray) -> np.ndarray:
@@ -439,6 +453,7 @@ _SHAPE_CUT, _SHAPE_STEP = 0.93, 0.01  # best shape correlation of a real pip: 0.
 _SUIT_SCALE = 0.0015  # in-colour margin: clubs/spades 0.006..0.03, hearts/diamonds 0.03..0.1
 _SIZE_SCALE = 0.025  # log of a height ratio (spread about 0.03); classes are 0.41 and 0.51 apart
 _SIZE_FIT = 0.22  # furthest a pip's log height may lie from its class's
+_WHITE_MIDDLE = 0.3  # more white in the middle than round it: "no pip found" is not "plain"
 _ACE_SCALES = (0.002, 0.015)  # white end, in card heights and in pip heights
 
 
@@ -449,6 +464,9 @@ def _decide(f: MarkFeatures, design: _Design, threshold: float) -> MarkReading:
     only chooses within it: a black spade may well fit a heart's outline better than a club's.
     """
     if not f.found:
+        # No pip; but white in the middle may be a sticker the reader could not make out.
+        if f.white_middle > _WHITE_MIDDLE:
+            return MarkReading(None, PLAIN, 0.5)
         return MarkReading(PLAIN, PLAIN, 0.99)
     red = f.red > _RED_CUT
     p_colour = _sure(abs(f.red - _RED_CUT) / _RED_SCALE)
