@@ -210,17 +210,26 @@ def summarise(result: dict[str, np.ndarray], threshold: float) -> dict[str, floa
     }
 
 
+MAX_WRONG = 0.004
+"""Share of calibration cards the reader may name wrongly at the chosen threshold: under the 0.5 %
+issue 4 allows anywhere (a small margin, as calibration scenes are a sample)."""
+
+
 def choose_threshold(result: dict[str, np.ndarray]) -> float:
-    """The lowest threshold (at least 0.5) at which calibration cards show no confident error."""
+    """The lowest threshold (0.5 to 0.99) at which at most MAX_WRONG of the calibration cards are
+    named wrongly (every named card counts as a confident one)."""
     readable = result["truth"] >= 0
     wrong = readable & (result["best"] != result["truth"])
-    worst = float(result["confidence"][wrong].max(initial=0.0))
-    return float(min(max(0.5, worst + 1e-3), 0.97))
+    allowed = int(MAX_WRONG * readable.sum())
+    confidences = np.sort(result["confidence"][wrong])[::-1]
+    worst = float(confidences[allowed]) if len(confidences) > allowed else 0.0
+    return float(min(max(0.5, worst + 1e-3), 0.99))
 
 
 def scene_readings(models: Path, scenes: int, seed: int) -> dict[str, np.ndarray]:
-    """Per face-up card of rendered scenes (train-pool decks, their own seeds), read through the whole
-    pipeline: corner probabilities and truth, for fitting the temperature and the threshold."""
+    """Per face-up card of rendered scenes (train-pool decks, their own seeds, cards apart so that
+    every face-up card is readable), read through the whole pipeline: corner probabilities and
+    truth, for fitting the temperature and the threshold."""
     from vision.detect import quad_iou
     from vision.reader import CardReader
     from vision.rectify import Pyramid, index_crops, thumbnails
@@ -232,7 +241,7 @@ def scene_readings(models: Path, scenes: int, seed: int) -> dict[str, np.ndarray
     progress = Progress(scenes, "calibration scenes")
     for k in range(scenes):
         number = 200_000 + seed * 1000 + k
-        spec = SceneSpec(cards=deal_rows(rng, touching=k % 4 == 3), seed=number, deck=f"train-{number}")
+        spec = SceneSpec(cards=deal_rows(rng), seed=number, deck=f"train-{number}")
         scene = render_scene(spec)
         outlines = reader.detect(scene.image)
         if outlines:
@@ -279,13 +288,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--members", type=int, default=3, help="corner readers in the ensemble (default 3)")
     parser.add_argument("--steps", type=int, default=1200, help="batches of 256 per corner reader (default 1200)")
     parser.add_argument("--jobs", type=int, default=2, help="processes rendering the data (default 2)")
-    parser.add_argument("--calibration-scenes", type=int, default=80, help="rendered scenes for calibration")
+    parser.add_argument("--calibration-scenes", type=int, default=150, help="rendered scenes for calibration")
     parser.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "models")
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tocktable", help="rendered data cache")
+    parser.add_argument("--recalibrate", action="store_true",
+                        help="only fit the temperature and threshold again for the models in --out")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
+    if args.recalibrate:
+        return recalibrate(args.out, args.calibration_scenes, args.seed)
     torch.use_deterministic_algorithms(True)
     started = time.monotonic()
 
@@ -327,6 +340,26 @@ def main(argv: list[str] | None = None) -> int:
     (args.out / "reader.json").write_text(json.dumps(manifest, indent=1) + "\n")
     print(json.dumps(figures, indent=1))
     print(f"temperature {temperature:.3f}, threshold {threshold:.3f}; wrote {args.out}")
+    return 0
+
+
+def recalibrate(models: Path, scenes: int, seed: int) -> int:
+    """Fit the temperature and the threshold of existing models again (reader.json is updated)."""
+    path = models / "reader.json"
+    manifest = json.loads(path.read_text())
+    manifest.update(temperature=1.0, threshold=0.5)
+    path.write_text(json.dumps(manifest, indent=1) + "\n")
+    readings = scene_readings(models, scenes, seed)
+    result = dict(readings)
+    temperature = fit_temperature(result)
+    best, confidence, seen = vote(readings["cards"].reshape(-1, 2, 52), readings["none"].reshape(-1, 2), temperature)
+    result.update(best=best, confidence=confidence, seen=seen)
+    threshold = choose_threshold(result)
+    manifest.update(temperature=temperature, threshold=threshold)
+    manifest.setdefault("figures", {})["calibration_scenes"] = summarise(result, threshold)
+    path.write_text(json.dumps(manifest, indent=1) + "\n")
+    print(json.dumps(manifest["figures"]["calibration_scenes"], indent=1))
+    print(f"temperature {temperature:.3f}, threshold {threshold:.3f}; wrote {path}")
     return 0
 
 
