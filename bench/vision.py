@@ -131,10 +131,12 @@ def fanned(reader: CardReader) -> dict[str, Any] | None:
         truth = str(Card.parse(re.sub(r"^(10|[2-9AJQK])([CDHS])$", r"\1\2", shape["label"]).lower()))
         upright = y1 - y0 >= x1 - x0
         turns = (0, 2) if upright else (1, 3)
-        # The turn whose crops show an index upright, then a vote over three framings of it.
-        crops = {turn: [_index_crop(image, (x0, y0, x1, y1), turn, zoom) for zoom in ZOOMS] for turn in turns}
-        turn = min(turns, key=lambda t: float(np.mean([r.no_index for r in reader.read_index(crops[t])])))
-        reading = reader.vote_index(crops[turn])
+        # Fanned cards lean: the turn and tilt whose crop shows an index upright, then a vote over
+        # three framings of it.
+        poses = [(turn, tilt) for turn in turns for tilt in TILTS]
+        looks = reader.read_index([_index_crop(image, (x0, y0, x1, y1), turn, tilt=tilt) for turn, tilt in poses])
+        turn, tilt = poses[int(np.argmin([look.no_index for look in looks]))]
+        reading = reader.vote_index([_index_crop(image, (x0, y0, x1, y1), turn, zoom, tilt) for zoom in ZOOMS])
         card, confidence = reading.card, reading.confidence
         if card == truth:
             right += 1
@@ -148,9 +150,12 @@ def fanned(reader: CardReader) -> dict[str, Any] | None:
 
 ZOOMS = (0.85, 1.0, 1.2)
 """Framings of a labelled index box: the index's height relative to the card's is not known."""
+TILTS = (-24.0, -12.0, 0.0, 12.0, 24.0)
+"""Tilts tried (degrees): the boxes are upright rectangles around indices of leaning cards."""
 
 
-def _index_crop(image: np.ndarray, box: tuple[float, float, float, float], turn: int, zoom: float = 1.0) -> np.ndarray:
+def _index_crop(image: np.ndarray, box: tuple[float, float, float, float], turn: int, zoom: float = 1.0,
+                tilt: float = 0.0) -> np.ndarray:  # fmt: skip
     """Cut around a tight index box as the reader frames an index (box in the upper middle of the crop)."""
     x0, y0, x1, y1 = box
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
@@ -161,6 +166,8 @@ def _index_crop(image: np.ndarray, box: tuple[float, float, float, float], turn:
     width = height * (0.28 * 63) / (0.44 * 88)
     width = max(width, short_side * 1.6)
     along = np.array([[0, 1], [-1, 0], [0, -1], [1, 0]][turn], np.float64)  # crop's "down" in image coords
+    c, s_ = np.cos(np.radians(tilt)), np.sin(np.radians(tilt))
+    along = np.array([c * along[0] - s_ * along[1], s_ * along[0] + c * along[1]])
     across = np.array([along[1], -along[0]])  # crop's "right" (a turn, never a mirror)
     centre = np.array([cx, cy]) + along * height * (0.5 - (0.04 + 0.13) / 0.44) + across * width * (0.5 - 0.1 / 0.28)
     tl = centre - along * height / 2 - across * width / 2
