@@ -45,11 +45,16 @@ import numpy as np
 
 from table.cards import Suit
 from table.tock import ALL_MARKS, Mark, SizeClass
-from vision.errors import FrameError
+from vision.errors import FrameError, VisionError
 from vision.rectify import CARD_ASPECT, Pyramid, card_homography, order_corners
 
 PLAIN = "plain"
 """The reading of an unmarked back."""
+
+
+class MarkReaderError(VisionError, ValueError):
+    """A setting the mark reader refuses."""
+
 
 PATCH = 96
 """Side in pixels of the square patch cut from the middle of a card."""
@@ -63,6 +68,7 @@ PX_PER_HEIGHT = PATCH / SPAN
 
 _SHAPE_GRID = 56  # side of the grid a pip is resampled into for shape matching
 _SHAPE_SCALE = 20.0  # sqrt(area) of a pip in that grid, pixels
+_PLAINLY_A_SUIT = 0.97  # a shape correlation that ends the search for the pip
 _SHAPE_BLUR = 0.8  # Gaussian blur (grid pixels) of both sides of a shape comparison
 _ROTATIONS = 72  # templates every 5 degrees
 _RAYS = 64  # rays cast from the pip to find the disc's edge
@@ -96,8 +102,10 @@ class MarkFeatures:
     white_middle: float = 0.0  # share of white within 0.1 card heights of the middle, less that beyond 0.22
 
     @property
-    def suit(self) -> Suit:
-        return Suit(int(np.argmax(self.suit_scores)))
+    def shape_score(self) -> float:
+        """How well the pip fits the better suit of its colour."""
+        pair = (Suit.HEARTS, Suit.DIAMONDS) if self.red > _RED_CUT else (Suit.SPADES, Suit.CLUBS)
+        return max(self.suit_scores[s] for s in pair)
 
 
 # ---------------------------------------------------------------------------------- geometry
@@ -260,13 +268,14 @@ def _measure(patch: np.ndarray, design: _Design) -> MarkFeatures:
     # White in the middle and not round it: a sticker's disc (kept for when no pip is found).
     white_middle = float(white[_MIDDLE].mean() - white[_OUTSIDE].mean())
     # Each way of finding the pip is tried in turn; the first whose shape is plainly a suit
-    # wins, else the best-shaped one.
+    # wins, else the best-shaped one (a pip merged with a bit of the back still looks like a suit,
+    # only less so).
     best: MarkFeatures | None = None
     for blob, within in _pip_candidates(ink, white, redness, chroma, design):
         features = _measure_pip(blob, within, ink, low, redness, design, white_level, white_middle)
-        if best is None or max(features.suit_scores) > max(best.suit_scores):
+        if best is None or features.shape_score > best.shape_score:
             best = features
-        if max(features.suit_scores) >= _SHAPE_CUT:
+        if features.shape_score >= _PLAINLY_A_SUIT:
             break
     return best if best is not None else _nothing(white_level, white_middle)
 
@@ -274,18 +283,21 @@ def _measure(patch: np.ndarray, design: _Design) -> MarkFeatures:
 def _measure_pip(blob: np.ndarray, within: np.ndarray, ink: np.ndarray, low: np.ndarray, redness: np.ndarray,
                  design: _Design, white_level: float, white_middle: float) -> MarkFeatures:  # fmt: skip
     """The measurements of one pip found in a patch."""
-    blob = _with_stem(blob, ink & within)
     core = cv2.erode(blob, _DISK3) > 0
     if core.sum() < 4:
         core = blob > 0
     ink_low = float(_quantile(low[core], 0.75))  # the light side of the pip: shading must not shrink it
     contrast_ink = max(1.0 - ink_low, 0.15)
+    red = float(np.median(redness[core])) / contrast_ink
+    if red <= _RED_CUT:  # only spades and clubs have stems
+        blob = _with_stem(blob, ink & within)
     region = (cv2.dilate(blob, _DISK7) > 0) & within
     soft = np.where(region, np.clip((1.0 - low) / contrast_ink, 0.0, 1.0), 0.0).astype(np.float32)
-    red = float(np.median(redness[core])) / contrast_ink
     scores = design.templates @ _normalised_shape(soft)  # (4, rotations)
     suit_scores = scores.max(axis=1)
-    suit = int(np.argmax(suit_scores))
+    # The suit whose outline places the disc's centre: the better of the pip's colour.
+    pair = (Suit.HEARTS, Suit.DIAMONDS) if red > _RED_CUT else (Suit.SPADES, Suit.CLUBS)
+    suit = int(max(pair, key=lambda s: suit_scores[s]))
     turn = int(np.argmax(scores[suit]))
     area = float(soft.sum())
     height_px = math.sqrt(area / design.area_per_height2[suit])
@@ -423,8 +435,8 @@ class MarkReader:
     """
 
     def __init__(self, *, threshold: float = 0.9) -> None:
-        if not 0.0 < threshold < 1.0:
-            raise ValueError(f"mark threshold must be between 0 and 1, got {threshold!r}")
+        if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not 0.0 < threshold < 1.0:
+            raise MarkReaderError(f"mark threshold must be a number between 0 and 1 (exclusive), got {threshold!r}")
         self.threshold = threshold
         self._design = _design()
 
@@ -442,6 +454,9 @@ class MarkReader:
         self, frame: np.ndarray, cards: Sequence[np.ndarray], *, pyramid: Pyramid | None = None
     ) -> list[MarkReading]:
         """The mark of each card (4×2 corners in ``frame``) of a BGR frame."""
+        from vision.reader import check_frame  # the reader imports this module
+
+        frame = check_frame(frame)
         pyramid = pyramid or Pyramid(frame)
         return [self.decide(self.features(centre_patch(frame, np.asarray(c), pyramid=pyramid))) for c in cards]
 
