@@ -31,6 +31,7 @@ from vision.classify import NO_INDEX, RANKS, SUITS, corner_probabilities, prepar
 from vision.rectify import CROP_H, CROP_W, INDEX_BOX, THUMB_H, THUMB_W
 from vision.train.data import CornerData, ThumbData, render_dataset
 from vision.train.model import CardNet, CornerEnsemble, CornerNet
+from vision.train.quantize import quantize
 
 DATA_VERSION = 3
 
@@ -295,15 +296,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tocktable", help="rendered data cache")
     parser.add_argument("--recalibrate", action="store_true",
                         help="only fit the temperature and threshold again for the models in --out")
+    parser.add_argument("--quantize", action="store_true",
+                        help="only quantise the float models in --out to 8 bits, then recalibrate them")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
+    if args.quantize:
+        crops, thumbs = _dataset("calibration", args.check_cards, "train", args.seed + 1000, args.cache, args.jobs)
+        quantize(args.out, crops.crops, thumbs.thumbs)
+        return recalibrate(args.out, args.calibration_scenes, args.seed, quantized=True)
     if args.recalibrate:
         return recalibrate(args.out, args.calibration_scenes, args.seed)
     torch.use_deterministic_algorithms(True)
     started = time.monotonic()
 
     train, train_thumbs = _dataset("train", args.cards, "train", args.seed, args.cache, args.jobs)
-    calib, _ = _dataset("calibration", args.check_cards, "train", args.seed + 1000, args.cache, args.jobs)
+    calib, calib_thumbs = _dataset("calibration", args.check_cards, "train", args.seed + 1000, args.cache, args.jobs)
     hold, hold_thumbs = _dataset("holdout", args.check_cards, "holdout", args.seed + 2000, args.cache, args.jobs)
     print(f"training crops {len(train.rank)}, font families {len(set(train.family.tolist()))}")
 
@@ -318,6 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         logits, _ = card(torch.from_numpy(prepare_thumbnails(hold_thumbs.thumbs)))
     face_accuracy = float((logits.argmax(1).numpy() == hold_thumbs.face_up).mean())
     export(ensemble, card, args.out)
+    quantize(args.out, calib.crops, calib_thumbs.thumbs)
     manifest = _manifest(args, argv, temperature=1.0, threshold=0.5, figures={}, started=started)
     (args.out / "reader.json").write_text(json.dumps(manifest, indent=1) + "\n")
 
@@ -343,11 +351,14 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def recalibrate(models: Path, scenes: int, seed: int) -> int:
+def recalibrate(models: Path, scenes: int, seed: int, *, quantized: bool | None = None) -> int:
     """Fit the temperature and the threshold of existing models again (reader.json is updated)."""
     path = models / "reader.json"
     manifest = json.loads(path.read_text())
     manifest.update(temperature=1.0, threshold=0.5)
+    if quantized is not None:
+        manifest["quantized"] = quantized
+        manifest["sha256"] = {name: _sha(models / name) for name in ("corners.onnx", "card.onnx")}
     path.write_text(json.dumps(manifest, indent=1) + "\n")
     readings = scene_readings(models, scenes, seed)
     result = dict(readings)
@@ -373,6 +384,7 @@ def _manifest(args: argparse.Namespace, argv: list[str] | None, *, temperature: 
         "temperature": temperature,
         "threshold": threshold,
         "members": args.members,
+        "quantized": True,
         "trained": {"command": "python -m vision.train " + " ".join(argv if argv is not None else sys.argv[1:]),
                     "seed": args.seed, "cards": args.cards, "steps": args.steps, "data_version": DATA_VERSION,
                     "minutes": round((time.monotonic() - started) / 60, 1), "torch": torch.__version__},
