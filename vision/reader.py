@@ -13,7 +13,7 @@ enough (below the calibrated threshold): unsure is always better than wrong.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, overload
@@ -23,8 +23,10 @@ import numpy as np
 
 from table.cards import Card
 from vision.classify import corner_probabilities, prepare_crops, prepare_thumbnails, softmax, vote
+from vision.deck_profile import DeckProfile, ProfileError, model_hash, refine_observations
 from vision.detect import Outline, find_cards
 from vision.errors import FrameError, ModelError
+from vision.mark_reader import MarkReader
 from vision.rectify import (
     CROP_H,
     CROP_W,
@@ -48,9 +50,11 @@ class Observation:
 
     ``card`` is the face ("Ah") or None (face down, or face up but unsure). ``confidence`` is the
     calibrated probability that the reading is right: of the named card when ``card`` is set, of
-    the best guess when the reader is unsure, of "face down" for a back. ``corners`` are 4×2 frame
-    pixels, clockwise from the card's upright top left. ``mark`` is the Tock mark of a back (not
-    read yet: always None). ``partial`` means part of the card is hidden under another.
+    the best guess when the reader is unsure, of "face down" for a back (times that of its mark
+    when one is read). ``corners`` are 4×2 frame pixels, clockwise from the card's upright top
+    left. ``mark`` is the Tock mark of a back ("h:large", "s:ace", "plain" for an unmarked back,
+    None when unsure or face up; :mod:`vision.mark_reader`). ``partial`` means part of the card
+    is hidden under another.
     """
 
     card: str | None
@@ -212,11 +216,34 @@ class CardReader:
         self._corners, self._card = sessions
         self.embedding_size = int(self._corners.get_outputs()[2].shape[1] or 0)
         self.card_embedding_size = int(self._card.get_outputs()[1].shape[1] or 0)
+        # Issue 5: Tock marks of face-down cards and the user's deck profile (vision.enroll).
+        self.model_hash = model_hash(models_dir)
+        self.marks: MarkReader | None = MarkReader()
+        self.profile: DeckProfile | None = None
 
     @classmethod
-    def default(cls) -> CardReader:
-        """The reader with the models shipped in ``models/``."""
-        return cls(MODELS_DIR)
+    def default(cls, *, profile: DeckProfile | str | Path | None = None) -> CardReader:
+        """The reader with the models shipped in ``models/`` (and a deck profile, if given)."""
+        reader = cls(MODELS_DIR)
+        reader.use_profile(profile)
+        return reader
+
+    def use_profile(self, profile: DeckProfile | str | Path | None) -> None:
+        """Read with a deck profile from now on (a :class:`DeckProfile` or its file; None: none).
+        A profile made with other models is refused (ProfileError): enroll again."""
+        if isinstance(profile, str | Path):
+            profile = DeckProfile.load(profile, model_hash=self.model_hash)
+        elif profile is not None and profile.model_hash != self.model_hash:
+            raise ProfileError(f"the deck profile was made with other models ({profile.model_hash}, these are "
+                               f"{self.model_hash}): enroll the deck again")  # fmt: skip
+        self.profile = profile
+
+    def enroll(self, faces: Mapping[str, Any], *, backs: Mapping[str, Any] | None = None,
+               name: str = "") -> DeckProfile:  # fmt: skip
+        """A deck profile from one photo per card (``{"Ah": image, ...}``; see :func:`vision.enroll.enroll`)."""
+        from vision.enroll import enroll
+
+        return enroll(self, faces, backs=backs, name=name)
 
     # --- the three steps -----------------------------------------------------------------------
 
@@ -274,7 +301,8 @@ class CardReader:
             p_face[doubtful], card_embedding[doubtful] = self.classify_cards(thumbs)
         readings["p_face"], readings["card_embedding"] = p_face, card_embedding
         partial = np.array([o.partial for o in outlines], bool)
-        return self._decide(np.stack(quads), partial, readings)
+        return refine_observations(self._decide(np.stack(quads), partial, readings), image, pyramid=pyramid,
+                                   profile=self.profile, marks=self.marks)  # fmt: skip
 
     def read_card(self, rectified: Any) -> Observation:
         """One card that is already straightened (upright or upside down, any size)."""
@@ -289,7 +317,8 @@ class CardReader:
         pyramid = Pyramid(image)
         readings = self.classify(index_crops(image, [corners], pyramid=pyramid),
                                  thumbnails(image, [corners], pyramid=pyramid))  # fmt: skip
-        return self._decide(corners[None], np.zeros(1, bool), readings)[0]
+        decided = self._decide(corners[None], np.zeros(1, bool), readings)
+        return refine_observations(decided, image, pyramid=pyramid, profile=self.profile, marks=self.marks)[0]
 
     def _index_probabilities(self, crops: Any) -> tuple[np.ndarray, np.ndarray]:
         if isinstance(crops, np.ndarray):

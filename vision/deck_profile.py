@@ -1,0 +1,344 @@
+"""Deck profiles: the reader taught one user's own deck, from one photo per card.
+
+A :class:`DeckProfile` holds prototypes of the deck as the card reader sees it: for each card,
+the corner model's embedding of its index (mean of both corners, unit length), and optionally,
+for a deck whose backs carry marks of another design than ours, a picture descriptor of one back
+per mark. Reading with a profile is nearest-prototype: the closest card's cosine similarity and
+its margin over the next card give a calibrated confidence (DESIGN.md §7: 100 % of the real
+Bicycle photos from one photo per card).
+
+A profile is a small ``.npz`` file (about 50 KB for 52 cards) holding the prototypes, a format
+``version`` and the hash of the corner model it was made with: embeddings of another model are
+meaningless, so :meth:`DeckProfile.load` refuses a profile made with other models.
+
+>>> import numpy as np
+>>> rng = np.random.default_rng(0)
+>>> vectors = rng.normal(size=(3, 8)).astype(np.float32)
+>>> profile = DeckProfile.from_faces({"Ah": [vectors[0]], "Kd": [vectors[1]], "7c": [vectors[2]]},
+...                                  model_hash="abc")
+>>> profile.cards
+('7c', 'Ah', 'Kd')
+>>> match = profile.match_faces(vectors[1:2] + 0.01)[0]
+>>> match.card, match.confidence > 0.9
+('Kd', True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import cv2
+import numpy as np
+
+from table.cards import Card
+from table.errors import CardParseError
+from table.tock import Mark, MarkParseError
+from vision.errors import VisionError
+from vision.rectify import Pyramid, card_homography, order_corners
+
+if TYPE_CHECKING:  # the reader imports this module
+    from vision.mark_reader import MarkReader
+    from vision.reader import Observations
+
+PROFILE_NAME = "deck-profile.npz"
+"""The deck profile's file name in the data directory."""
+
+PROFILE_VERSION = 1
+"""Format version of the profile file; a file of another version is refused with a clear message."""
+
+BACK_SIZE = (40, 56)
+"""(width, height) a back is straightened to for its descriptor."""
+
+# Calibration of the face match (cosine similarities of the corner model's embeddings, measured
+# on the real Bicycle photos: the card's own prototype 0.915..1.0, the best other card at most
+# 0.89; the margin of a right match over the next card at least 0.07).
+_FACE_SIMILARITY = (0.85, 0.02)  # centre and scale of the "is this the enrolled deck at all" factor
+_FACE_MARGIN = (0.02, 0.01)  # centre and scale of the "this card rather than the next" factor
+_BACK_SIMILARITY = (0.5, 0.05)
+_BACK_MARGIN = (0.05, 0.02)
+
+
+class ProfileError(VisionError, ValueError):
+    """A deck profile that cannot be made, read or used: bad file, other models, bad labels."""
+
+
+@dataclass(frozen=True)
+class Match:
+    """The nearest prototype of one embedding: ``card`` (or mark) None when unsure, ``guess`` the
+    nearest anyway, ``similarity`` its cosine, ``margin`` over the next label, ``confidence``."""
+
+    card: str | None
+    guess: str
+    similarity: float
+    margin: float
+    confidence: float
+
+
+def model_hash(models_dir: Path, names: Sequence[str] = ("corners.onnx", "card.onnx")) -> str:
+    """A short hash of the model files a profile's embeddings come from."""
+    digest = hashlib.sha256()
+    for name in names:
+        path = Path(models_dir) / name
+        if path.is_file():
+            digest.update(name.encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    v = np.asarray(vectors, np.float32)
+    out: np.ndarray = v / np.maximum(np.linalg.norm(v, axis=-1, keepdims=True), 1e-9)
+    return out
+
+
+def _sure(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(min(z, 40.0), -40.0)))
+
+
+def _match(prototypes: np.ndarray, labels: tuple[str, ...], queries: np.ndarray, *,
+           similarity: tuple[float, float], margin: tuple[float, float], threshold: float) -> list[Match]:  # fmt: skip
+    """Nearest label (best prototype of each label) for each query row."""
+    if not len(labels) or not len(queries):
+        return []
+    names = sorted(set(labels))
+    index = np.array([names.index(label) for label in labels])
+    sims = _unit(queries) @ prototypes.T  # (Q, P)
+    per_label = np.full((len(queries), len(names)), -2.0, np.float32)
+    for j in range(len(names)):
+        per_label[:, j] = sims[:, index == j].max(axis=1)
+    order = np.argsort(-per_label, axis=1)
+    out = []
+    for q in range(len(queries)):
+        best = per_label[q, order[q, 0]]
+        second = per_label[q, order[q, 1]] if len(names) > 1 else -1.0
+        confidence = _sure((best - similarity[0]) / similarity[1]) * _sure((best - second - margin[0]) / margin[1])
+        guess = names[order[q, 0]]
+        out.append(Match(guess if confidence >= threshold else None, guess, float(best), float(best - second),
+                         float(confidence)))  # fmt: skip
+    return out
+
+
+@dataclass(frozen=True)
+class DeckProfile:
+    """Prototypes of one deck (see the module docstring). Make one with :meth:`from_faces` or
+    :func:`vision.enroll.enroll`; save with :meth:`save`, read with :meth:`load`."""
+
+    face_labels: tuple[str, ...]
+    face_prototypes: np.ndarray  # (K, D) float32, unit rows
+    model_hash: str
+    back_labels: tuple[str, ...] = ()
+    back_prototypes: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.float32))
+    name: str = ""
+    created: float = 0.0
+    threshold: float = 0.9
+
+    def __post_init__(self) -> None:
+        if self.face_prototypes.ndim != 2 or len(self.face_prototypes) != len(self.face_labels):
+            raise ProfileError(f"a profile needs one prototype row per face label: {len(self.face_labels)} labels, "
+                               f"prototypes of shape {self.face_prototypes.shape}")  # fmt: skip
+        if len(self.back_labels) != (len(self.back_prototypes) if self.back_prototypes.size else 0):
+            raise ProfileError(f"a profile needs one back prototype per mark label: {len(self.back_labels)} labels, "
+                               f"prototypes of shape {self.back_prototypes.shape}")  # fmt: skip
+        for label in self.face_labels:
+            try:
+                if str(Card.parse(label)) != label:
+                    raise CardParseError(f"not in canonical form ({Card.parse(label)})")
+            except CardParseError as error:
+                raise ProfileError(f"profile face label {label!r} is not a card like 'Ah': {error}") from None
+        for label in self.back_labels:
+            try:
+                Mark.parse(label)
+            except MarkParseError as error:
+                raise ProfileError(f"profile back label {label!r} is not a mark like 'h:large': {error}") from None
+        if not 0.0 < self.threshold < 1.0:
+            raise ProfileError(f"profile threshold must be between 0 and 1, got {self.threshold!r}")
+
+    # ------------------------------------------------------------------ making
+    @staticmethod
+    def from_faces(faces: Mapping[str, Iterable[np.ndarray]], *, model_hash: str,
+                   backs: Mapping[str, Iterable[np.ndarray]] | None = None, name: str = "") -> DeckProfile:  # fmt: skip
+        """A profile from embeddings per card (``"Ah": [vector, ...]``) and optionally back
+        descriptors per mark (``"h:large": [vector, ...]``)."""
+        labels, rows = _rows(faces, canonical=lambda t: str(Card.parse(t)), what="card")
+        back_labels, back_rows = _rows(backs or {}, canonical=lambda t: str(Mark.parse(t)), what="mark")
+        if not rows:
+            raise ProfileError("a deck profile needs at least one card")
+        backs_array = _unit(np.stack(back_rows)) if back_rows else np.zeros((0, 0), np.float32)
+        return DeckProfile(tuple(labels), _unit(np.stack(rows)), model_hash, tuple(back_labels), backs_array,
+                           name=name, created=time.time())  # fmt: skip
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """The cards enrolled (sorted)."""
+        return tuple(sorted(set(self.face_labels)))
+
+    @property
+    def marks(self) -> tuple[str, ...]:
+        """The back marks enrolled (sorted)."""
+        return tuple(sorted(set(self.back_labels)))
+
+    # ------------------------------------------------------------------ matching
+    def match_faces(self, embeddings: np.ndarray) -> list[Match]:
+        """The nearest enrolled card of each corner-model embedding (N, D)."""
+        embeddings = np.asarray(embeddings, np.float32)
+        if embeddings.ndim != 2 or embeddings.shape[1] != self.face_prototypes.shape[1]:
+            raise ProfileError(f"embeddings must be (N, {self.face_prototypes.shape[1]}) to match this profile, "
+                               f"got shape {embeddings.shape}: was the profile made with other models?")  # fmt: skip
+        return _match(self.face_prototypes, self.face_labels, embeddings, similarity=_FACE_SIMILARITY,
+                      margin=_FACE_MARGIN, threshold=self.threshold)  # fmt: skip
+
+    def match_backs(self, descriptors: np.ndarray) -> list[Match]:
+        """The nearest enrolled mark of each back descriptor (N, 2, F): both half turns of a back,
+        the better one counts."""
+        if not self.back_labels or not len(descriptors):
+            return []
+        both = [
+            _match(self.back_prototypes, self.back_labels, descriptors[:, turn], similarity=_BACK_SIMILARITY,
+                   margin=_BACK_MARGIN, threshold=self.threshold)
+            for turn in range(descriptors.shape[1])
+        ]  # fmt: skip
+        return [max(options, key=lambda m: m.similarity) for options in zip(*both, strict=True)]
+
+    # ------------------------------------------------------------------ files
+    def save(self, path: str | Path) -> Path:
+        """Write the profile (written to a temporary file, then moved: never half a file)."""
+        path = Path(path)
+        meta = {"version": PROFILE_VERSION, "model_hash": self.model_hash, "name": self.name,
+                "created": self.created, "threshold": self.threshold, "face_labels": list(self.face_labels),
+                "back_labels": list(self.back_labels)}  # fmt: skip
+        buffer = io.BytesIO()
+        np.savez_compressed(buffer, meta=np.array(json.dumps(meta)), faces=self.face_prototypes,
+                            backs=self.back_prototypes)  # fmt: skip
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(path.name + ".tmp")
+        partial.write_bytes(buffer.getvalue())
+        partial.replace(path)
+        return path
+
+    @staticmethod
+    def load(path: str | Path, *, model_hash: str | None = None) -> DeckProfile:
+        """Read a profile; with ``model_hash``, refuse one made with other models."""
+        path = Path(path)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta: dict[str, Any] = json.loads(str(data["meta"]))
+                faces, backs = np.asarray(data["faces"], np.float32), np.asarray(data["backs"], np.float32)
+        except (OSError, ValueError, KeyError) as error:
+            raise ProfileError(f"cannot read deck profile {path}: {error}") from None
+        if meta.get("version") != PROFILE_VERSION:
+            raise ProfileError(f"deck profile {path} has format version {meta.get('version')!r}; this version "
+                               f"reads {PROFILE_VERSION}: enroll the deck again (tocktable enroll)")  # fmt: skip
+        if model_hash is not None and meta.get("model_hash") != model_hash:
+            raise ProfileError(f"deck profile {path} was made with other models ({meta.get('model_hash')}, these are "
+                               f"{model_hash}): enroll the deck again (tocktable enroll)")  # fmt: skip
+        return DeckProfile(tuple(meta["face_labels"]), faces, str(meta["model_hash"]), tuple(meta["back_labels"]),
+                           backs, name=str(meta.get("name", "")), created=float(meta.get("created", 0.0)),
+                           threshold=float(meta.get("threshold", 0.9)))  # fmt: skip
+
+
+def _rows(
+    groups: Mapping[str, Iterable[np.ndarray]], *, canonical: Any, what: str
+) -> tuple[list[str], list[np.ndarray]]:
+    labels: list[str] = []
+    rows: list[np.ndarray] = []
+    width = None
+    for text, vectors in groups.items():
+        try:
+            label = canonical(text)
+        except (CardParseError, MarkParseError) as error:
+            raise ProfileError(f"cannot enroll {what} {text!r}: {error}") from None
+        for vector in vectors:
+            v = np.asarray(vector, np.float32).reshape(-1)
+            if width is not None and len(v) != width:
+                raise ProfileError(f"every {what} prototype must have the same length: {len(v)} against {width}")
+            if not np.all(np.isfinite(v)) or not np.any(v):
+                raise ProfileError(f"the prototype of {what} {label} is empty or not finite")
+            width = len(v)
+            labels.append(label)
+            rows.append(v)
+    return labels, rows
+
+
+# ---------------------------------------------------------------------------------- backs
+def back_descriptors(frame: np.ndarray, cards: Sequence[np.ndarray], *, pyramid: Pyramid | None = None) -> np.ndarray:
+    """A picture descriptor of each card's back, for both half turns: (N, 2, F) float32.
+
+    The back straightened to BACK_SIZE, each colour channel with its mean and spread taken out
+    (the room's light), so two photos of the same back are near whatever the lamp.
+    """
+    pyramid = pyramid or Pyramid(frame)
+    w, h = BACK_SIZE
+    out = np.zeros((len(cards), 2, w * h * 3), np.float32)
+    for k, corners in enumerate(cards):
+        homography = card_homography(order_corners(np.asarray(corners)))
+        to_unit = np.array([[1 / w, 0, 0.5 / w], [0, 1 / h, 0.5 / h], [0, 0, 1]])
+        to_frame = homography @ to_unit
+        top, bottom = to_frame @ np.array([w / 2, 0, 1.0]), to_frame @ np.array([w / 2, h, 1.0])
+        span = float(np.hypot(*(bottom[:2] / bottom[2] - top[:2] / top[2])))
+        image, scale = pyramid.level_for(span / h)
+        offset = 0.5 * scale - 0.5
+        full = np.array([[scale, 0, offset], [0, scale, offset], [0, 0, 1]]) @ to_frame
+        back = cv2.warpPerspective(image, full, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REPLICATE).astype(np.float32)  # fmt: skip
+        back -= back.mean(axis=(0, 1))
+        back /= np.maximum(back.std(axis=(0, 1)), 4.0)
+        out[k, 0] = back.reshape(-1)
+        out[k, 1] = back[::-1, ::-1].reshape(-1)
+    return out
+
+
+# ---------------------------------------------------------------------------------- reading
+def refine_observations(observations: Observations, frame: np.ndarray, *, pyramid: Pyramid | None,
+                        profile: DeckProfile | None, marks: MarkReader | None) -> Observations:  # fmt: skip
+    """The card reader's observations with the deck profile and the marks applied.
+
+    Face-up cards: a sure match of the profile names the card (if the models read another card
+    just as surely, the card is unsure instead); an unsure match leaves the models' reading.
+    Face-down cards: the mark of the profile's enrolled backs when it has some, else of
+    ``marks`` (a :class:`vision.mark_reader.MarkReader`, or None for no marks); the card's
+    confidence becomes P(face down) times the mark's confidence when a mark is read.
+    """
+    from vision.reader import Observations
+
+    obs = observations
+    n = len(obs)
+    if not n or (profile is None and marks is None):
+        return obs
+    card_ids, confidence, read_marks = obs.card_ids.copy(), obs.confidence.copy(), list(obs.marks)
+    up = np.flatnonzero(obs.face_up)
+    if profile is not None and len(up):
+        for i, match in zip(up, profile.match_faces(obs.embeddings[up]), strict=True):
+            if match.card is None:
+                continue
+            enrolled = Card.parse(match.card).id
+            if card_ids[i] >= 0 and card_ids[i] != enrolled:  # both sure and they disagree
+                card_ids[i], confidence[i] = -1, min(confidence[i], match.confidence, 1 - match.confidence)
+            else:
+                card_ids[i], confidence[i] = enrolled, max(match.confidence, confidence[i] if card_ids[i] >= 0 else 0)
+    down = np.flatnonzero(~obs.face_up)
+    if len(down):
+        corners = [obs.corners[i] for i in down]
+        pyramid = pyramid or Pyramid(frame)
+        if profile is not None and profile.back_labels:
+            found = [
+                (m.card, m.confidence) for m in profile.match_backs(back_descriptors(frame, corners, pyramid=pyramid))
+            ]
+        elif marks is not None:
+            found = [(r.mark, r.confidence) for r in marks.read(frame, corners, pyramid=pyramid)]
+        else:
+            found = []
+        for i, (mark, mark_confidence) in zip(down, found, strict=True):
+            read_marks[i] = mark
+            if mark is not None:
+                confidence[i] *= mark_confidence
+    return Observations(corners=obs.corners, card_ids=card_ids, face_up=obs.face_up, confidence=confidence,
+                        partial=obs.partial, embeddings=obs.embeddings, card_embeddings=obs.card_embeddings,
+                        marks=tuple(read_marks))  # fmt: skip
