@@ -32,19 +32,52 @@ from hardware.pins import ConsoleButton, PinMap
 from table.cards import Card
 from table.tock import mark_of
 from tocktable.camera import Watcher, view_signature
-from tocktable.players import STYLES, Style, choose_discards, decide, draw_strength
-from tocktable.steps import Confirm, Rebuy, Show, Tick
+from tocktable.players import (
+    STYLES,
+    HostEntry,
+    Patience,
+    Style,
+    cards_to_correct,
+    cards_to_enter,
+    choose_discards,
+    decide,
+    draw_strength,
+)
+from tocktable.steps import ChooseButton, Confirm, Correct, DealBoard, Rebuy, Show, Tick
 from tocktable.tap import tracks_of
 
 NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jade")
 ALL_CARDS = tuple(str(Card.from_id(i)) for i in range(52))
 JOKER = "Jk"
 
-Move = Callable[[], None]
+Move = Callable[[], object]
 
 
 class DemoStuck(RuntimeError):
     """The demo found nothing to do for too long (a bug: the message says where it stood)."""
+
+
+@dataclass(frozen=True)
+class CardCounts:
+    """Face-up cards the game took in one demo run, by who got them in."""
+
+    camera: int
+    """Read by the camera (and right)."""
+    host: int
+    """Entered by the host: the camera could not read them."""
+    corrected: int
+    """Read wrong by the camera, corrected by the host."""
+
+    @property
+    def camera_fraction(self) -> float:
+        total = self.camera + self.host + self.corrected
+        return self.camera / total if total else 1.0
+
+    def line(self) -> str:
+        return (
+            f"Cards: {self.camera} read by the camera, {self.host} entered by the host, {self.corrected} "
+            f"corrected by the host ({self.camera_fraction:.0%} read by the camera).\n"
+        )
 
 
 class VirtualClock:
@@ -339,36 +372,119 @@ class Demo:
         """A :class:`tocktable.tap.CameraTap`: every filmed frame goes to the host's camera page."""
         self.app: Any = None
         """The dashboard's Flask app (None without ``web``)."""
+        self.patience = Patience(2.5)
+        self.entered = 0
+        """Cards the host entered because the camera could not read them."""
+        self.corrected = 0
+        """Cards the camera read wrong and the host corrected."""
+        self.counts: CardCounts | None = None
+        """The cards counted at the end of the last run (:meth:`count_cards`)."""
+        stored = service.store.commands(service.session_id)
+        self._first_seq = stored[-1].seq if stored else 0
 
     @property
     def hands_done(self) -> int:
         return len(self.service.game.session.records)
 
     def _host(self, snap: dict[str, Any]) -> Move | None:
-        """The host's part: deal the next hand when the table waits between hands, and rebuy a
-        busted player during a hand they are not in (a settled hand is left for the clock)."""
+        """The host's part: deal the next hand when the table waits between hands, rebuy a
+        busted player during a hand they are not in (a settled hand is left for the clock), and
+        enter on the admin page the cards the camera read wrong (at once) or could not read (after
+        a while: :class:`tocktable.players.Patience`)."""
         if snap["phase"] == "ready":
             return partial(self._call, Confirm())
-        if snap["phase"] != "playing":
-            return None
-        for p in snap["seats"]:
-            if p["name"] and p["stack"] == 0 and not p["in_hand"] and not p["sitting_out"]:
-                return partial(self._call, Rebuy(p["seat"], self.buy_in))
-        dealt = self.dealer.dealt
-        if snap.get("draw_game") and snap["street"] == "showdown" and dealt is not None:
-            # The camera cannot read a joker: the host enters such a hand on the admin page.
+        if snap["phase"] == "playing":
             for p in snap["seats"]:
-                hole = dealt.holes.get(p["seat"], [])
-                if p["in_hand"] and not p["folded"] and not p["hole"] and not p["mucked"] and JOKER in hole:
-                    return partial(self._call, Show(p["seat"], tuple(hole)))
-        return None
+                if p["name"] and p["stack"] == 0 and not p["in_hand"] and not p["sitting_out"]:
+                    return partial(self._call, Rebuy(p["seat"], self.buy_in))
+        dealt = self.dealer.dealt
+        holes: dict[int, list[str]] = {}
+        board: list[str] = []
+        if dealt is not None and dealt.number == snap["hand_number"]:
+            holes, board = dealt.holes, dealt.board
+        elif snap["phase"] != "seating":
+            return None
+        wrong = cards_to_correct(snap, holes=holes, board=board)
+        if wrong:
+            return partial(self._enter, wrong[0])
+        now = self.clock() if self.clock is not None else time.monotonic()
+        entry = self.patience.due(cards_to_enter(snap, self.model.state(), holes=holes, board=board), now)
+        return partial(self._enter, entry) if entry is not None else None
 
-    def _call(self, item: Any) -> None:
+    def _enter(self, entry: HostEntry) -> None:
+        """Send the host's entry through the admin page's step; count and log it."""
+        step: Any
+        if entry.kind == "correct":
+            step = Correct(entry.seat, entry.index, entry.cards[0])
+        elif entry.kind == "show":
+            assert entry.seat is not None
+            step = Show(entry.seat, entry.cards)
+        elif entry.kind == "deal_board":
+            step = DealBoard(entry.cards)
+        else:
+            step = ChooseButton(draws=dict(entry.draws))
+        unread = [c for c in entry.cards if c not in self._camera_read(entry)]
+        if not self._call(step):
+            return
+        where = (
+            "on the board"
+            if entry.seat is None and entry.kind != "choose_button"
+            else ("for the draw for the button" if entry.kind == "choose_button" else f"for seat {entry.seat}")
+        )
+        if entry.kind == "correct":
+            self.corrected += 1
+            place = (
+                f"board card {entry.index + 1}" if entry.seat is None else f"seat {entry.seat}'s card {entry.index + 1}"
+            )
+            self._say(f"host corrected {place} to {entry.cards[0]}: the camera read it as {entry.was}")
+        else:
+            self.entered += len(unread)
+            if unread:
+                them = "it" if len(unread) == 1 else "them"
+                self._say(f"host entered {' '.join(unread)} {where}: the camera could not read {them}")
+            else:
+                self._say(
+                    f"host entered {' '.join(entry.cards)} {where}: the camera read them, the game did not take them"
+                )
+
+    def _camera_read(self, entry: HostEntry) -> set[str]:
+        """The cards the camera's latest view reads where the entry's cards lie."""
+        view = self.service.view
+        if view is None:
+            return set()
+        if entry.kind == "deal_board":  # the game takes the board only up to the first unread card
+            return {str(c.card) for c in view.board if c.face_up and c.card}
+        seats = [s for s, _ in entry.draws] if entry.kind == "choose_button" else [entry.seat]
+        return {str(c.card) for s in seats if s is not None for c in view.seat_cards(s) if c.face_up and c.card}
+
+    def _say(self, line: str) -> None:
+        if self.out is not None:
+            self.out.write(f"  {line}\n")
+            self.out.flush()
+
+    def count_cards(self) -> CardCounts:
+        """Face-up cards the game took in this run, read by the camera or entered by the host
+        (also kept in :attr:`counts` at the end of each run)."""
+        applied = 0
+        for command in self.service.store.commands(self.service.session_id):
+            if command.seq <= self._first_seq:
+                continue
+            step = command.payload.get("step") or {}
+            if command.kind in ("deal_board", "show"):
+                applied += len(step.get("cards") or ())
+            elif command.kind == "choose_button":
+                applied += len(step.get("draws") or {})
+        return CardCounts(camera=max(0, applied - self.entered - self.corrected), host=self.entered,
+                          corrected=self.corrected)  # fmt: skip
+
+    def _call(self, item: Any) -> bool:
         try:
             self.service.call(item)
         except Exception as exc:  # the demo host's command was refused: show it, play on
             if self.out is not None:
                 self.out.write(f"  (demo: {type(item).__name__} refused: {exc})\n")
+            return False
+        return True
 
     def next_move(self) -> Move | None:
         snap = self.service.snapshot().to_dict()
@@ -421,6 +537,9 @@ class Demo:
                 self.snapshots.append(snap)
             if self.hands_done != before and self.out is not None:
                 self._report_hand()
+        self.counts = self.count_cards()
+        if self.out is not None:
+            self.out.write(self.counts.line())
 
     def run_live(self, stop: threading.Event, *, pace: float = 1.0) -> None:
         """Play in real time until ``stop`` is set (the camera runs on its own thread)."""
@@ -435,6 +554,9 @@ class Demo:
             if self.hands_done != before and self.out is not None:
                 self._report_hand()
             stop.wait(pace)
+        self.counts = self.count_cards()
+        if self.out is not None:
+            self.out.write(self.counts.line())
 
     def _report_hand(self) -> None:
         assert self.out is not None

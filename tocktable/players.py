@@ -165,3 +165,97 @@ def choose_discards(cards: Sequence[str], rules: Mapping[str, Any]) -> list[str]
             kept_cards = {max(naturals, key=lambda c: int(c.rank))}
         throw = sorted((c for c in naturals if c not in kept_cards), key=lambda c: int(c.rank))
     return [str(c) for c in throw[:most]]
+
+
+# ------------------------------------------------------------------------------ the host
+@dataclass(frozen=True)
+class HostEntry:
+    """A card entry the simulated host makes on the admin page: ``kind`` and its fields are the
+    service step (``"show"``: ``seat`` and ``cards``; ``"deal_board"``: ``cards``;
+    ``"choose_button"``: ``draws``; ``"correct"``: ``seat``, ``index`` and one card)."""
+
+    kind: str
+    key: tuple[Any, ...]
+    """What the host is waiting on (the same key while the same cards wait)."""
+    cards: tuple[str, ...]
+    seat: int | None = None
+    index: int = 0
+    draws: tuple[tuple[int, str], ...] = ()
+    was: str | None = None
+    """A correction: the card the game had."""
+
+
+def cards_to_enter(snap: Mapping[str, Any], state: Any, *, holes: Mapping[int, Sequence[str]],
+                   board: Sequence[str]) -> list[HostEntry]:  # fmt: skip
+    """Face-up cards on the table that the game has not taken (the host enters them after a
+    while, if the camera still has not): the draw for the button, the turned board, shown hands.
+    ``state`` is the table (:class:`hardware.table_model.TableState`); ``holes`` and ``board``
+    what the dealer dealt this hand (``snap["hand_number"]``)."""
+    phase = snap["phase"]
+    number = snap["hand_number"]
+    if phase == "seating":
+        seats = [p["seat"] for p in snap["seats"] if p["name"] and p["stack"] > 0 and not p["sitting_out"]]
+        drawn = {s: [c.card for c in state.in_zone(s) if c.face_up] for s in seats}
+        if seats and all(len(cards) == 1 for cards in drawn.values()):
+            draws = tuple((s, cards[0]) for s, cards in drawn.items())
+            return [HostEntry("choose_button", ("draw", number), tuple(c for _, c in draws), draws=draws)]
+        return []
+    if phase != "playing":
+        return []
+    out: list[HostEntry] = []
+    draw_game = bool(snap.get("draw_game"))
+    if snap["hands_may_be_shown"] or (draw_game and snap["street"] == "showdown"):
+        for p in snap["seats"]:
+            seat = p["seat"]
+            lying = state.in_zone(seat)
+            if not p["in_hand"] or p["folded"] or p["hole"] or p.get("mucked") or seat not in holes:
+                continue
+            if lying and all(c.face_up for c in lying):
+                out.append(HostEntry("show", (number, "seat", seat), tuple(holes[seat]), seat=seat))
+    if not draw_game and snap["to_act"] is None and snap["street"] != "showdown":
+        known = len(snap["board"])
+        turned = [c.card for c in state.in_zone("board") if c.face_up]
+        if len(turned) > known and turned == list(board[: len(turned)]):
+            out.append(HostEntry("deal_board", (number, "board", known, len(turned)), tuple(turned[known:])))
+    return out
+
+
+def cards_to_correct(snap: Mapping[str, Any], *, holes: Mapping[int, Sequence[str]],
+                     board: Sequence[str]) -> list[HostEntry]:  # fmt: skip
+    """Cards the game has that differ from what the dealer dealt (the camera read them wrong):
+    one correction per card, board first."""
+    number = snap["hand_number"]
+    out: list[HostEntry] = []
+    for i, card in enumerate(snap["board"]):
+        if i < len(board) and card != board[i]:
+            out.append(HostEntry("correct", (number, "fix-board", i), (board[i],), index=i, was=card))
+    for p in snap["seats"]:
+        truth = list(holes.get(p["seat"], []))
+        shown = list(p["hole"] or [])
+        if not shown or not truth or sorted(shown) == sorted(truth):
+            continue
+        missing = [c for c in truth if c not in shown]
+        for i, card in enumerate(shown):
+            if card not in truth and missing:
+                out.append(HostEntry("correct", (number, "fix-seat", p["seat"], i), (missing.pop(0),),
+                                     seat=p["seat"], index=i, was=card))  # fmt: skip
+    return out
+
+
+class Patience:
+    """How long the host lets the camera try before entering a card by hand (in seconds of the
+    demo's clock: virtual in the fast demo)."""
+
+    def __init__(self, seconds: float = 2.5) -> None:
+        self.seconds = seconds
+        self._since: dict[tuple[Any, ...], float] = {}
+
+    def due(self, entries: Sequence[HostEntry], now: float) -> HostEntry | None:
+        """The first entry waited on for ``seconds`` (timers start at the first sight of each;
+        entries no longer waiting are forgotten)."""
+        keys = {e.key for e in entries}
+        self._since = {k: t for k, t in self._since.items() if k in keys}
+        for entry in entries:
+            if now - self._since.setdefault(entry.key, now) >= self.seconds:
+                return entry
+        return None
