@@ -81,8 +81,8 @@ def table_model(lab: np.ndarray) -> tuple[np.ndarray, float]:
         keep = residual <= np.partition(residual, len(residual) * 55 // 100)[len(residual) * 55 // 100]
     scale = 1.4826 * float(np.median(residual)) + 0.5
     surface = (basis @ coef).reshape(th, tw, 3).astype(np.float32)
-    sigma = tw / 10
-    for _ in range(2):  # let the surface follow light the quadratic cannot
+    sigma = tw / 24
+    for _ in range(3):  # let the surface follow light the quadratic cannot
         residual = np.linalg.norm(thumb - surface, axis=2)
         inlier = (residual < 3.0 * scale).astype(np.float32)
         num = cv2.GaussianBlur(thumb * inlier[:, :, None], (0, 0), sigma, borderType=cv2.BORDER_REFLECT)
