@@ -29,7 +29,6 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.deck_profile import DeckProfile
 from vision.detect import quad_iou
 from vision.enroll import DECK_ORDER, card_from_filename, enroll, enroll_folder
 from vision.reader import MODELS_DIR, CardReader
