@@ -118,7 +118,8 @@ def bicycle(reader: CardReader) -> dict[str, Any] | None:
 
 
 def fanned(reader: CardReader) -> dict[str, Any] | None:
-    """Each labelled index box, cropped with a margin like the reader's own index crops, in 4 turns."""
+    """Each labelled index box read by ``reader.read_index_box`` (turn, tilt and framing chosen by the
+    reader from the crop alone)."""
     image_path, labels_path = REAL / "fanned-corners" / "0.jpg", REAL / "fanned-corners" / "0.labelme.json"
     if not image_path.is_file() or not labels_path.is_file():
         return None
@@ -129,14 +130,7 @@ def fanned(reader: CardReader) -> dict[str, Any] | None:
     for shape in shapes:
         (x0, y0), (x1, y1) = np.array(shape["points"]).min(axis=0), np.array(shape["points"]).max(axis=0)
         truth = str(Card.parse(re.sub(r"^(10|[2-9AJQK])([CDHS])$", r"\1\2", shape["label"]).lower()))
-        upright = y1 - y0 >= x1 - x0
-        turns = (0, 2) if upright else (1, 3)
-        # Fanned cards lean: the turn and tilt whose crop shows an index upright, then a vote over
-        # three framings of it.
-        poses = [(turn, tilt) for turn in turns for tilt in TILTS]
-        looks = reader.read_index([_index_crop(image, (x0, y0, x1, y1), turn, tilt=tilt) for turn, tilt in poses])
-        turn, tilt = poses[int(np.argmin([look.no_index for look in looks]))]
-        reading = reader.vote_index([_index_crop(image, (x0, y0, x1, y1), turn, zoom, tilt) for zoom in ZOOMS])
+        reading = reader.read_index_box(image, (x0, y0, x1, y1))
         card, confidence = reading.card, reading.confidence
         if card == truth:
             right += 1
@@ -146,35 +140,6 @@ def fanned(reader: CardReader) -> dict[str, Any] | None:
             wrong += 1
         details.append(f"{shape['label']}→{card or '?' + reading.guess}({confidence:.2f})")
     return {"corners": len(shapes), "right": right, "unsure": unsure, "wrong": wrong, "details": details}
-
-
-ZOOMS = (0.85, 1.0, 1.2)
-"""Framings of a labelled index box: the index's height relative to the card's is not known."""
-TILTS = (-24.0, -12.0, 0.0, 12.0, 24.0)
-"""Tilts tried (degrees): the boxes are upright rectangles around indices of leaning cards."""
-
-
-def _index_crop(image: np.ndarray, box: tuple[float, float, float, float], turn: int, zoom: float = 1.0,
-                tilt: float = 0.0) -> np.ndarray:  # fmt: skip
-    """Cut around a tight index box as the reader frames an index (box in the upper middle of the crop)."""
-    x0, y0, x1, y1 = box
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    long_side, short_side = max(x1 - x0, y1 - y0), min(x1 - x0, y1 - y0)
-    # A standard index spans about 0.14 of the card's width and 0.26 of its height, from
-    # (0.03, 0.04): framed like the reader's crop (0.28 × 0.44 of the card from its corner).
-    height = long_side * 0.44 / 0.26 * zoom
-    width = height * (0.28 * 63) / (0.44 * 88)
-    width = max(width, short_side * 1.6)
-    along = np.array([[0, 1], [-1, 0], [0, -1], [1, 0]][turn], np.float64)  # crop's "down" in image coords
-    c, s_ = np.cos(np.radians(tilt)), np.sin(np.radians(tilt))
-    along = np.array([c * along[0] - s_ * along[1], s_ * along[0] + c * along[1]])
-    across = np.array([along[1], -along[0]])  # crop's "right" (a turn, never a mirror)
-    centre = np.array([cx, cy]) + along * height * (0.5 - (0.04 + 0.13) / 0.44) + across * width * (0.5 - 0.1 / 0.28)
-    tl = centre - along * height / 2 - across * width / 2
-    src = np.array([tl, tl + across * width, tl + across * width + along * height], np.float32)
-    dst = np.array([[0, 0], [64, 0], [64, 128]], np.float32)
-    matrix = cv2.getAffineTransform(src, dst)
-    return cv2.warpAffine(image, matrix, (64, 128), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 
 def speed(reader: CardReader, frames: int, models: Path) -> dict[str, Any]:

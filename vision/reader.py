@@ -35,6 +35,7 @@ from vision.rectify import (
     THUMB_W,
     Pyramid,
     card_homography,
+    crop_index_box,
     index_crops,
     order_corners,
     thumbnails,
@@ -342,6 +343,23 @@ class CardReader:
         """Index crops cut by the caller (rank above suit, upright, BGR, any size): one reading each."""
         cards, none = self._index_probabilities(crops)
         return [self._index_reading(cards[k : k + 1], none[k : k + 1]) for k in range(len(none))]
+
+    def read_index_box(self, image: Any, box: tuple[float, float, float, float]) -> IndexReading:
+        """The card whose corner index lies in ``box`` (x0, y0, x1, y1 pixels, drawn tight around it),
+        e.g. a fanned hand where only the indices show.
+
+        The index may stand any way up and lean: of the turns (0°/180°, or 90°/270° for a wide box)
+        and tilts (±24° in 12° steps), the one whose crop most surely shows an index is kept, then
+        three framings of it are pooled.
+        """
+        frame = check_frame(image)
+        x0, y0, x1, y1 = box
+        turns = (0, 2) if y1 - y0 >= x1 - x0 else (1, 3)
+        poses = [(turn, tilt) for turn in turns for tilt in (-24.0, -12.0, 0.0, 12.0, 24.0)]
+        looks = self.read_index([crop_index_box(frame, box, turn=turn, tilt=tilt) for turn, tilt in poses])
+        turn, tilt = poses[int(np.argmin([look.no_index for look in looks]))]
+        framings = [crop_index_box(frame, box, turn=turn, zoom=zoom, tilt=tilt) for zoom in (0.85, 1.0, 1.2)]
+        return self.vote_index(framings)
 
     def vote_index(self, crops: Any) -> IndexReading:
         """Several crops of the same index (other framings, both corners): one reading, voted as the

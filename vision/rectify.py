@@ -128,3 +128,29 @@ def rectify(frame: np.ndarray, corners: np.ndarray, *, height: int = 336) -> np.
     width = round(height * CARD_ASPECT)
     return _warp(Pyramid(frame), card_homography(order_corners(corners)), (0.0, 0.0, 1.0, 1.0),
                  (width, height), False)  # fmt: skip
+
+
+def crop_index_box(image: np.ndarray, box: tuple[float, float, float, float], *, turn: int = 0,
+                   zoom: float = 1.0, tilt: float = 0.0) -> np.ndarray:  # fmt: skip
+    """An index crop framed around a tight box (x0, y0, x1, y1) drawn around a corner index.
+
+    The crop is framed as the reader frames an index (a standard index spans about 0.14 of the
+    card's width and 0.26 of its height, from (0.03, 0.04)); ``turn`` (quarter turns) and ``tilt``
+    (degrees) say which way the index stands, ``zoom`` scales the framing. Returns a 128×64 BGR
+    crop, index upright.
+    """
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    long_side, short_side = max(x1 - x0, y1 - y0), min(x1 - x0, y1 - y0)
+    height = long_side * INDEX_BOX[3] / 0.26 * zoom
+    width = max(height * (INDEX_BOX[2] * CARD_ASPECT) / INDEX_BOX[3], short_side * 1.6)
+    down = np.array([[0, 1], [-1, 0], [0, -1], [1, 0]][turn % 4], np.float64)
+    c, s = np.cos(np.radians(tilt)), np.sin(np.radians(tilt))
+    down = np.array([c * down[0] - s * down[1], s * down[0] + c * down[1]])
+    right = np.array([down[1], -down[0]])  # a turn, never a mirror
+    shift = down * height * (0.5 - 0.17 / INDEX_BOX[3]) + right * width * (0.5 - 0.1 / INDEX_BOX[2])
+    centre = np.array([cx, cy]) + shift
+    top_left = centre - down * height / 2 - right * width / 2
+    src = np.array([top_left, top_left + right * width, top_left + right * width + down * height], np.float32)
+    matrix = cv2.getAffineTransform(src, np.array([[0, 0], [64, 0], [64, 128]], np.float32))
+    return cv2.warpAffine(image, matrix, (64, 128), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
