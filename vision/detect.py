@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -295,16 +296,10 @@ def _outlines_in(mask: np.ndarray, small: np.ndarray, min_area: float, side: flo
                  known: list[tuple[np.ndarray, float, bool]]) -> list[tuple[np.ndarray, float, bool]]:  # fmt: skip
     """Card quads (work pixels) explained by the blobs of ``mask``: clean ones, then split clusters."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    found: list[tuple[np.ndarray, float, bool]] = []
+    found, rest = _single_cards(contours, min_area)
     clusters = []
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-    for contour in contours:
-        if cv2.contourArea(contour) < min_area:
-            continue
-        result = _quad_from_blob(contour)
-        if result is not None:
-            found.append((result[0], result[1], False))
-            continue
+    for contour in rest:
         # Touching cards: cut the blob along the rims inside it, then look at the pieces.
         for piece in _cut_along_edges(mask, gray, contour, min_area):
             part = _quad_from_blob(piece)
@@ -344,14 +339,23 @@ def edge_quads(gray: np.ndarray, min_area: float) -> list[tuple[np.ndarray, floa
     edges = cv2.Canny(gray, high * 0.4, high, L2gradient=True)
     edges = cv2.morphologyEx(edges, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-    found = []
+    return _single_cards(contours, min_area)[0]
+
+
+def _single_cards(contours: Sequence[np.ndarray], min_area: float
+                  ) -> tuple[list[tuple[np.ndarray, float, bool]], list[np.ndarray]]:  # fmt: skip
+    """Outlines of at least ``min_area`` that are one card each (quad, fit, partial), and the others."""
+    found: list[tuple[np.ndarray, float, bool]] = []
+    rest = []
     for contour in contours:
         if cv2.contourArea(contour) < min_area:
             continue
         result = _quad_from_blob(contour)
         if result is not None:
             found.append((result[0], result[1], False))
-    return found
+        else:
+            rest.append(contour)
+    return found, rest
 
 
 def _overlaps(quad: np.ndarray, others: list[tuple[np.ndarray, float, bool]]) -> bool:
