@@ -291,7 +291,7 @@ def back_descriptors(frame: np.ndarray, cards: Sequence[np.ndarray], *, pyramid:
         full = np.array([[scale, 0, offset], [0, scale, offset], [0, 0, 1]]) @ to_frame
         back = cv2.warpPerspective(image, full, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_REPLICATE).astype(np.float32)  # fmt: skip
-        back = cv2.GaussianBlur(back, (0, 0), 1.0)  # a pixel of misregistration must not decorrelate a pattern
+        back = np.asarray(cv2.GaussianBlur(back, (0, 0), 1.0), np.float32)  # misregistration must not decorrelate
         back -= back.mean(axis=(0, 1))
         back /= np.maximum(back.std(axis=(0, 1)), 4.0)
         out[k, 0] = back.reshape(-1)

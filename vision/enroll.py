@@ -236,11 +236,15 @@ class Guide:
     """
 
     def __init__(self, reader: Any, source: Any, path: Path, *, marks: bool = False, restart: bool = False,
-                 ask: Callable[[str], str] = input, out: TextIO = sys.stdout, frames: int = 3,
-                 timeout: float = 2.0, name: str = "") -> None:  # fmt: skip
+                 cards: Sequence[str] | None = None, ask: Callable[[str], str] = input, out: TextIO = sys.stdout,
+                 frames: int = 3, timeout: float = 2.0, name: str = "") -> None:  # fmt: skip
         self.reader, self.source, self.path = reader, source, Path(path)
         self.ask, self.out, self.frames, self.timeout, self.name = ask, out, frames, timeout, name
-        self.steps: list[str] = list(DECK_ORDER) + (list(MARK_ORDER) if marks else [])
+        try:
+            chosen = list(DECK_ORDER) if cards is None else [str(Card.parse(c)) for c in cards]
+        except CardParseError as error:
+            raise EnrollError(f"cannot enroll the cards asked for: {error}") from None
+        self.steps: list[str] = chosen + (list(MARK_ORDER) if marks else [])
         self.faces: dict[str, np.ndarray] = {}
         self.backs: dict[str, np.ndarray] = {}
         self._last_frame = 0
@@ -257,6 +261,17 @@ class Guide:
         self.out.flush()
 
     def _resume(self) -> None:
+        """Pick up a stopped enrollment; when only some cards are asked for, keep the saved
+        profile's other cards (redoing a few cards of an enrolled deck)."""
+        if len(self.steps) < len(DECK_ORDER) and self.path.is_file():
+            try:
+                saved = DeckProfile.load(self.path, model_hash=self.reader.model_hash)
+                self.faces = {c: v for c, v in zip(saved.face_labels, saved.face_prototypes, strict=True)
+                              if c not in self.steps}  # fmt: skip
+                self.backs = {m: v for m, v in zip(saved.back_labels, saved.back_prototypes, strict=True)
+                              if m not in self.steps}  # fmt: skip
+            except ProfileError as error:
+                self._say(f"The saved profile cannot be added to ({error}): only the cards asked for are kept.")
         if not self.partial_path.is_file():
             return
         try:
@@ -264,8 +279,8 @@ class Guide:
         except ProfileError as error:
             self._say(f"Starting afresh: the saved progress cannot be used ({error}).")
             return
-        self.faces = dict(zip(partial.face_labels, partial.face_prototypes, strict=True))
-        self.backs = dict(zip(partial.back_labels, partial.back_prototypes, strict=True))
+        self.faces.update(zip(partial.face_labels, partial.face_prototypes, strict=True))
+        self.backs.update(zip(partial.back_labels, partial.back_prototypes, strict=True))
         self._say(f"Resuming: {self._done()} of {len(self.steps)} already enrolled.")
 
     def _done(self) -> int:
@@ -409,6 +424,7 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m vision.enr
     parser.add_argument("--models", type=Path, help="card reader models (default: the shipped ones)")
     parser.add_argument("--marks", action="store_true", help="also enroll one back per Tock mark (another mark design)")
     parser.add_argument("--restart", action="store_true", help="forget the progress of a stopped enrollment")
+    parser.add_argument("--cards", help="enroll only these cards again (e.g. 'As 7h'); the profile keeps the others")
     parser.add_argument("--name", default="", help="a name for the deck")
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     path = args.out or (args.data or _default_data_dir()) / PROFILE_NAME
@@ -429,8 +445,14 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m vision.enr
     except FrameSourceError as error:
         sys.stderr.write(f"{prog}: {error}\n")
         return 2
+    cards = args.cards.replace(",", " ").split() if args.cards else None
+    try:
+        guide = Guide(reader, source, path, marks=args.marks, restart=args.restart, cards=cards, name=args.name)
+    except EnrollError as error:
+        sys.stderr.write(f"{prog}: {error}\n")
+        return 2
     with source:
-        profile = Guide(reader, source, path, marks=args.marks, restart=args.restart, name=args.name).run()
+        profile = guide.run()
     return 0 if profile is not None else 1
 
 
