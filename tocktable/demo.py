@@ -364,6 +364,7 @@ class Demo:
         self.out = out
         self._frame = 0
         self._signature: Any = None
+        self._steady_version: int | None = None
         self.snapshots: list[dict[str, Any]] = []
         """Every settled hand's snapshot, as published (fast mode)."""
         self.lights: Any = None
@@ -492,9 +493,13 @@ class Demo:
 
     def feed_camera(self) -> None:
         """Film the table until the camera's view is steady (the tracker wants a card read the
-        same way over several frames), then hand a changed view to the service."""
+        same way over several frames), then hand a changed view to the service. A table that has
+        not changed since the view was last steady is filmed once only (the tracker still counts the
+        frame): this keeps the fast demo through the real reader quick."""
+        version = self.model.state().version
+        frames = 1 if version == self._steady_version else self.max_frames
         view, steady, last = None, 0, None
-        for _ in range(self.max_frames):
+        for _ in range(frames):
             self._frame += 1
             image = self.model.frame() if self.watcher.needs_image else None
             stamp = self.clock() if self.clock is not None else time.monotonic()
@@ -506,6 +511,8 @@ class Demo:
             last = signature
             if steady >= self.steady_frames:
                 break
+        if frames > 1:
+            self._steady_version = version if steady >= self.steady_frames else None
         if view is not None and last != self._signature:
             self._signature = last
             self.service.call(view)
