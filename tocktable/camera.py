@@ -19,6 +19,7 @@ import math
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from table.cards import Card
@@ -157,10 +158,21 @@ class VisionWatcher:
         self.tracker = tracker
         self.needs_image = not isinstance(reader, TruthReader)
 
+    profile_note = ""
+    """What became of the deck profile (``tocktable enroll``), for the start-up messages."""
+
     @classmethod
-    def default(cls, zones: Mapping[str, Any], *, size: tuple[int, int]) -> VisionWatcher:
+    def default(cls, zones: Mapping[str, Any], *, size: tuple[int, int], data_dir: Path | None = None) -> VisionWatcher:
         """The shipped models and a tracker for ``zones``; :class:`VisionUnavailable` when vision
-        does not provide them yet."""
+        does not provide them yet. The deck profile in ``data_dir`` (made by ``tocktable enroll``)
+        is used when there is one; one that cannot be used (other models) is reported, not fatal."""
+        watcher = cls._default(zones, size=size)
+        if data_dir is not None:
+            watcher.profile_note = _use_profile(watcher.reader, data_dir)
+        return watcher
+
+    @classmethod
+    def _default(cls, zones: Mapping[str, Any], *, size: tuple[int, int]) -> VisionWatcher:
         try:
             import vision
         except ImportError as exc:  # pragma: no cover - vision is part of this project
@@ -181,6 +193,21 @@ class VisionWatcher:
         observations = self.reader.read(image)
         view: TableView = self.tracker.update(observations, frame_index=index, timestamp=timestamp)
         return view
+
+
+def _use_profile(reader: Any, data_dir: Path) -> str:
+    """Give the reader the deck profile kept in ``data_dir``; a line saying what happened."""
+    from vision.deck_profile import PROFILE_NAME
+
+    path = Path(data_dir) / PROFILE_NAME
+    if not path.is_file():
+        return "no deck profile (tocktable enroll teaches the reader your deck)"
+    try:
+        reader.use_profile(path)
+    except Exception as exc:  # a stale or damaged profile must not stop the table
+        log.warning("deck profile %s not used: %s", path, exc)
+        return f"deck profile not used ({exc})"
+    return f"using the deck profile {path} ({len(reader.profile.cards)} cards)"
 
 
 CAMERAS = ("auto", "perfect", "view")

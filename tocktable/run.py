@@ -79,13 +79,14 @@ def _wait_for_signal(stop: threading.Event) -> None:
         signal.signal(signal.SIGTERM, previous)
 
 
-def vision_watcher(zones: dict[str, Any], size: tuple[int, int], out: TextIO) -> Watcher | None:
+def vision_watcher(zones: dict[str, Any], size: tuple[int, int], out: TextIO, *,
+                   data_dir: Path | None = None) -> Watcher | None:  # fmt: skip
     """The real card reader and tracker, or None (with a line saying why) when not installed."""
     out.write("Card reader: loading the models...\n")
     out.flush()
     try:
-        watcher = VisionWatcher.default(zones, size=size)
-        out.write("Card reader: ready.\n")
+        watcher = VisionWatcher.default(zones, size=size, data_dir=data_dir)
+        out.write(f"Card reader: ready{'; ' + watcher.profile_note if watcher.profile_note else ''}.\n")
         return watcher
     except VisionUnavailable as exc:
         out.write(f"Card reader: not available ({exc}).\n")
@@ -278,7 +279,7 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
         stack.enter_context(_closing(service.start()))
         stack.enter_context(_closing(_gpio(lambda: Console(config.pins, service.inbox, pin_factory=factory))))
         if source is not None:
-            watcher = vision_watcher(_zones(config), config.camera.size, out)
+            watcher = vision_watcher(_zones(config), config.camera.size, out, data_dir=data_dir)
             if watcher is not None:
                 stack.enter_context(_closing(CameraLoop(source, watcher, service.submit, tap=tap).start()))
             else:
