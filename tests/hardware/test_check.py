@@ -155,3 +155,30 @@ def test_on_mock_pins_every_button_is_pressed_for_you(mock_pins):
     assert report.buttons_missing == [] and report.ok
     assert "pressed for you" in out.getvalue() and "again" not in out.getvalue()
     assert "3/3 camera: one frame skipped" in out.getvalue()
+
+
+def test_the_real_card_reader_reads_a_rendered_table_in_the_check(mock_pins, tmp_path):
+    """The whole camera part of the check with the shipped models: a rendered table goes through
+    the replay camera and ``vision.CardReader``; every card is found, none is named wrongly."""
+    from vision.scene import PlacedCard, SceneSpec, render_scene
+
+    faces = ("Ah", "Kd", "7c")
+    cards = tuple(PlacedCard(card, True, (0.2 + 0.2 * i, 0.45), angle=10.0 * i) for i, card in enumerate(faces))
+    cards += (PlacedCard("2s", False, (0.8, 0.45), angle=-20.0),)
+    scene = render_scene(SceneSpec(cards=cards, seed=3, table="green-felt", clean=True))
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "table.png"), scene.image)
+    out = io.StringIO()
+    report = check_hardware(
+        PinMap.default(2), pin_factory=mock_pins, source=ReplaySource(frames, fps=20), out=out, reader="auto",
+        listen_seconds=0.05, led_seconds=0.0, snapshot=tmp_path / "snap.png", press_for_me=False,
+    )  # fmt: skip
+    text = out.getvalue()
+    assert report.detections == 4, text
+    named = {line.split()[0] for line in text.splitlines() if "(confidence" in line and "face down" not in line}
+    assert named - {"unsure"} <= set(faces), f"a card was named wrongly: {text}"
+    assert len(named & set(faces)) >= 2, text
+    assert "face down" in text
+    snap = cv2.imread(str(tmp_path / "snap.png"))
+    assert snap is not None and snap.shape == scene.image.shape and (snap != scene.image).any()
