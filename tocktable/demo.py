@@ -440,13 +440,12 @@ class Demo:
             self._say(f"host corrected {place} to {entry.cards[0]}: the camera read it as {entry.was}")
         else:
             self.entered += len(unread)
+            them = "it" if len(unread or entry.cards) == 1 else "them"
             if unread:
-                them = "it" if len(unread) == 1 else "them"
                 self._say(f"host entered {' '.join(unread)} {where}: the camera could not read {them}")
-            else:
-                self._say(
-                    f"host entered {' '.join(entry.cards)} {where}: the camera read them, the game did not take them"
-                )
+            else:  # the game takes the board only up to its first unread card, so a later one waits
+                self._say(f"host entered {' '.join(entry.cards)} {where}: the camera read {them}, the game "
+                          f"could not take {them} yet")  # fmt: skip
 
     def _camera_read(self, entry: HostEntry) -> set[str]:
         """The cards the camera's latest view reads where the entry's cards lie."""
