@@ -366,7 +366,7 @@ class Demo:
         self._signature: Any = None
         self._steady_version: int | None = None
         self.snapshots: list[dict[str, Any]] = []
-        """Every settled hand's snapshot, as published (fast mode)."""
+        """Every settled hand's last snapshot before the next hand, as published (fast mode)."""
         self.lights: Any = None
         self.factory: Any = None
         self.tap: Any = None
@@ -538,9 +538,11 @@ class Demo:
                 self.clock.advance(0.6)
             self.feed_camera()
             snap = self.service.snapshot().to_dict()
-            if snap["phase"] == "settled" and (not self.snapshots or self.snapshots[-1]["hand_number"] != snap[
-                    "hand_number"]):  # fmt: skip
-                self.snapshots.append(snap)
+            if snap["phase"] == "settled":  # the latest: the host may correct a card after the settle
+                if self.snapshots and self.snapshots[-1]["hand_number"] == snap["hand_number"]:
+                    self.snapshots[-1] = snap
+                else:
+                    self.snapshots.append(snap)
             if self.hands_done != before and self.out is not None:
                 self._report_hand()
         self.counts = self.count_cards()

@@ -165,3 +165,49 @@ def test_the_host_enters_what_the_camera_cannot_read(tmp_path):
 
 FLOOR = 0.80
 """The share of face-up cards the real reader must get into the game (measured: see the README)."""
+
+
+def test_the_host_corrects_a_card_the_camera_read_wrong(tmp_path):
+    """A camera that reads the first flop card as another card (one not on the table): the game
+    takes it, the host corrects it on the admin step at once, says so, and every hand settles on
+    the cards really dealt."""
+    from tocktable import camera as camera_module
+    from tocktable.demo import ALL_CARDS
+
+    watch = camera_module.TruthWatcher.watch
+
+    def misreading(self, image=None, *, index=0, timestamp=0.0):
+        view = watch(self, image, index=index, timestamp=timestamp)
+        if not view.board or view.board[0].card is None:
+            return view
+        on_table = {c.card for c in self.model.state().cards}
+        wrong = next(c for c in ALL_CARDS if c not in on_table)
+        return replace(view, board=(replace(view.board[0], card=wrong), *view.board[1:]))
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(camera_module.TruthWatcher, "watch", misreading)
+        demo, snapshots, checks, out = play(tmp_path, hands=8, camera="view", seed=2)
+    check_game(demo, snapshots, checks, 8)  # the settled boards equal what the dealer turned
+    corrections = [c for c in checks["commands"] if c.kind == "correct"]
+    flops = sum(1 for dealt in demo.dealer.history if any(c.kind == "deal_board" and c.hand_number == dealt.number
+                                                         for c in checks["commands"]))  # fmt: skip
+    assert flops > 0 and len(corrections) == demo.counts.corrected == flops
+    assert all(c.payload["step"]["seat"] is None and c.payload["step"]["index"] == 0 for c in corrections)
+    assert out.count("host corrected board card 1 to") == flops and "the camera read it as" in out
+
+
+def test_the_host_waits_before_entering_a_card():
+    from hardware.table_model import TableModel
+    from tocktable.players import Patience, cards_to_enter
+
+    model = TableModel(2, seed=1)
+    model.deal_hole(0, ["Ah"], face_up=True)
+    model.deal_hole(1, ["Kd"], face_up=True)
+    seats = [{"seat": s, "name": n, "stack": 100, "sitting_out": False} for s, n in enumerate(("A", "B"))]
+    snap = {"phase": "seating", "hand_number": 0, "seats": seats}
+    entries = cards_to_enter(snap, model.state(), holes={}, board=[])
+    assert [(e.kind, e.draws) for e in entries] == [("choose_button", ((0, "Ah"), (1, "Kd")))]
+    patience = Patience(2.5)
+    assert patience.due(entries, 100.0) is None and patience.due(entries, 102.0) is None
+    assert patience.due(entries, 102.5) == entries[0]
+    assert patience.due([], 103.0) is None and patience.due(entries, 103.0) is None  # gone, then back: wait again
