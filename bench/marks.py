@@ -7,7 +7,8 @@
 
 Figures (all on deck styles of the hold-out font pool and scene seeds never used while the
 reader was tuned: tuning used train-style decks, seeds 1000-1599 and 5000-5149, and a look at
-hold-out seeds 70000-70099; this benchmark starts at 91000):
+hold-out seeds 70000-70099, 31000-31019 and this benchmark's first run at seed 91; it now
+starts at 97000):
 - scenes: 1280×720 tables (every surface, any card rotation, the renderer's light, blur, noise,
   glare and JPEG), 12 face-down cards each, about 15 % of them plain backs. Read from the true
   outlines (the mark reader alone) and from the card reader's own outlines (the whole pipeline:
@@ -206,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stickers", type=int, default=1200, help="single-card shots with turned stickers")
     parser.add_argument("--frames", type=int, default=20, help="frames timed for speed (default 20)")
     parser.add_argument("--models", type=Path, default=None, help="card reader models (default: models/)")
-    parser.add_argument("--seed", type=int, default=91, help="first seed (default 91: never used in tuning)")
+    parser.add_argument("--seed", type=int, default=97, help="first seed (default 97: never used in tuning)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     marks = MarkReader()

@@ -271,7 +271,9 @@ def _measure(patch: np.ndarray, design: _Design) -> MarkFeatures:
     # wins, else the best-shaped one (a pip merged with a bit of the back still looks like a suit,
     # only less so).
     best: MarkFeatures | None = None
-    for blob, within in _pip_candidates(ink, white, redness, chroma, design):
+    # Round a pip, blur leaves a band that is lighter than ink but not yet white: "light" counts.
+    light = (low > cut + (1.0 - cut) / 4) & (chroma < 0.35)
+    for blob, within in _pip_candidates(ink, white, light, redness, chroma, design):
         features = _measure_pip(blob, within, ink, low, redness, design, white_level, white_middle)
         if best is None or features.shape_score > best.shape_score:
             best = features
@@ -310,7 +312,7 @@ def _measure_pip(blob: np.ndarray, within: np.ndarray, ink: np.ndarray, low: np.
                         white_level, white_middle)  # fmt: skip
 
 
-def _pip_candidates(ink: np.ndarray, white: np.ndarray, redness: np.ndarray, chroma: np.ndarray,
+def _pip_candidates(ink: np.ndarray, white: np.ndarray, light: np.ndarray, redness: np.ndarray, chroma: np.ndarray,
                     design: _Design) -> Iterator[tuple[np.ndarray, np.ndarray]]:  # fmt: skip
     """Possible pips (uint8 mask) with the region their ink may be taken from (bool), best first.
 
@@ -320,18 +322,18 @@ def _pip_candidates(ink: np.ndarray, white: np.ndarray, redness: np.ndarray, chr
     from the ring's neutral black; inside the convex hull of the white around it.
     """
     everywhere = np.ones(ink.shape, bool)
-    blob = _central_blob(ink, white, everywhere, design)
+    blob = _central_blob(ink, light, everywhere, design)
     if blob is not None:
         yield blob, everywhere
     # A thin bridge of blur between the pip and the ring: cut it, grow the pip back.
-    core = _central_blob(cv2.erode(ink.astype(np.uint8), _DISK3) > 0, white, everywhere, design, grow=1)
+    core = _central_blob(cv2.erode(ink.astype(np.uint8), _DISK3) > 0, light, everywhere, design, grow=1)
     if core is not None:
         yield cv2.dilate(core, _DISK3) & ink.astype(np.uint8), everywhere
     # A red pip touching the ace's black ring: red ink, with white or the ring's neutral dark
     # all round it.
     top = float(_quantile(redness[_NEAR_CENTRE], 0.98))
     if top >= 0.3:
-        blob = _central_blob(redness > top / 2, white | (ink & (chroma < 0.3)), everywhere, design)
+        blob = _central_blob(redness > top / 2, light | (ink & (chroma < 0.3)), everywhere, design)
         if blob is not None:
             yield blob, everywhere
     count, labels, stats, centroids = _components(white, 4)
@@ -350,7 +352,7 @@ def _pip_candidates(ink: np.ndarray, white: np.ndarray, redness: np.ndarray, chr
         disc = cv2.erode(hull, _DISK3) > 0
         # Blur leaves no white where the pip meets the hull's edge: the hull's rim counts as white.
         rim = disc & (cv2.erode(hull, _DISK9) == 0)
-        blob = _central_blob(ink & disc, white | rim, disc, design, surround=0.7)
+        blob = _central_blob(ink & disc, light | rim, disc, design, surround=0.7)
         if blob is not None:
             yield blob, hull > 0
 
