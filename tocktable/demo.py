@@ -551,16 +551,17 @@ class Demo:
 
     def run_live(self, stop: threading.Event, *, pace: float = 1.0) -> None:
         """Play in real time until ``stop`` is set (the camera runs on its own thread)."""
+        reported = self.hands_done
         while not stop.is_set():
-            before = self.hands_done
+            if self.hands_done != reported and self.out is not None:  # settled by the camera or the clock too
+                reported = self.hands_done
+                self._report_hand()
             move = self.next_move()
             if move is None:
                 stop.wait(0.1)
                 continue
             move()
             self.service.sync()
-            if self.hands_done != before and self.out is not None:
-                self._report_hand()
             stop.wait(pace)
         self.counts = self.count_cards()
         if self.out is not None:
