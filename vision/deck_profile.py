@@ -42,7 +42,8 @@ from table.cards import Card
 from table.errors import CardParseError
 from table.tock import Mark, MarkParseError
 from vision.errors import VisionError
-from vision.rectify import Pyramid, card_homography, order_corners
+from vision.mark_reader import card_region
+from vision.rectify import Pyramid
 
 if TYPE_CHECKING:  # the reader imports this module
     from vision.mark_reader import MarkReader
@@ -281,16 +282,7 @@ def back_descriptors(frame: np.ndarray, cards: Sequence[np.ndarray], *, pyramid:
     w, h = BACK_SIZE
     out = np.zeros((len(cards), 2, w * h * 3), np.float32)
     for k, corners in enumerate(cards):
-        homography = card_homography(order_corners(np.asarray(corners)))
-        to_unit = np.array([[1 / w, 0, 0.5 / w], [0, 1 / h, 0.5 / h], [0, 0, 1]])
-        to_frame = homography @ to_unit
-        top, bottom = to_frame @ np.array([w / 2, 0, 1.0]), to_frame @ np.array([w / 2, h, 1.0])
-        span = float(np.hypot(*(bottom[:2] / bottom[2] - top[:2] / top[2])))
-        image, scale = pyramid.level_for(span / h)
-        offset = 0.5 * scale - 0.5
-        full = np.array([[scale, 0, offset], [0, scale, offset], [0, 0, 1]]) @ to_frame
-        back = cv2.warpPerspective(image, full, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                   borderMode=cv2.BORDER_REPLICATE).astype(np.float32)  # fmt: skip
+        back = card_region(pyramid, corners, (0.0, 0.0, 1.0, 1.0), (w, h)).astype(np.float32)
         back = np.asarray(cv2.GaussianBlur(back, (0, 0), 1.0), np.float32)  # misregistration must not decorrelate
         back -= back.mean(axis=(0, 1))
         back /= np.maximum(back.std(axis=(0, 1)), 4.0)

@@ -109,24 +109,32 @@ class MarkFeatures:
 
 
 # ---------------------------------------------------------------------------------- geometry
-def centre_patch(frame: np.ndarray, corners: np.ndarray, *, pyramid: Pyramid | None = None) -> np.ndarray:
-    """The middle of a card straightened into a PATCH × PATCH BGR square (SPAN of its height)."""
-    pyramid = pyramid or Pyramid(frame)
-    homography = card_homography(order_corners(corners))
-    half_u = SPAN / CARD_ASPECT / 2
-    half_v = SPAN / 2
-    step_u, step_v = 2 * half_u / PATCH, 2 * half_v / PATCH
+def card_region(pyramid: Pyramid, corners: np.ndarray, box: tuple[float, float, float, float],
+                size: tuple[int, int]) -> np.ndarray:  # fmt: skip
+    """The ``box`` (u0, v0, u1, v1 in unit card coordinates, upright) of a card straightened into
+    ``size`` (width, height) pixels, sampled from the pyramid level nearest its scale."""
+    u0, v0, u1, v1 = box
+    w, h = size
+    homography = card_homography(order_corners(np.asarray(corners)))
     # Output pixel (i, j) has its centre at (i + 0.5, j + 0.5).
-    to_unit = np.array([[step_u, 0, 0.5 - half_u + step_u / 2], [0, step_v, 0.5 - half_v + step_v / 2], [0, 0, 1]])
+    step_u, step_v = (u1 - u0) / w, (v1 - v0) / h
+    to_unit = np.array([[step_u, 0, u0 + step_u / 2], [0, step_v, v0 + step_v / 2], [0, 0, 1]])
     to_frame = homography @ to_unit
-    top, bottom = to_frame @ np.array([PATCH / 2, 0, 1.0]), to_frame @ np.array([PATCH / 2, PATCH, 1.0])
+    top, bottom = to_frame @ np.array([w / 2, 0, 1.0]), to_frame @ np.array([w / 2, h, 1.0])
     span = float(np.hypot(*(bottom[:2] / bottom[2] - top[:2] / top[2])))
-    image, scale = pyramid.level_for(span / PATCH)
+    image, scale = pyramid.level_for(span / h)
     offset = 0.5 * scale - 0.5
     full = np.array([[scale, 0, offset], [0, scale, offset], [0, 0, 1]]) @ to_frame
-    patch: np.ndarray = cv2.warpPerspective(image, full, (PATCH, PATCH), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                            borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
-    return patch
+    region: np.ndarray = cv2.warpPerspective(image, full, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                             borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
+    return region
+
+
+def centre_patch(frame: np.ndarray, corners: np.ndarray, *, pyramid: Pyramid | None = None) -> np.ndarray:
+    """The middle of a card straightened into a PATCH × PATCH BGR square (SPAN of its height)."""
+    half_u, half_v = SPAN / CARD_ASPECT / 2, SPAN / 2
+    box = (0.5 - half_u, 0.5 - half_v, 0.5 + half_u, 0.5 + half_v)
+    return card_region(pyramid or Pyramid(frame), corners, box, (PATCH, PATCH))
 
 
 # ---------------------------------------------------------------------------------- shapes
