@@ -302,3 +302,12 @@ def test_the_reader_refuses_a_profile_of_other_models(reader: CardReader, tmp_pa
     with pytest.raises(ProfileError, match="other models"):
         reader.use_profile(_profile("someone-else"))
     assert reader.profile is None
+
+
+def test_module_examples() -> None:
+    import doctest
+    import importlib
+
+    for name in ("vision.deck_profile", "vision.enroll"):
+        result = doctest.testmod(importlib.import_module(name))
+        assert result.attempted > 0 and result.failed == 0, name
