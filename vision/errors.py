@@ -19,3 +19,7 @@ class SceneError(VisionError, ValueError):
 
 class ModelError(VisionError, RuntimeError):
     """A model file is missing, unreadable or does not match its label file."""
+
+
+class FontsMissingError(VisionError, RuntimeError):
+    """The renderer found no usable system fonts to draw card indices with."""

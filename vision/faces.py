@@ -19,6 +19,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from table.cards import Card, Rank, Suit
+from vision.errors import FontsMissingError
 from vision.fonts import Pool, index_fonts, suit_glyph_fonts
 from vision.suits import SuitShape, suit_mask
 
@@ -92,7 +93,10 @@ def deck_style(seed: int, pool: Pool = "all") -> DeckStyle:
     rng = np.random.default_rng([seed, 7919])
     fonts = index_fonts(pool)
     if not fonts:
-        raise RuntimeError("no index fonts found: install the font packages listed in .ci/apt-packages.txt")
+        raise FontsMissingError(
+            "no fonts to draw cards with: install some (on Debian or Ubuntu: sudo apt-get install "
+            "fonts-dejavu-core fonts-liberation2; every package the renderer uses is in .ci/apt-packages.txt)"
+        )
     font = fonts[int(rng.integers(len(fonts)))]
     rank_height = float(rng.uniform(0.075, 0.17))
     top = float(rng.uniform(0.025, 0.11))

@@ -105,3 +105,14 @@ def test_faces_and_backs_have_rounded_transparent_corners() -> None:
         assert image.shape == (FACE_H, FACE_W, 4)
         assert image[0, 0, 3] == 0 and image[FACE_H // 2, FACE_W // 2, 3] == 255
     assert not np.array_equal(render_back(style), back)  # the mark is drawn
+
+
+def test_without_fonts_the_renderer_says_what_to_install(monkeypatch):
+    import vision.faces
+    from table.errors import TocktableError
+    from vision.errors import FontsMissingError
+
+    monkeypatch.setattr(vision.faces, "index_fonts", lambda pool="all": ())
+    with pytest.raises(FontsMissingError, match="apt-get install fonts-dejavu-core") as error:
+        vision.faces.deck_style(12345)
+    assert isinstance(error.value, TocktableError)
