@@ -120,6 +120,10 @@ def _reported(view: TableView) -> list[SeenCard]:
     return [*view.board, *(c for seat in view.seats.values() for c in seat), *view.loose]
 
 
+PLAIN = "plain"
+"""How the reader names an unmarked back (the renderer's truth has no mark for it)."""
+
+
 def check_never_wrong(record: Film, *, seconds: float = 2.5) -> None:
     """Every card in a view was, at that place and on that side, on the table in the last
     ``seconds`` (the grace period): never a face, mark or zone the table did not show."""
@@ -132,7 +136,7 @@ def check_never_wrong(record: Film, *, seconds: float = 2.5) -> None:
                     and abs(t.centre[1] - centre[1]) < 0.6 * record.card_width * 16 / 9]  # fmt: skip
             match = [t for t in near if t.face_up == seen.face_up and t.zone == seen.zone
                      and (seen.card is None or t.card == seen.card)
-                     and (seen.face_up or seen.mark is None or t.mark == seen.mark)]  # fmt: skip
+                     and (seen.face_up or seen.mark is None or (t.mark or PLAIN) == seen.mark)]  # fmt: skip
             assert match, f"frame {k}: reported {seen.card or seen.mark} face_up={seen.face_up} in " \
                           f"{seen.zone!r}, the table there had {[(t.card, t.face_up, t.zone) for t in near]}"
 
