@@ -419,6 +419,7 @@ class DrawHand(Hand):
         if last is None:
             raise IllegalActionError("nothing to undo: no player has acted or drawn in this hand")
         removed = self.inputs[last:]
+        self._refuse_undo_past_show(removed)
         rebuilt = DrawHand.rebuild(self.draw_rules, self.starting_stacks, self.button, self.inputs[:last])
         self.__dict__.update(rebuilt.__dict__)
         return removed

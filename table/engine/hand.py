@@ -215,9 +215,16 @@ class Hand(HandBetting):
         if last is None:
             raise IllegalActionError("nothing to undo: no player has acted in this hand")
         removed = self.inputs[last:]
+        self._refuse_undo_past_show(removed)
         rebuilt = Hand.replay(self.rules, self.starting_stacks, self.button, self.inputs[:last])
         self.__dict__.update(rebuilt.__dict__)
         return removed
+
+    def _refuse_undo_past_show(self, removed: Sequence[Input]) -> None:
+        """Raise :class:`IllegalActionError` if taking back ``removed`` would reopen betting
+        after a live hand was turned face up: everyone has seen those cards."""
+        if any(name == "deal_hole" and not self.folded[args[0]] for name, args in removed):
+            raise IllegalActionError("the hands were shown: betting cannot reopen; correct a card instead")
 
     def snapshot(self) -> dict[str, Any]:
         """The whole state as plain data (for comparisons, persistence and display)."""

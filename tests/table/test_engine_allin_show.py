@@ -7,7 +7,7 @@ import pytest
 from table.cards import parse_cards
 from table.engine import Hand, HoleDealt, Rules, Street
 from table.engine.draw import DrawHand, DrawRules
-from table.errors import IllegalDealError
+from table.errors import IllegalActionError, IllegalDealError
 
 NL = Rules(small_blind=1, big_blind=2)
 
@@ -95,19 +95,42 @@ def test_no_muck_before_the_showdown_and_a_hand_won_by_a_fold_shows_nothing():
     refused(lone, 0, "Ah Ad", "settled")
 
 
-def test_undo_takes_the_shown_hands_back_with_the_call_and_replay_is_exact():
-    hand = Hand(NL, stacks=[100, 100], button=0)
+def undo_refused(hand: Hand) -> None:
+    """undo raises IllegalActionError (a hand was shown) and changes nothing."""
+    before, events = hand.snapshot(), list(hand.events)
+    with pytest.raises(IllegalActionError, match="the hands were shown: betting cannot reopen; correct a card"):
+        hand.undo()
+    assert hand.snapshot() == before and hand.events == events
+
+
+def test_undo_cannot_reopen_betting_once_the_hands_were_shown_and_replay_is_exact():
+    hand = Hand(NL, stacks=[50, 100, 100], button=0)  # 1 small blind, 2 big blind, 0 first
     hand.act(0, "all_in")
-    hand.act(1, "call")
+    hand.act(1, "fold")
+    hand.deal_hole(1, parse_cards("7s 2h"))  # a folded hand known: no secret, undo still allowed
+    hand.act(2, "call")
+    assert [name for name, _ in hand.undo()] == ["act"] and hand.to_act == 2
+    hand.act(2, "call")
     hand.deal_hole(0, parse_cards("Ah Ad"))
-    hand.deal_hole(1, parse_cards("Kh Kd"))
+    undo_refused(hand)
+    hand.deal_hole(2, parse_cards("Kh Kd"))
+    undo_refused(hand)
     hand.deal_board(parse_cards("2c 7d 9h"))
+    undo_refused(hand)
     again = Hand.replay(hand.rules, hand.starting_stacks, hand.button, hand.inputs)
     assert again.snapshot() == hand.snapshot() and again.events == hand.events
-    removed = hand.undo()
-    assert [name for name, _ in removed] == ["act", "deal_hole", "deal_hole", "deal_board"]
-    assert hand.hole == {} and hand.to_act == 1 and not hand.hands_may_be_shown
-    refused(hand, 0, "Ah Ad", "seat 1 to act")
+
+
+def test_undo_after_a_draw_showdown_hand_is_refused_too():
+    hand = DrawHand(DrawRules(ante=1), stacks=[20, 50, 50], button=0)
+    hand.act(1, "all_in")
+    hand.act(2, "fold")
+    hand.act(0, "call")
+    hand.draw(1, 2)
+    hand.draw(0, 0)
+    assert hand.street == Street.SHOWDOWN
+    hand.deal_hole(1, "Ah Ad Ac 7c 2s")
+    undo_refused(hand)
 
 
 def test_draw_hands_are_shown_at_the_showdown_only_even_all_in():

@@ -1,6 +1,6 @@
 """A session where the hands are tabled at an all-in: refused while betting is open (the same
 error as before), taken as soon as betting is closed, in the snapshot at once, in the log
-before the board (and replayed), taken back by an undo, and in the PHH export where shown."""
+before the board (and replayed), never taken back by an undo, and in the PHH export where shown."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import warnings
 import pytest
 
 from table.engine import BlindStructure, Street
+from table.errors import IllegalActionError
 from table.session import Session, SessionError, SessionSettings
 
 
@@ -58,17 +59,21 @@ def test_refused_while_betting_is_open_then_shown_at_the_all_in():
     assert replayed.snapshot() == snap
 
 
-def test_an_undo_of_the_closing_call_takes_the_shown_hands_off_the_table():
+def test_an_undo_of_the_closing_call_is_refused_once_a_hand_was_shown():
     session = heads_up()
     session.act(0, "all_in")
     session.act(1, "fold")
     session.act(2, "call")
+    before = (json.dumps(session.snapshot()), len(session.log))
+    session.undo()  # nothing shown yet: Cy's call is taken back, betting is open again
+    assert session.hand is not None and session.hand.to_act == 2
+    session.act(2, "call")
     session.deal_hole(2, "Qh Qd")
     assert holes(session) == {2: ["Qh", "Qd"]}
-    session.undo()  # Cy's call: betting is open again, so her hand is private again
-    assert holes(session) == {} and session.hand is not None and session.hand.to_act == 2
-    with pytest.raises(SessionError, match="only at the showdown"):
-        session.deal_hole(2, "Qh Qd")
+    shown = (json.dumps(session.snapshot()), len(session.log))
+    with pytest.raises(IllegalActionError, match="the hands were shown: betting cannot reopen"):
+        session.undo()  # everyone has seen Cy's queens: her call stands
+    assert (json.dumps(session.snapshot()), len(session.log)) == shown != before
     replayed = Session.replay(session.settings, session.log)
     assert replayed.snapshot() == session.snapshot()
 
