@@ -102,9 +102,10 @@ class CameraTap:
             return None
         from vision.annotate import annotate
 
-        if not public and latest.view is None and not latest.tracks:
-            image = self._cover_seats(image)  # nothing says where the cards are: hide every seat
         drawn = annotate(image, latest.view, zones=self.zones, tracks=latest.tracks, hide_seat_faces=not public)
+        if not public:
+            # the reader can miss a peeked card, so while hands are private no seat pixel goes out
+            drawn = self._cover_seats(drawn)
         shown = ShownFrame(drawn, latest.timestamp, latest.index)
         self._cache = ((latest.index, public), shown)
         return shown

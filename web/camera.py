@@ -95,33 +95,22 @@ def camera_view(service: Any, config: Any, camera: Any) -> dict[str, Any]:
 
 
 def mask_peeks(image: np.ndarray, view: Any, zones: dict[str, list[list[float]]]) -> np.ndarray:
-    """A copy of ``image`` with every face-up card in a seat zone blacked out (every seat zone
-    when there is no view)."""
+    """A copy of ``image`` with every seat zone blacked out. ``view`` is not trusted to have found
+    every peeked card, so a missed face-up card can never show; it is kept for callers."""
     import cv2
 
+    del view
     out = image.copy()
     height, width = out.shape[:2]
-
-    def fill(points: list[list[float]] | tuple[Any, ...], grow: float) -> None:
-        quad = np.array([[x * width, y * height] for x, y in points], dtype=np.float32)
-        centre = quad.mean(axis=0)
-        quad = centre + (quad - centre) * grow
-        cv2.fillPoly(out, [quad.round().astype(np.int32)], (20, 20, 20))
-
-    if view is None:
-        for name, zone in zones.items():
-            if name.startswith("seat:"):
-                fill(zone, 1.0)
-        return out
-    for seat in view.seats:
-        for card in view.seats[seat]:
-            if card.face_up:
-                fill(card.corners, 1.25)
+    for name, zone in zones.items():
+        if name.startswith("seat:"):
+            polygon = np.array([[x * width, y * height] for x, y in zone]).round().astype(np.int32)
+            cv2.fillPoly(out, [polygon], (20, 20, 20))
     return out
 
 
 def frame_jpeg(camera: Any, *, service: Any, config: Any, quality: int = 80) -> bytes | None:
-    """The latest frame as JPEG bytes, peeks blacked out unless the hands may be shown."""
+    """The latest frame as JPEG bytes, every seat zone blacked out unless the hands may be shown."""
     import cv2
 
     frame = _latest(camera)

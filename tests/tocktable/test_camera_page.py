@@ -153,6 +153,23 @@ def test_the_tap_annotates_once_per_frame_and_hides_seat_faces_unless_public():
         assert at_showdown.image[inner(card.corners, model.size)].mean() > 90
 
 
+def test_the_tap_covers_a_peek_the_reader_missed_until_public():
+    model, cards = table_with_a_peek()
+    public = [False]
+    tap = CameraTap(model.zones, public=lambda: public[0], render=model.frame)
+    missed = replace(TruthWatcher(model).watch(None, index=4, timestamp=1.0), seats={})  # only the board read
+    tap.record(None, index=4, timestamp=1.0, view=missed)
+    shown = tap.read()
+    assert shown is not None
+    raw = model.frame()
+    zone = inner(model.zones["seat:1"], model.size, 0.9)
+    assert raw[zone].max() > 90  # the face-up cards are in the picture
+    assert shown.image[zone].max() < 60  # every pixel of the seat zone is dark
+    public[0] = True
+    for card in cards:
+        assert tap.read().image[inner(card.corners, model.size)].mean() > 90
+
+
 def test_the_tap_shows_a_camera_without_a_reader_with_every_seat_covered():
     model, cards = table_with_a_peek()
 

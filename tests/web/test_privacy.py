@@ -36,12 +36,16 @@ def peek_view() -> Any:
     return view(board=["Ah", "Kd", "7c"], seats={1: list(PEEKED)}, frame=7)
 
 
-def white_where_seat_1_cards_are(width: int = 400, height: int = 300) -> np.ndarray:
+def white_in_seat_1_zone(app: Any, width: int = 400, height: int = 300) -> np.ndarray:
+    """A black frame, white over seat 1's zone: where Bob's cards lie on the table."""
+    import cv2
+
+    from web.camera import _zones
+
     image = np.zeros((height, width, 3), np.uint8)
-    for card in peek_view().seat_cards(1):
-        xs = [x * width for x, _ in card.corners]
-        ys = [y * height for _, y in card.corners]
-        image[int(min(ys)) : int(max(ys)), int(min(xs)) : int(max(xs))] = 255
+    zone = _zones(app.extensions[EXTENSION].config)["seat:1"]
+    polygon = np.array([[x * width, y * height] for x, y in zone]).round().astype(np.int32)
+    cv2.fillPoly(image, [polygon], (255, 255, 255))
     return image
 
 
@@ -62,7 +66,7 @@ def everything(client: Any) -> dict[str, str]:
 
 
 def test_a_peeked_hole_card_is_shown_nowhere_before_the_showdown(app: Any, client: Any, service: Any) -> None:
-    image = white_where_seat_1_cards_are()
+    image = white_in_seat_1_zone(app)
     app.extensions[EXTENSION].camera = StillCamera(image)
     login(client)
     play(service, [ChooseButton(seat=0), *DEMO_PREFLOP])
@@ -83,12 +87,27 @@ def test_a_peeked_hole_card_is_shown_nowhere_before_the_showdown(app: Any, clien
     decoded = cv2.imdecode(np.frombuffer(frame.data, np.uint8), cv2.IMREAD_COLOR)
     bright = image > 0
     assert bright.any()
-    assert decoded[bright].mean() < 60  # blacked out where the cards lie (JPEG blurs the edges a little)
+    assert decoded[bright].mean() < 60  # the whole seat zone blacked out (JPEG blurs the edges a little)
+
+
+def test_a_peek_the_reader_missed_is_still_blacked_out(app: Any, client: Any, service: Any) -> None:
+    import cv2
+
+    image = white_in_seat_1_zone(app)  # Bob's cards face up in his zone...
+    app.extensions[EXTENSION].camera = StillCamera(image)
+    login(client)
+    play(service, [ChooseButton(seat=0), *DEMO_PREFLOP])
+    service.call(view(board=["Ah", "Kd", "7c"], frame=7))  # ...but the reader saw only the board
+    assert client.get("/api/state").get_json()["street"] == "flop"
+    decoded = cv2.imdecode(np.frombuffer(client.get("/admin/camera/frame.jpg").data, np.uint8), cv2.IMREAD_COLOR)
+    inside = cv2.erode(image[:, :, 0], np.ones((5, 5), np.uint8)) > 0  # away from the JPEG-blurred edge
+    assert inside.any()
+    assert decoded[inside].max() < 60  # every pixel of the seat zone is dark
 
 
 def test_at_the_showdown_the_shown_cards_appear(app: Any, client: Any, service: Any) -> None:
     """The other side of the test above: the same searches do find the cards once shown."""
-    image = white_where_seat_1_cards_are()
+    image = white_in_seat_1_zone(app)
     app.extensions[EXTENSION].camera = StillCamera(image)
     login(client)
     play(service, [ChooseButton(seat=0), *DEMO_PREFLOP, *DEMO_FLOP, *DEMO_TURN, *DEMO_RIVER, *DEMO_SHOWDOWN])
