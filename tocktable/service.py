@@ -310,7 +310,7 @@ class Service:
                 self.session_id, step.kind, {"step": payload_of(step), "commands": commands}, events,
                 hand_number=game.hand_number,
             )  # fmt: skip
-        except StoreError:
+        except BaseException:  # any failure (StoreError, TypeError from json, raw sqlite3): nothing published
             if isinstance(step, Correct):
                 game.session = session
             else:

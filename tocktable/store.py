@@ -15,6 +15,7 @@ database is refused with a clear message instead of being damaged.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
@@ -313,11 +314,18 @@ class _Transaction:
                 self.db.execute("COMMIT")
                 return
             except sqlite3.Error as error:
-                self.db.execute("ROLLBACK")
-                raise StoreError(f"cannot write to {self.path}: {error}") from None
-        self.db.execute("ROLLBACK")
+                self._rollback()
+                raise StoreError(f"cannot write to {self.path}: commit failed ({error})") from None
+        self._rollback()
         if isinstance(exc, sqlite3.Error):
             raise StoreError(f"cannot write to {self.path}: {exc}") from exc
+
+    def _rollback(self) -> None:
+        # After a failed COMMIT (disk full, I/O error) SQLite may have rolled back already, and a second
+        # ROLLBACK would raise "no transaction is active" over the real error: the real one is reported.
+        if self.db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
 
 
 def _has_tables(db: sqlite3.Connection) -> bool:

@@ -1,5 +1,6 @@
 import json
 import logging
+import sqlite3
 
 import pytest
 
@@ -225,6 +226,38 @@ def test_a_store_that_cannot_write_changes_nothing(service, monkeypatch):
     service.call(SetBet(20))
     service.call(Press("bet_raise"))
     assert max(p["bet"] for p in state(service)["seats"]) == 20
+
+
+class _NotJson:  # like a numpy integer: json.dumps cannot write it
+    pass
+
+
+@pytest.mark.parametrize("failure", ["unserialisable", "raw_sqlite"])
+def test_a_store_write_failing_in_any_way_refuses_the_command_and_changes_nothing(service, monkeypatch, failure):
+    service.call(ChooseButton(seat=0))
+    call_round_closed(service)
+    service.call(view(board=["2c", "7d", "9h"]))
+    before, written = game_state(state(service)), steps_written(service)
+    real_append = service.store.append
+
+    def broken(session_id, kind, payload, events=(), **kwargs):
+        if failure == "raw_sqlite":
+            raise sqlite3.OperationalError("database is locked")
+        return real_append(session_id, kind, {**payload, "odd": _NotJson()}, events, **kwargs)
+
+    monkeypatch.setattr(service.store, "append", broken)
+    expected = sqlite3.OperationalError if failure == "raw_sqlite" else TypeError
+    with pytest.raises(expected):
+        service.call(Press("check_call"))
+    with pytest.raises(expected):
+        service.call(Correct(None, 0, "2s"))
+    assert game_state(state(service)) == before
+    assert steps_written(service) == written
+    monkeypatch.undo()
+    service.call(SetBet(20))
+    service.call(Press("bet_raise"))
+    assert max(p["bet"] for p in state(service)["seats"]) == 20
+    assert steps_written(service)[: len(written)] == written and len(steps_written(service)) > len(written)
 
 
 def test_a_restarted_service_rebuilds_the_same_game_from_the_store(tmp_path, clock):

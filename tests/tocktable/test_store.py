@@ -94,3 +94,39 @@ def test_newer_schema_is_refused(tmp_path):
     db.close()
     with pytest.raises(StoreError, match="newer tocktable"):
         Store(path)
+
+
+class _CommitFailsAfterSQLiteRolledBack:
+    """A connection whose COMMIT fails the way a full disk does: SQLite has already rolled back."""
+
+    def __init__(self, db):
+        self.db = db
+
+    @property
+    def in_transaction(self):
+        return self.db.in_transaction
+
+    def execute(self, sql, *args):
+        if sql == "COMMIT":
+            self.db.execute("ROLLBACK")
+            raise sqlite3.OperationalError("disk I/O error")
+        return self.db.execute(sql, *args)
+
+
+def test_a_failed_commit_is_a_store_error_and_the_store_stays_usable(tmp_path, monkeypatch):
+    from tocktable.store import _Transaction
+
+    with Store(tmp_path / "g.sqlite") as store:
+        session = store.new_session({"n": 1})
+        monkeypatch.setattr(
+            store, "_transaction", lambda: _Transaction(_CommitFailsAfterSQLiteRolledBack(store._db), store.path)
+        )
+        with pytest.raises(StoreError, match="disk I/O error"):
+            store.append(session, "press", {"button": "fold"})
+        monkeypatch.undo()
+        assert store.commands(session) == []
+        with pytest.raises(TypeError):  # not JSON: rolled back, the error is the caller's
+            store.append(session, "press", {"n": object()})
+        assert store.commands(session) == []
+        store.append(session, "press", {"button": "fold"})
+        assert [c.kind for c in store.commands(session)] == ["press"]
