@@ -80,9 +80,22 @@ def test_index_crops_show_the_index_upright_in_both_corners() -> None:
     assert thumbnails(scene.image, [corners]).shape[0] == 1
 
 
-def test_rectify_straightens_a_card_to_portrait() -> None:
-    placed = PlacedCard("Kd", False, (0.5, 0.5), angle=75.0, height=0.7)
+def _straightened(card: str, angle: float) -> tuple[np.ndarray, np.ndarray]:
+    placed = PlacedCard(card, True, (0.5, 0.5), angle=angle, height=0.7)
     scene = render_scene(SceneSpec(cards=(placed,), size=(400, 400), seed=9, clean=True))
-    card = rectify(scene.image, scene.truth[0].corners, height=200)
+    return scene.truth[0].corners, rectify(scene.image, scene.truth[0].corners, height=200)
+
+
+def test_rectify_straightens_a_card_to_portrait() -> None:
+    corners, card = _straightened("Kd", 75.0)
     assert card.shape == (200, round(200 * 63 / 88), 3)
-    assert np.allclose(card_homography(order_corners(scene.truth[0].corners)) @ [0, 0, 1], 0, atol=1e9)
+    ordered = order_corners(corners)
+    unit = np.array([[0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1]], np.float64)
+    mapped = (card_homography(ordered) @ unit.T).T
+    assert np.abs(mapped[:, :2] / mapped[:, 2:] - ordered).max() < 1.0  # unit corners land on the card's
+    # The warp shows the card itself: the same card laid upright straightens to the same picture,
+    # while another card does not.
+    _, upright = _straightened("Kd", 0.0)
+    _, other = _straightened("3c", 0.0)
+    assert np.abs(card.astype(float) - upright).mean() < 8
+    assert np.abs(other.astype(float) - upright).mean() > 25
