@@ -201,9 +201,12 @@ class Service:
     def subscribe(self, *, maxsize: int = 16) -> Subscription:
         """Receive every snapshot published from now on (the current one first)."""
         subscription = Subscription(self._unsubscribe, maxsize)
-        subscription._offer(self._snapshot)
+        # Joining the list and taking the current snapshot happen under the lock _publish() holds while
+        # it replaces the snapshot and copies the list: a publish is either before (the subscriber starts
+        # on the new snapshot) or after (it is in the copied list), never missed.
         with self._sub_lock:
             self._subscribers.append(subscription)
+            subscription._offer(self._snapshot)
         return subscription
 
     def _unsubscribe(self, subscription: Subscription) -> None:
@@ -558,11 +561,12 @@ class Service:
 
     def _publish(self) -> None:
         self._version += 1
-        self._snapshot = self._build_snapshot()
+        snapshot = self._build_snapshot()  # slow work outside the lock
         with self._sub_lock:
+            self._snapshot = snapshot
             subscribers = list(self._subscribers)
         for subscription in subscribers:
-            subscription._offer(self._snapshot)
+            subscription._offer(snapshot)
 
 
 def replay_session(

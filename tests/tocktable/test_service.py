@@ -323,6 +323,37 @@ def test_subscribers_receive_each_snapshot_and_a_slow_one_loses_only_the_oldest(
         assert slow.get(timeout=0.05) is None
 
 
+def test_a_subscriber_added_while_a_snapshot_is_published_still_gets_the_latest(tmp_path, clock):
+    svc = make_service(tmp_path / "t.sqlite", clock=clock)  # not started: this thread plays the service thread
+    real_lock = svc._sub_lock
+
+    class PublishFirst:
+        """The subscriber lock, with the service publishing once just before subscribe() takes it."""
+
+        armed = True
+
+        def __enter__(self):
+            if PublishFirst.armed:
+                PublishFirst.armed = False
+                svc._publish()
+            return real_lock.__enter__()
+
+        def __exit__(self, *exc):
+            return real_lock.__exit__(*exc)
+
+    svc._sub_lock = PublishFirst()
+    try:
+        subscription = svc.subscribe()
+        got = []
+        while (snapshot := subscription.get(timeout=0.05)) is not None:
+            got.append(snapshot.version)
+        assert got and got[-1] == svc.snapshot().version
+        svc._publish()
+        assert subscription.get(timeout=1).version == svc.snapshot().version
+    finally:
+        svc.store.close()
+
+
 def test_blind_levels_follow_the_clock_and_beep(tmp_path, clock):
     class Lights:
         beeps = 0
