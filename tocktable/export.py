@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from table.engine.draw import DrawHand
-from table.session import Session
+from table.session import HandRecord, Session
 from table.session_draw import VARIANT_NAMES, draw_phh
 from tocktable.service import replay_session
 from tocktable.store import SessionInfo, Store, StoreError
@@ -94,9 +94,19 @@ def payments(ledger: list[dict[str, Any]]) -> list[Payment]:
     return out
 
 
+def finished_records(session: Session) -> list[HandRecord]:
+    """Every settled hand's results, the last one included before the next hand closes it
+    (say the final hand of a tournament, never confirmed)."""
+    last = session.last_record
+    if last is not None and (not session.records or last.number != session.records[-1].number):
+        return [*session.records, last]
+    return list(session.records)
+
+
 def closed_ledger(session: Session) -> list[dict[str, Any]]:
-    """Bought in and cashed out per name as of the last closed hand: the chips of a hand still
+    """Bought in and cashed out per name as of the last settled hand: the chips of a hand still
     being played (blinds already posted) are not anybody's yet, so the nets sum to zero."""
+    settled = session.hand is not None and session.hand.is_complete
     lines: dict[str, list[int]] = {}
     for line in session.departed:
         lines.setdefault(line.name, [0, 0])
@@ -105,7 +115,7 @@ def closed_ledger(session: Session) -> list[dict[str, Any]]:
     for _, player in sorted(session.players.items()):
         lines.setdefault(player.name, [0, 0])
         lines[player.name][0] += player.bought_in
-        lines[player.name][1] += player.stack
+        lines[player.name][1] += session.stack(player.seat) if settled else player.stack
     return [{"name": name, "bought_in": bought, "cashed_out": out, "net": out - bought}
             for name, (bought, out) in lines.items()]  # fmt: skip
 
@@ -113,6 +123,7 @@ def closed_ledger(session: Session) -> list[dict[str, Any]]:
 def ledger_data(session: Session, info: SessionInfo) -> dict[str, Any]:
     """The ledger, the payments that settle it and every finished hand's results."""
     ledger = closed_ledger(session)
+    records = finished_records(session)
     settings = session.settings
     game: dict[str, Any] = {"variant": settings.variant, "name": VARIANT_NAMES[settings.variant],
                             "betting": settings.betting}  # fmt: skip
@@ -123,10 +134,10 @@ def ledger_data(session: Session, info: SessionInfo) -> dict[str, Any]:
         "session": info.id,
         "started": datetime.fromtimestamp(info.created_at, UTC).isoformat(timespec="seconds"),
         "game": game,
-        "hands": len(session.records),
+        "hands": len(records),
         "ledger": ledger,
         "payments": [p.__dict__ for p in payments(ledger)],
-        "results": [record.to_dict() for record in session.records],
+        "results": [record.to_dict() for record in records],
     }
 
 

@@ -4,11 +4,13 @@ import csv
 import io
 import json
 
+from table.engine import BlindStructure
+from table.session import Session, SessionSettings
 from tocktable.config import load_config
-from tocktable.export import export_session, payments
+from tocktable.export import export_session, ledger_data, payments, phh_text
 from tocktable.run import DemoOptions, run_demo
 from tocktable.service import replay_session
-from tocktable.store import Store
+from tocktable.store import SessionInfo, Store
 
 
 def test_a_played_session_exports_histories_pokerkit_replays_and_a_ledger_that_settles(tmp_path):
@@ -51,3 +53,18 @@ def test_payments_are_few_and_exact():
     ledger = [{"name": "A", "net": -70}, {"name": "B", "net": 50}, {"name": "C", "net": 30}, {"name": "D", "net": -10}]
     plan = payments(ledger)
     assert [(p.payer, p.payee, p.amount) for p in plan] == [("A", "B", 50), ("A", "C", 20), ("D", "C", 10)]
+
+
+def test_a_settled_hand_not_yet_confirmed_is_in_the_ledger_and_the_results():
+    session = Session(SessionSettings(seats=2, blinds=BlindStructure.fixed(1, 2)))
+    session.seat_player(0, "Ann", 100)
+    session.seat_player(1, "Bob", 100)
+    session.set_button(0)
+    session.start_hand()  # heads-up: Ann on the button posts the small blind
+    session.act(0, "fold")  # settled; the next hand would close it, but there is none (say, the last hand)
+    data = ledger_data(session, SessionInfo(id=1, created_at=0.0, closed_at=None, meta={}, commands=0))
+    assert {line["name"]: (line["cashed_out"], line["net"]) for line in data["ledger"]} == {
+        "Ann": (99, -1), "Bob": (101, 1)}
+    assert data["hands"] == 1 and len(data["results"]) == 1
+    assert [(p["payer"], p["payee"], p["amount"]) for p in data["payments"]] == [("Ann", "Bob", 1)]
+    assert phh_text(session).count("hand = 1") == 1  # the hand histories already had it
