@@ -1,14 +1,11 @@
 """The table model drawn by the real renderer (vision.scene)."""
 
 import numpy as np
-import pytest
 
 from hardware.synthetic import SyntheticTableSource
 from hardware.table_layout import card_corners
 from hardware.table_model import TableModel
 from hardware.table_script import TableScript
-
-scene = pytest.importorskip("vision.scene", reason="the renderer (vision/scene.py) is not there")
 
 
 def dealt(seats=6, **kwargs) -> TableModel:
