@@ -25,10 +25,12 @@ meaningless, so :meth:`DeckProfile.load` refuses a profile made with other model
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
 import math
+import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -221,10 +223,19 @@ class DeckProfile:
         buffer = io.BytesIO()
         np.savez_compressed(buffer, meta=np.array(json.dumps(meta)), faces=self.face_prototypes,
                             backs=self.back_prototypes)  # fmt: skip
-        path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(path.name + ".tmp")
-        partial.write_bytes(buffer.getvalue())
-        partial.replace(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(partial, "wb") as file:
+                file.write(buffer.getvalue())
+                file.flush()
+                os.fsync(file.fileno())  # on disk before the rename, so a power cut leaves old or new
+            partial.replace(path)
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                partial.unlink(missing_ok=True)
+            raise ProfileError(f"cannot write deck profile {path}: {error.strerror or error}; "
+                               "choose a writable file (--out)") from None  # fmt: skip
         return path
 
     @staticmethod

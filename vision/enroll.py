@@ -451,8 +451,12 @@ def main(argv: Sequence[str] | None = None, *, prog: str = "python -m vision.enr
     except EnrollError as error:
         sys.stderr.write(f"{prog}: {error}\n")
         return 2
-    with source:
-        profile = guide.run()
+    try:
+        with source:
+            profile = guide.run()
+    except ProfileError as error:  # e.g. an unwritable --out
+        sys.stderr.write(f"{prog}: {error}\n")
+        return 2
     return 0 if profile is not None else 1
 
 
@@ -467,7 +471,11 @@ def _from_folder(reader: Any, args: argparse.Namespace, path: Path, prog: str) -
     except EnrollError as error:
         sys.stderr.write(f"{prog}: {error}\n")
         return 2
-    profile.save(path)
+    try:
+        profile.save(path)
+    except ProfileError as error:
+        sys.stderr.write(f"{prog}: {error}\n")
+        return 2
     photos = sum(report.enrolled.values())
     print(f"Enrolled {len(report.enrolled)} cards from {photos} photos; saved to {path}.")
     for line in report.skipped:

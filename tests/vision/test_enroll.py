@@ -75,6 +75,26 @@ def test_a_profile_survives_its_file(tmp_path: Path) -> None:
     assert path.stat().st_size < 10_000
 
 
+def test_a_profile_is_synced_before_it_replaces_the_old_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    import vision.deck_profile as deck_profile
+
+    synced: list[int] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(deck_profile.os, "fsync", lambda fd: synced.append(fd) or real_fsync(fd))
+    _profile().save(tmp_path / PROFILE_NAME)
+    assert len(synced) == 1
+
+
+def test_an_unwritable_profile_path_is_a_profile_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    with pytest.raises(ProfileError, match=r"cannot write deck profile .*a-file.*--out"):
+        _profile().save(blocker / PROFILE_NAME)
+    assert blocker.read_text() == "not a folder"
+
+
 def test_a_profile_of_other_models_or_version_is_refused(tmp_path: Path) -> None:
     path = _profile().save(tmp_path / PROFILE_NAME)
     with pytest.raises(ProfileError, match=r"other models.*enroll the deck again"):
@@ -275,6 +295,8 @@ def test_the_command_line_enrolls_a_folder_of_photos(reader: CardReader, tmp_pat
     assert "Enrolled 3 cards from 3 photos" in printed and "holiday.png: the name does not name a card" in printed
     assert DeckProfile.load(out, model_hash=reader.model_hash).cards == ("7c", "Ah", "Kd")
     assert main(["--photos", str(tmp_path / "nowhere")], prog="tocktable enroll") == 2
+    assert main(["--photos", str(photos), "--out", str(out / "x.npz")], prog="tocktable enroll") == 2
+    assert "cannot write deck profile" in capsys.readouterr().err  # no traceback for an unwritable --out
     with pytest.raises(SystemExit) as stop:
         main(["--help"], prog="tocktable enroll")
     assert stop.value.code == 0 and "usage: tocktable enroll" in capsys.readouterr().out
