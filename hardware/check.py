@@ -61,6 +61,7 @@ class CheckReport:
     frame_size: tuple[int, int] | None = None
     camera_error: str | None = None
     detections: int | None = None
+    snapshot_error: str | None = None
 
     @property
     def buttons_missing(self) -> list[ConsoleButton]:
@@ -68,7 +69,7 @@ class CheckReport:
 
     @property
     def ok(self) -> bool:
-        return not self.buttons_missing and self.camera_error is None
+        return not self.buttons_missing and self.camera_error is None and self.snapshot_error is None
 
 
 def check_hardware(
@@ -158,8 +159,15 @@ def check_hardware(
             say(f"    {name} (confidence {float(getattr(obs, 'confidence', 0.0)):.2f})\n")
             draw_observation(annotated, obs, name, colour)
     if snapshot is not None:
-        cv2.imwrite(str(snapshot), annotated)
-        say(f"  snapshot saved to {snapshot}\n")
+        try:
+            saved = bool(cv2.imwrite(str(snapshot), annotated))
+        except cv2.error:  # e.g. a file name cv2 has no writer for
+            saved = False
+        if saved:
+            say(f"  snapshot saved to {snapshot}\n")
+        else:
+            report.snapshot_error = f"could not write the snapshot to {snapshot} (a writable .png or .jpg path?)"
+            say(f"  snapshot: FAILED, {report.snapshot_error}\n")
     return report
 
 

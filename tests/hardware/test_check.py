@@ -121,6 +121,21 @@ def test_the_card_reader_is_found_and_its_cards_drawn(mock_pins, tmp_path, monke
     assert (snap[:30, 15:70] != 90).any()  # its name is written above it
 
 
+def test_a_snapshot_that_cannot_be_written_is_a_failure(mock_pins, tmp_path, monkeypatch):
+    import vision
+
+    monkeypatch.delattr(vision, "CardReader", raising=False)
+    cv2.imwrite(str(tmp_path / "f.png"), np.full((180, 240, 3), 90, np.uint8))
+    out = io.StringIO()
+    report = check_hardware(
+        PinMap.default(2), pin_factory=mock_pins, source=ReplaySource(tmp_path, fps=20), out=out,
+        listen_seconds=0.05, led_seconds=0.0, snapshot=tmp_path / "no-such-folder" / "snap.png", press_for_me=False,
+    )  # fmt: skip
+    text = out.getvalue()
+    assert report.snapshot_error is not None and "no-such-folder" in report.snapshot_error
+    assert not report.ok and "snapshot saved" not in text and "snapshot: FAILED" in text
+
+
 def test_without_a_card_reader_the_frame_is_still_saved(mock_pins, tmp_path, monkeypatch):
     import vision
 
