@@ -25,7 +25,7 @@ from flask import Blueprint, Response, jsonify, redirect, render_template, reque
 from table.chips import CHIP_SETS
 from table.errors import TocktableError
 from web.camera import camera_view, frame_jpeg
-from web.context import context
+from web.context import SettingsSaveError, context
 from web.gameform import GameFormError, read_game
 from web.join import join_url, qr_svg
 from web.present import chip_set_named
@@ -189,7 +189,10 @@ def chip_set() -> tuple[Response, int]:
         chosen = chip_set_named(name if isinstance(name, str) else "")
     except TocktableError as exc:
         return jsonify(ok=False, error=str(exc)), 400
-    context().set_chip_set(chosen.name)
+    try:
+        context().set_chip_set(chosen.name)
+    except SettingsSaveError as exc:
+        return jsonify(ok=False, error=f"chip set {chosen.name}: {exc}", chip_set=chosen.to_dict()), 500
     return jsonify(ok=True, chip_set=chosen.to_dict()), 200
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import current_app
 
+from table.errors import TocktableError
 from web.history import History
 from web.present import Presenter, chip_set_named
 from web.security import PinGuard
@@ -70,7 +71,8 @@ class WebContext:
 
     # ------------------------------------------------------------------ game and chips
     def set_chip_set(self, name: str) -> None:
-        """Draw chips in the colours of the set ``name`` from now on (kept in the data directory)."""
+        """Draw chips in the colours of the set ``name`` from now on (kept in the data directory;
+        :class:`SettingsSaveError` when it cannot be kept there, the set is used all the same)."""
         self.presenter.chip_set = chip_set_named(name)
         if self.settings_file is not None:
             save_dashboard_settings(self.settings_file, {"chip_set": name})
@@ -105,15 +107,21 @@ def load_dashboard_settings(path: Path | None) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+class SettingsSaveError(TocktableError, OSError):
+    """The dashboard settings could not be written (the change lasts until the restart)."""
+
+
 def save_dashboard_settings(path: Path, changes: dict[str, Any]) -> None:
+    """Merge ``changes`` into the settings file; :class:`SettingsSaveError` when it cannot be written."""
     data = {**load_dashboard_settings(path), **changes}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         tmp.replace(path)
-    except OSError:
-        pass  # a read-only data directory: the choice lasts until the restart
+    except OSError as error:
+        raise SettingsSaveError(f"used until the table restarts, but cannot be kept: cannot write {path} "
+                                f"({error.strerror or error}); check the data directory") from None  # fmt: skip
 
 
 def context() -> WebContext:

@@ -254,7 +254,8 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 def _errors(*codes: int) -> dict[str, Any]:
     text = {400: "malformed request", 401: "not logged in", 403: "wrong PIN or CSRF token", 404: "nothing there",
-            409: "not allowed now (nothing changed)", 429: "too many wrong PINs", 501: "not supported",
+            409: "not allowed now (nothing changed)", 429: "too many wrong PINs", 500: "done but not saved",
+            501: "not supported",
             503: "the service is busy or stopped"}  # fmt: skip
     return {str(c): _json(_ref("Error"), text[c]) for c in codes}
 
@@ -319,7 +320,7 @@ def document() -> dict[str, Any]:
             "requestBody": {"required": True, "content": {"application/json": {"schema": _object(["name"], {
                 "name": STR})}}},
             "responses": {"200": _json(_object(["ok", "chip_set"], {"ok": BOOL, "chip_set": {"type": "object"}}),
-                                       "chosen"), **_errors(400, 401, 403)}}},
+                                       "chosen"), **_errors(400, 401, 403, 500)}}},
         "/admin/camera/view.json": {"get": {
             "summary": "What the camera read, and the zones", "operationId": "cameraView", "security": ADMIN,
             "responses": {"200": _json(_object(["zones", "cards", "conflicts"], {

@@ -81,6 +81,7 @@ class WebServer:
             context.max_streams = threads - RESERVED_THREADS
         self.advertiser: Any = None
         self._advertise = advertise
+        self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, name="tocktable-web", daemon=True)
 
     def _context(self) -> Any:
@@ -90,8 +91,11 @@ class WebServer:
     def _run(self) -> None:
         try:
             self._server.run()
-        except Exception:  # the loop ends with the sockets closed under it at stop(): nothing to report
-            logging.getLogger("tocktable.web").debug("waitress loop ended", exc_info=True)
+        except Exception:
+            if self._stopping.is_set():  # the sockets were closed under it by stop()
+                logging.getLogger("tocktable.web").debug("waitress loop ended", exc_info=True)
+            else:  # the web pages are gone while the table plays on: say so
+                logging.getLogger("tocktable.web").warning("the web server stopped unexpectedly", exc_info=True)
 
     def start(self) -> WebServer:
         self._thread.start()
@@ -111,6 +115,7 @@ class WebServer:
 
     def stop(self) -> None:
         """End the SSE streams, stop the worker threads, close every connection and the port."""
+        self._stopping.set()
         if self.advertiser is not None:
             self.advertiser.close()
         context = self._context()

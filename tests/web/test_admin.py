@@ -255,6 +255,18 @@ def test_chip_set_choice_is_drawn_and_kept(client: Any, service: Any, tmp_path: 
     assert again.get("/api/state").get_json()["chip_set"]["name"] == "white-red-blue-green"
 
 
+def test_a_chip_set_that_cannot_be_kept_is_an_error_to_the_admin(app: Any, client: Any, tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    app.extensions[EXTENSION].settings_file = blocker / "dashboard.json"
+    token = login(client)
+    response = post(client, "/admin/chip-set", token, {"name": "white-red-blue-green"})
+    data = response.get_json()
+    assert response.status_code == 500 and data["ok"] is False
+    assert "cannot be kept" in data["error"] and "a-file" in data["error"]
+    assert state(client)["chip_set"]["name"] == "white-red-blue-green"  # used until the restart all the same
+
+
 def test_join_qr_code_is_an_svg_of_the_lan_url(client: Any, app: Any) -> None:
     app.extensions[EXTENSION].public_url = "http://192.168.1.20:8000/"
     login(client)

@@ -52,6 +52,25 @@ def test_waitress_serves_pages_and_streams_then_stops_cleanly(app: Any, service:
     assert app.extensions[EXTENSION].streams == 0
 
 
+def test_a_server_loop_that_dies_is_logged_as_a_warning(app: Any, caplog: pytest.LogCaptureFixture,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    import logging
+
+    server = WebServer(app, "127.0.0.1", 0, threads=12)
+
+    def crash() -> None:
+        raise RuntimeError("select failed")
+
+    monkeypatch.setattr(server._server, "run", crash)
+    with caplog.at_level(logging.DEBUG, logger="tocktable.web"):
+        server._run()  # the loop dies on its own
+        assert [r.levelno for r in caplog.records] == [logging.WARNING]
+        server.stop()
+        caplog.clear()
+        server._run()  # the loop ends because stop() closed its sockets: not a warning
+        assert [r.levelno for r in caplog.records] == [logging.DEBUG]
+
+
 def test_a_taken_port_is_a_clear_error(app: Any) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
