@@ -29,23 +29,37 @@ import cv2
 import numpy as np
 
 from table.cards import Card
-from vision.detect import quad_iou
-from vision.reader import MODELS_DIR, CardReader
-from vision.scene import SceneSpec, deal_rows, render_scene
+from vision.detect import Outline, quad_iou
+from vision.reader import MODELS_DIR, CardReader, Observations
+from vision.rectify import order_corners
+from vision.scene import CardTruth, SceneSpec, deal_rows, render_scene
 
 REAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "vision-real"
 _RANKS = {"Ace": "A", "King": "K", "Queen": "Q", "Jack": "J", "10": "T"}
 _SUITS = {"club": "c", "diamond": "d", "heart": "h", "spade": "s"}
 
 
-def synthetic(reader: CardReader, scenes: int, *, touching: bool, seed: int) -> dict[str, Any]:
+def read_at_true_outlines(reader: CardReader, image: np.ndarray, truth: tuple[CardTruth, ...]) -> Observations:
+    """``reader.read`` with its detector replaced by the scene's true outlines (the classifier alone)."""
+    outlines = [Outline(order_corners(t.corners), partial=False, fit=1.0) for t in truth]
+    detect = reader.detect
+    reader.detect = lambda frame: outlines  # type: ignore[method-assign]
+    try:
+        return reader.read(image)
+    finally:
+        reader.detect = detect  # type: ignore[method-assign]
+
+
+def synthetic(reader: CardReader, scenes: int, *, touching: bool, seed: int,
+              true_outlines: bool = False) -> dict[str, Any]:  # fmt: skip
     rng = np.random.default_rng(seed)
     counts = {"cards": 0, "found": 0, "face_up": 0, "right": 0, "unsure": 0, "wrong": 0, "side_right": 0}
+    confusions: list[str] = []
     for k in range(scenes):
         number = seed * 1000 + k
         spec = SceneSpec(cards=deal_rows(rng, touching=touching), seed=number, deck=f"holdout-{number}")
         scene = render_scene(spec)
-        seen = reader.read(scene.image)
+        seen = read_at_true_outlines(reader, scene.image, scene.truth) if true_outlines else reader.read(scene.image)
         for truth in scene.truth:
             counts["cards"] += 1
             counts["face_up"] += truth.face_up
@@ -60,10 +74,13 @@ def synthetic(reader: CardReader, scenes: int, *, touching: bool, seed: int) -> 
                     counts["right"] += 1
                 elif obs.card is None:
                     counts["unsure"] += 1
+                    confusions.append(f"{truth.card}→?({obs.confidence:.2f})")
                 else:
                     counts["wrong"] += 1
+                    confusions.append(f"{truth.card}→{obs.card}({obs.confidence:.2f})")
             elif obs.card is not None:
                 counts["wrong"] += 1
+                confusions.append(f"back→{obs.card}({obs.confidence:.2f})")
         sys.stderr.write(f"\r  synthetic {'touching' if touching else 'spread'} scene {k + 1}/{scenes}")
     sys.stderr.write("\n")
     up = max(counts["face_up"], 1)
@@ -75,6 +92,7 @@ def synthetic(reader: CardReader, scenes: int, *, touching: bool, seed: int) -> 
         "read_right_of_detected_face_up": counts["right"] / max(up - (counts["cards"] - counts["found"]), 1),
         "wrong_rate": counts["wrong"] / max(counts["cards"], 1),
         "face_up_right_of_detected": counts["side_right"] / found,
+        "confusions": confusions,
     }
 
 
@@ -170,6 +188,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--models", type=Path, default=MODELS_DIR, help="model folder (default: the shipped models)")
     parser.add_argument("--only", choices=["speed", "synthetic", "real"], help="measure only this group")
+    parser.add_argument("--true-outlines", action="store_true",
+                        help="synthetic scenes: read the cards at their true outlines (the classifier alone)")
     args = parser.parse_args(argv)
     reader = CardReader(args.models)
     figures: dict[str, Any] = {}
@@ -182,11 +202,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  model sizes: {', '.join(f'{k} {v / 1024:.0f} KB' for k, v in s['model_bytes'].items())}")
     for touching in (False, True) if args.only in (None, "synthetic") else ():
         name = "synthetic_touching" if touching else "synthetic_spread"
-        figures[name] = r = synthetic(reader, args.scenes, touching=touching, seed=7 if touching else 3)
+        figures[name] = r = synthetic(reader, args.scenes, touching=touching, seed=7 if touching else 3,
+                                      true_outlines=args.true_outlines)  # fmt: skip
+        if args.true_outlines:
+            print("(true outlines: the detector is bypassed)")
         print(f"{name}: {r['cards']} cards, detected {r['detected']:.1%}, "
               f"face-up read right {r['read_right_of_face_up']:.2%} "
               f"(of detected {r['read_right_of_detected_face_up']:.2%}), unsure {r['unsure']}, wrong {r['wrong']} "
               f"({r['wrong_rate']:.2%}), face up/down right {r['face_up_right_of_detected']:.2%}")  # fmt: skip
+        if r["confusions"]:
+            print("  misses (truth→read(confidence)): " + " ".join(r["confusions"]))
     if args.only not in (None, "real"):
         return _finish(figures, args.json)
     real = bicycle(reader)
