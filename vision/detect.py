@@ -30,6 +30,7 @@ import cv2
 import numpy as np
 
 from vision.rectify import CARD_ASPECT, order_corners
+from vision.segment import CardSegmenter, instances
 
 WORK_WIDTH = 320
 """Width in pixels of the copy the detector works on."""
@@ -369,14 +370,59 @@ def _overlaps(quad: np.ndarray, others: list[tuple[np.ndarray, float, bool]]) ->
     return False
 
 
-def find_cards(frame: np.ndarray, *, min_height: float = 0.05) -> list[Outline]:
-    """Every card outline in a BGR frame; cards shorter than ``min_height`` of the frame's smaller side are ignored."""
+def find_cards(frame: np.ndarray, *, min_height: float = 0.05, segmenter: CardSegmenter | None = None) -> list[Outline]:
+    """Every card outline in a BGR frame; cards shorter than ``min_height`` of the frame's smaller side are ignored.
+
+    With a ``segmenter`` (the learned model, :mod:`vision.segment`) the cards are found by it;
+    without one, by the classical steps of this module's docstring.
+    """
     h, w = frame.shape[:2]
-    scale = min(1.0, WORK_WIDTH / w)
+    width = segmenter.settings.work_width if segmenter is not None else WORK_WIDTH
+    scale = min(1.0, width / w)
     small = cv2.resize(frame, (max(round(w * scale), 1), max(round(h * scale), 1)), interpolation=cv2.INTER_AREA)
-    mask = foreground(small)
     side = min(small.shape[:2]) * min_height
     min_area = side * side * CARD_ASPECT
+    if segmenter is not None:
+        found = _segmented(segmenter, small, min_area)
+    else:
+        found = _classical(small, min_area, side)
+    if not found:
+        return []
+    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    rough = np.stack([(quad + 0.5) / scale - 0.5 for quad, _, _ in found])
+    reach = max(4.0, 2.5 / scale)
+    quads = refine(gray, rough, reach)
+    # A quad that had far to go gets a second, closer look.
+    far = np.abs(quads - rough).max(axis=(1, 2)) > 0.4 * reach
+    if far.any():
+        quads[far] = refine(gray, quads[far], reach / 2)
+    return [Outline(order_corners(q), partial, fit) for q, (_, fit, partial) in zip(quads, found, strict=True)]
+
+
+def _segmented(segmenter: CardSegmenter, small: np.ndarray, min_area: float) -> list[tuple[np.ndarray, float, bool]]:
+    """Rough quads (work pixels) of the cards the learned segmenter separates."""
+    settings = segmenter.settings
+    card, core = segmenter.probabilities(small)
+    found = []
+    for mask in instances(card, core, card_threshold=settings.card_threshold, core_threshold=settings.core_threshold,
+                          min_area=min_area):  # fmt: skip
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        contour = max(contours, key=cv2.contourArea)
+        whole = _quad_from_blob(contour)
+        if whole is not None:
+            found.append((whole[0], whole[1], False))
+            continue
+        # Part of the card is hidden (under another, under a hand, past the frame's edge).
+        rect = cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float64)
+        area = cv2.contourArea(rect.astype(np.float32))
+        fit = cv2.contourArea(contour) / area if area > 0 else 0.0
+        found.append((rect, float(fit), True))
+    return found
+
+
+def _classical(small: np.ndarray, min_area: float, side: float) -> list[tuple[np.ndarray, float, bool]]:
+    """Rough quads (work pixels) found by the table model, texture and edge loops (no model)."""
+    mask = foreground(small)
     found = _outlines_in(mask, small, min_area, side, [])
     # Second look, for cards that hardly differ from the table in colour but do in texture.
     covered = np.zeros(mask.shape, np.uint8)
@@ -393,17 +439,7 @@ def find_cards(frame: np.ndarray, *, min_height: float = 0.05) -> list[Outline]:
     for loop in edge_quads(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), low):
         if cv2.contourArea(loop[0].astype(np.float32)) <= high and not _overlaps(loop[0], found):
             found.append(loop)
-    if not found:
-        return []
-    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    rough = np.stack([(quad + 0.5) / scale - 0.5 for quad, _, _ in found])
-    reach = max(4.0, 2.5 / scale)
-    quads = refine(gray, rough, reach)
-    # A quad that had far to go gets a second, closer look.
-    far = np.abs(quads - rough).max(axis=(1, 2)) > 0.4 * reach
-    if far.any():
-        quads[far] = refine(gray, quads[far], reach / 2)
-    return [Outline(order_corners(q), partial, fit) for q, (_, fit, partial) in zip(quads, found, strict=True)]
+    return found
 
 
 def refine(gray: np.ndarray, quads: np.ndarray, reach: float) -> np.ndarray:

@@ -40,6 +40,7 @@ from vision.rectify import (
     order_corners,
     thumbnails,
 )
+from vision.segment import CardSegmenter
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 """Where the shipped models live (``models/`` at the top of the project)."""
@@ -215,6 +216,8 @@ class CardReader:
             except Exception as error:  # onnxruntime raises its own untyped errors
                 raise ModelError(f"cannot load model {path}: {error}") from None
         self._corners, self._card = sessions
+        # The learned card finder (vision.segment); without models/detector.onnx the classical one.
+        self.segmenter = CardSegmenter.load(models_dir, options, list(providers))
         self.embedding_size = int(self._corners.get_outputs()[2].shape[1] or 0)
         self.card_embedding_size = int(self._card.get_outputs()[1].shape[1] or 0)
         # Issue 5: Tock marks of face-down cards and the user's deck profile (vision.enroll).
@@ -250,7 +253,7 @@ class CardReader:
 
     def detect(self, frame: np.ndarray) -> list[Outline]:
         """Step 1: the outline of every card in the frame."""
-        return find_cards(frame)
+        return find_cards(frame, segmenter=self.segmenter)
 
     def classify_indices(self, crops: np.ndarray) -> dict[str, np.ndarray]:
         """Step 3a: index crops (2 per card: top left, bottom right) → per-card votes of the corners."""

@@ -1,0 +1,134 @@
+"""Learned card segmentation: which pixels are card, and which lie deep inside one card.
+
+A small fully convolutional network (``models/detector.onnx``, trained on rendered tables by
+``python -m vision.train.seg_train``) looks at the detector's small copy of the frame and answers,
+at half that resolution, two probabilities per pixel:
+
+- **card**: the pixel shows a card (any card, face up or down);
+- **core**: the pixel lies inside one card's visible part, at least a fifth of that card's width
+  from its visible edge.
+
+Cores of touching or overlapping cards never touch, so each connected core is one card. Each card's
+pixels are the card pixels nearest its core; their outline becomes a quad, which the detector then
+moves onto the card's rim at full resolution (:func:`vision.detect.refine`). No threshold depends
+on the table's colour or the room's light: the network learned them from thousands of rendered
+tables.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.errors import ModelError
+
+STRIDE = 16
+"""Input sides are padded to a multiple of this (the network downsamples four times)."""
+
+OUT_SCALE = 2
+"""The network answers at 1/OUT_SCALE of its input's resolution."""
+
+CORE_FRACTION = 0.2
+"""A core pixel lies at least this fraction of its card's shorter side inside the card's visible part."""
+
+
+def prepare_frame(small_bgr: np.ndarray) -> np.ndarray:
+    """BGR uint8 (H, W, 3) → float32 (1, 3, H', W'), H' and W' padded up to a multiple of STRIDE.
+
+    Each channel is centred on the frame's own mean and divided by the frame's spread, so the
+    room's brightness and the camera's exposure do not matter. Shared by training and run time.
+    """
+    h, w = small_bgr.shape[:2]
+    pixels = small_bgr.astype(np.float32) * np.float32(1 / 255)
+    mean = pixels.reshape(-1, 3).mean(axis=0)
+    spread = float(pixels.std()) + 0.05
+    normal = (pixels - mean) / np.float32(spread)
+    ph, pw = -h % STRIDE, -w % STRIDE
+    if ph or pw:
+        normal = cv2.copyMakeBorder(normal, 0, ph, 0, pw, cv2.BORDER_REFLECT)
+    return np.ascontiguousarray(normal.transpose(2, 0, 1)[None], dtype=np.float32)
+
+
+@dataclass(frozen=True)
+class SegmenterSettings:
+    """From ``models/detector.json``: the work width the network was trained for, thresholds."""
+
+    work_width: int
+    card_threshold: float
+    core_threshold: float
+
+    @staticmethod
+    def load(path: Path) -> SegmenterSettings:
+        try:
+            data = json.loads(path.read_text())
+            return SegmenterSettings(int(data["work_width"]), float(data["card_threshold"]),
+                                     float(data["core_threshold"]))  # fmt: skip
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise ModelError(f"cannot read detector settings {path}: {error}") from None
+
+
+class CardSegmenter:
+    """Runs ``detector.onnx`` on a small frame: card and core probabilities at the frame's size."""
+
+    def __init__(self, session: Any, settings: SegmenterSettings) -> None:
+        self._session = session
+        self._input = session.get_inputs()[0].name
+        self.settings = settings
+
+    @classmethod
+    def load(cls, models_dir: Path, options: Any, providers: list[str]) -> CardSegmenter | None:
+        """The segmenter in ``models_dir``, or None when the folder has no ``detector.onnx``."""
+        import onnxruntime as ort
+
+        path = models_dir / "detector.onnx"
+        if not path.is_file():
+            return None
+        settings = SegmenterSettings.load(models_dir / "detector.json")
+        try:
+            session = ort.InferenceSession(str(path), options, providers=providers)
+        except Exception as error:  # onnxruntime raises its own untyped errors
+            raise ModelError(f"cannot load model {path}: {error}") from None
+        return cls(session, settings)
+
+    def probabilities(self, small_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Card and core probabilities (float32, H×W each) for a small BGR frame."""
+        h, w = small_bgr.shape[:2]
+        (logits,) = self._session.run(None, {self._input: prepare_frame(small_bgr)})
+        half = logits[0, :, : -(-h // OUT_SCALE), : -(-w // OUT_SCALE)]
+        prob = 1.0 / (1.0 + np.exp(-half.astype(np.float32)))
+        card = cv2.resize(prob[0], (w, h), interpolation=cv2.INTER_LINEAR)
+        core = cv2.resize(prob[1], (w, h), interpolation=cv2.INTER_LINEAR)
+        return card, core
+
+
+def instances(card: np.ndarray, core: np.ndarray, *, card_threshold: float = 0.5, core_threshold: float = 0.5,
+              min_area: float = 20.0) -> list[np.ndarray]:  # fmt: skip
+    """One uint8 mask per card: each core with the card pixels nearest to it.
+
+    A pixel joins the nearest core only if it is no further from it than the core's own size
+    suggests the card's rim can be (cores lie a fifth of a card's width inside it).
+    """
+    cores = (core > core_threshold).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=4)
+    keep = [k for k in range(1, count) if stats[k, cv2.CC_STAT_AREA] >= max(min_area * 0.1, 3)]
+    if not keep:
+        return []
+    pixels = card > card_threshold
+    # Distance from every pixel to the nearest core, and which core that is.
+    distance, nearest = cv2.distanceTransformWithLabels(1 - cores, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_CCOMP)
+    # distanceTransformWithLabels numbers the cores its own way: map through a pixel of each.
+    out = []
+    for k in keep:
+        ys, xs = np.nonzero(labels == k)
+        own = nearest[ys[0], xs[0]]
+        short = min(cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))[1]) + 1.0
+        reach = max(2.5, short * CORE_FRACTION / (1 - 2 * CORE_FRACTION) * 1.6 + 1.5)
+        mask = ((nearest == own) & (pixels | (labels == k)) & (distance <= reach)).astype(np.uint8)
+        if int(mask.sum()) >= min_area:
+            out.append(mask)
+    return out

@@ -1,0 +1,182 @@
+"""Train the card segmenter (``models/detector.onnx``) from rendered tables only.
+
+    python -m vision.train.seg_train                       # the shipped model (about 25 min on 2 cores)
+    python -m vision.train.seg_train --samples 300 --steps 50 --out /tmp/det   # a quick smoke run
+
+Renders ``--samples`` tables (:mod:`vision.train.seg_data`, "train" font pool), trains a small
+U-shaped network to answer "card" and "core" at half the work resolution, exports it to ONNX
+with any input size, and writes ``detector.json``. Every random choice comes from ``--seed``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import pickle
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from vision.segment import OUT_SCALE, STRIDE, prepare_frame
+from vision.train.__main__ import Progress
+from vision.train.seg_data import WORK_WIDTH, render_samples
+
+DATA_VERSION = 1
+_CROP = (192, 160)  # training crop (w, h) in work pixels
+
+
+def _block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class SegNet(nn.Module):  # type: ignore[misc]
+    """Encoder down to 1/16, decoder back to 1/2, skip connections; two output maps (logits)."""
+
+    def __init__(self, widths: tuple[int, int, int, int] = (12, 24, 32, 48)) -> None:
+        super().__init__()
+        a, b, c, d = widths
+        self.e1 = _block(3, a, 2)
+        self.e2 = nn.Sequential(_block(a, b, 2), _block(b, b))
+        self.e3 = nn.Sequential(_block(b, c, 2), _block(c, c))
+        self.e4 = nn.Sequential(_block(c, d, 2), _block(d, d), _block(d, d))
+        self.d3, self.d2, self.d1 = _block(d + c, c), _block(c + b, b), _block(b + a, a)
+        self.head = nn.Conv2d(a, 2, 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        s1 = self.e1(x)
+        s2 = self.e2(s1)
+        s3 = self.e3(s2)
+        s4 = self.e4(s3)
+        u3 = self.d3(torch.cat([F.interpolate(s4, scale_factor=2.0, mode="nearest"), s3], 1))
+        u2 = self.d2(torch.cat([F.interpolate(u3, scale_factor=2.0, mode="nearest"), s2], 1))
+        u1 = self.d1(torch.cat([F.interpolate(u2, scale_factor=2.0, mode="nearest"), s1], 1))
+        out: torch.Tensor = self.head(u1)
+        return out
+
+
+def _load(samples: int, seed: int, cache: Path | None, jobs: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    path = cache / f"seg-{samples}-{seed}-v{DATA_VERSION}.pkl" if cache else None
+    if path is not None and path.exists():
+        with path.open("rb") as f:
+            data: list[tuple[np.ndarray, np.ndarray]] = pickle.load(f)
+        return data
+    rendered = render_samples(samples, seed=seed, jobs=jobs, progress=Progress(samples, "render tables"))
+    data = [(s.image, s.target) for s in rendered]
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as f:
+            pickle.dump(data, f)
+    return data
+
+
+def _batch(data: list[tuple[np.ndarray, np.ndarray]], rng: np.random.Generator, size: int
+           ) -> tuple[torch.Tensor, torch.Tensor]:  # fmt: skip
+    cw, ch = _CROP
+    xs, ys = [], []
+    for k in rng.integers(len(data), size=size):
+        image, target = data[int(k)]
+        frame = prepare_frame(image)[0]  # normalised over the whole frame, as at run time
+        h, w = image.shape[:2]
+        x0 = int(rng.integers(0, (w - cw) // OUT_SCALE + 1)) * OUT_SCALE
+        y0 = int(rng.integers(0, max(h - ch, 0) // OUT_SCALE + 1)) * OUT_SCALE
+        x = frame[:, y0 : y0 + ch, x0 : x0 + cw]
+        t = target[:, y0 // OUT_SCALE : (y0 + ch) // OUT_SCALE, x0 // OUT_SCALE : (x0 + cw) // OUT_SCALE]
+        if t.shape[1] < ch // OUT_SCALE:  # a short frame: pad (the padding is not card)
+            pad = ch // OUT_SCALE - t.shape[1]
+            t = np.pad(t, ((0, 0), (0, pad), (0, 0)))
+            x = np.pad(x, ((0, 0), (0, ch - x.shape[1]), (0, 0)), mode="reflect")
+        if rng.random() < 0.5:
+            x, t = x[:, :, ::-1], t[:, :, ::-1]
+        if rng.random() < 0.5:
+            x, t = x[:, ::-1], t[:, ::-1]
+        xs.append(np.ascontiguousarray(x))
+        ys.append(np.ascontiguousarray(t))
+    return torch.from_numpy(np.stack(xs)), torch.from_numpy(np.stack(ys))
+
+
+def evaluate(net: nn.Module, data: list[tuple[np.ndarray, np.ndarray]]) -> dict[str, float]:
+    """Pixel agreement of card and core maps (thresholded at 0.5) on whole frames."""
+    net.eval()
+    agree = np.zeros(2)
+    iou_num, iou_den = np.zeros(2), np.zeros(2)
+    with torch.no_grad():
+        for image, target in data:
+            out = net(torch.from_numpy(prepare_frame(image)))[0].numpy()
+            pred = out[:, : target.shape[1], : target.shape[2]] > 0
+            truth = target > 0.5
+            agree += (pred == truth).mean(axis=(1, 2))
+            iou_num += (pred & truth).sum(axis=(1, 2))
+            iou_den += (pred | truth).sum(axis=(1, 2))
+    net.train()
+    iou = iou_num / np.maximum(iou_den, 1)
+    return {"card_iou": float(iou[0]), "core_iou": float(iou[1]), "pixel_agreement": float(agree.mean() / len(data))}
+
+
+def export(net: nn.Module, path: Path) -> None:
+    """ONNX with any input height and width (multiples of STRIDE)."""
+    net.eval()
+    example = torch.zeros(1, 3, 192, WORK_WIDTH)
+    torch.onnx.export(net, (example,), str(path), input_names=["frame"], output_names=["maps"], opset_version=17,
+                      dynamic_axes={"frame": {2: "height", 3: "width"}, "maps": {2: "out_h", 3: "out_w"}},
+                      dynamo=False)  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.train.seg_train", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--samples", type=int, default=6000, help="rendered tables to train on (default 6000)")
+    parser.add_argument("--steps", type=int, default=3000, help="training batches (default 3000)")
+    parser.add_argument("--batch", type=int, default=12)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
+    parser.add_argument("--jobs", type=int, default=2, help="rendering processes (default 2)")
+    parser.add_argument("--cache", type=Path, help="keep rendered tables here and reuse them")
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "models")
+    args = parser.parse_args(argv)
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(args.seed)
+    start = time.monotonic()
+    data = _load(args.samples, args.seed, args.cache, args.jobs)
+    held = _load(max(args.samples // 20, 20), args.seed + 1000, args.cache, args.jobs)
+    net = SegNet()
+    optimizer = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=3e-3, total_steps=args.steps, pct_start=0.15)
+    weights = torch.tensor([1.0, 2.0]).view(1, 2, 1, 1)
+    progress = Progress(args.steps, "train segmenter")
+    running = 0.0
+    for step in range(args.steps):
+        x, y = _batch(data, rng, args.batch)
+        loss = (F.binary_cross_entropy_with_logits(net(x), y, reduction="none") * weights).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        schedule.step()
+        value = loss.item()
+        running = 0.98 * running + 0.02 * value if step else value
+        progress(step + 1, f"loss {running:.4f}")
+    figures = evaluate(net, held)
+    print(f"held-out tables ({len(held)}): card IoU {figures['card_iou']:.3f}, core IoU {figures['core_iou']:.3f}")
+    args.out.mkdir(parents=True, exist_ok=True)
+    model_path = args.out / "detector.onnx"
+    export(net, model_path)
+    settings = {
+        "work_width": WORK_WIDTH, "card_threshold": 0.5, "core_threshold": 0.5, "stride": STRIDE,
+        "out_scale": OUT_SCALE, "data_version": DATA_VERSION,
+        "command": "python -m vision.train.seg_train " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "seed": args.seed, "samples": args.samples, "steps": args.steps, "held_out": figures,
+        "minutes": round((time.monotonic() - start) / 60, 1),
+        "sha256": hashlib.sha256(model_path.read_bytes()).hexdigest(),
+    }  # fmt: skip
+    (args.out / "detector.json").write_text(json.dumps(settings, indent=1) + "\n")
+    print(f"wrote {model_path} ({model_path.stat().st_size / 1024:.0f} KB) in {settings['minutes']} min")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
