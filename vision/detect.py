@@ -382,10 +382,7 @@ def find_cards(frame: np.ndarray, *, min_height: float = 0.05, segmenter: CardSe
     small = cv2.resize(frame, (max(round(w * scale), 1), max(round(h * scale), 1)), interpolation=cv2.INTER_AREA)
     side = min(small.shape[:2]) * min_height
     min_area = side * side * CARD_ASPECT
-    if segmenter is not None:
-        found = _segmented(segmenter, small, min_area)
-    else:
-        found = _classical(small, min_area, side)
+    found = _segmented(segmenter, small, min_area) if segmenter is not None else _classical(small, min_area, side)
     if not found:
         return []
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)

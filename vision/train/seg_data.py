@@ -114,7 +114,7 @@ def _targets(corners: list[np.ndarray], hands: np.ndarray, size: tuple[int, int]
         sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
         short = float(min(sides[0] + sides[2], sides[1] + sides[3]) / 2)
         margin = CORE_FRACTION * short
-        pad = int(math.ceil(margin)) + 2
+        pad = math.ceil(margin) + 2
         padded = cv2.copyMakeBorder(visible, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
         inside = cv2.distanceTransform(padded, cv2.DIST_L2, 5)[pad:-pad, pad:-pad]
         card[visible > 0] = 1.0
