@@ -189,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=Path, default=MODELS_DIR, help="model folder (default: the shipped models)")
     parser.add_argument("--only", choices=["speed", "synthetic", "real"], help="measure only this group")
     parser.add_argument("--true-outlines", action="store_true",
-                        help="synthetic scenes: read the cards at their true outlines (the classifier alone)")
+                        help="synthetic scenes: read cards at their true outlines (the classifier alone)")  # fmt: skip
     args = parser.parse_args(argv)
     reader = CardReader(args.models)
     figures: dict[str, Any] = {}

@@ -3,8 +3,10 @@
     python -m vision.train                     # the shipped models (about 30-40 min on 2 cores)
     python -m vision.train --cards 4000 --steps 200 --out /tmp/models   # a quick smoke run
 
-Steps: render training cards (deck styles from the "train" font pool), calibration cards (same
-pool, other styles) and hold-out cards (the "holdout" font pool, never trained on); train an
+Steps: render training cards (deck styles from the "train" font pool; plus "focus" cards drawn as
+a camera over the whole table sees them: small, blurred indices and neighbours lying on a corner),
+calibration cards (same pool, other styles) and hold-out cards (the "holdout" font pool, never
+trained on); train an
 ensemble of corner readers that differ in seed and in the font families they see; fit the
 confidence temperature and the "unsure" threshold on the calibration cards; measure on the
 hold-out cards; train the face-up/face-down model; export ``corners.onnx``, ``card.onnx``, their
@@ -29,11 +31,13 @@ from torch.nn import functional as F
 from table.cards import Card
 from vision.classify import NO_INDEX, RANKS, SUITS, corner_probabilities, prepare_crops, prepare_thumbnails, vote
 from vision.rectify import CROP_H, CROP_W, INDEX_BOX, THUMB_H, THUMB_W
-from vision.train.data import CornerData, ThumbData, render_dataset
+from vision.train.data import CornerData, ThumbData, concat, render_dataset
 from vision.train.model import CardNet, CornerEnsemble, CornerNet
 from vision.train.quantize import quantize
 
 DATA_VERSION = 3
+FOCUS_VERSION = 1
+"""Versions of the rendered data (in the cache's file names): bump when the drawing changes."""
 
 
 class Progress:
@@ -57,15 +61,16 @@ class Progress:
         sys.stderr.flush()
 
 
-def _dataset(name: str, count: int, pool: str, seed: int, cache: Path | None, jobs: int
+def _dataset(name: str, count: int, pool: str, seed: int, cache: Path | None, jobs: int, *, focus: bool = False
              ) -> tuple[CornerData, ThumbData]:  # fmt: skip
-    path = cache / f"{name}-{pool}-{count}-{seed}-v{DATA_VERSION}.npz" if cache else None
+    version = f"focus{FOCUS_VERSION}" if focus else f"v{DATA_VERSION}"
+    path = cache / f"{name}-{pool}-{count}-{seed}-{version}.npz" if cache else None
     if path is not None and path.exists():
         z = np.load(path)
         keys = ("crops", "rank", "suit", "weight", "family", "pairs", "card_id", "readable")
         corner = CornerData(*(z[k] for k in keys))
         return corner, ThumbData(z["thumbs"], z["face_up"], z["thumb_family"])
-    corner, thumb = render_dataset(count, pool=pool, seed=seed, jobs=jobs,  # type: ignore[arg-type]
+    corner, thumb = render_dataset(count, pool=pool, seed=seed, jobs=jobs, focus=focus,  # type: ignore[arg-type]
                                    progress=Progress(count, f"render {name}"))  # fmt: skip
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -285,9 +290,11 @@ def _sha(path: Path) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.split("\n\n")[0])
     parser.add_argument("--cards", type=int, default=30000, help="training cards to render (default 30000)")
+    parser.add_argument("--focus-cards", type=int, default=12000,
+                        help="more training cards drawn as on whole-table scenes (default 12000)")  # fmt: skip
     parser.add_argument("--check-cards", type=int, default=2000, help="calibration and hold-out cards (each)")
     parser.add_argument("--members", type=int, default=3, help="corner readers in the ensemble (default 3)")
-    parser.add_argument("--steps", type=int, default=1200, help="batches of 256 per corner reader (default 1200)")
+    parser.add_argument("--steps", type=int, default=1500, help="batches of 256 per corner reader (default 1500)")
     parser.add_argument("--jobs", type=int, default=2, help="processes rendering the data (default 2)")
     parser.add_argument("--calibration-scenes", type=int, default=150, help="rendered scenes for calibration")
     parser.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
@@ -309,10 +316,17 @@ def main(argv: list[str] | None = None) -> int:
     torch.use_deterministic_algorithms(True)
     started = time.monotonic()
 
-    train, train_thumbs = _dataset("train", args.cards, "train", args.seed, args.cache, args.jobs)
+    base, train_thumbs = _dataset("train", args.cards, "train", args.seed, args.cache, args.jobs)
+    parts = [(base, train_thumbs)]
+    if args.focus_cards:
+        parts.append(_dataset("focus", args.focus_cards, "train", args.seed + 3000, args.cache, args.jobs, focus=True))
+    train, _ = concat(parts)
     calib, calib_thumbs = _dataset("calibration", args.check_cards, "train", args.seed + 1000, args.cache, args.jobs)
     hold, hold_thumbs = _dataset("holdout", args.check_cards, "holdout", args.seed + 2000, args.cache, args.jobs)
-    print(f"training crops {len(train.rank)}, font families {len(set(train.family.tolist()))}")
+    hold_focus, _ = _dataset("holdout", args.check_cards, "holdout", args.seed + 4000, args.cache, args.jobs,
+                             focus=True)  # fmt: skip
+    print(f"training crops {len(train.rank)} ({len(base.rank)} + {len(train.rank) - len(base.rank)} focus), "
+          f"font families {len(set(train.family.tolist()))}")  # fmt: skip
 
     members = []
     for k in range(args.members):
@@ -339,7 +353,8 @@ def main(argv: list[str] | None = None) -> int:
     threshold = choose_threshold(scene_result)
     figures: dict[str, object] = {"calibration_scenes": summarise(scene_result, threshold),
                "calibration_crops": summarise(evaluate(ensemble, calib, temperature), threshold),
-               "holdout_crops": summarise(evaluate(ensemble, hold, temperature), threshold)}  # fmt: skip
+               "holdout_crops": summarise(evaluate(ensemble, hold, temperature), threshold),
+               "holdout_focus_crops": summarise(evaluate(ensemble, hold_focus, temperature), threshold)}  # fmt: skip
     for k, member in enumerate(members):
         alone = evaluate(CornerEnsemble([member]).eval(), hold, temperature)
         figures[f"holdout_crops_member_{k + 1}"] = summarise(alone, threshold)
@@ -386,7 +401,8 @@ def _manifest(args: argparse.Namespace, argv: list[str] | None, *, temperature: 
         "members": args.members,
         "quantized": True,
         "trained": {"command": "python -m vision.train " + " ".join(argv if argv is not None else sys.argv[1:]),
-                    "seed": args.seed, "cards": args.cards, "steps": args.steps, "data_version": DATA_VERSION,
+                    "seed": args.seed, "cards": args.cards, "focus_cards": args.focus_cards, "steps": args.steps,
+                    "data_version": DATA_VERSION, "focus_version": FOCUS_VERSION,
                     "minutes": round((time.monotonic() - started) / 60, 1), "torch": torch.__version__},
         "figures": figures,
         "sha256": {name: _sha(args.out / name) for name in ("corners.onnx", "card.onnx")},

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -160,11 +160,35 @@ def _levels(style: DeckStyle, card: Card, face_up: bool, back: str) -> tuple[np.
     return _pyramid((style, str(card), face_up, back))
 
 
-def make_samples(count: int, *, pool: Pool, seed: int, cards_per_style: int = 16,
+FOCUS_HEIGHTS = (110.0, 215.0)
+"""Card heights in pixels of the "focus" samples: a table seen whole by the camera (the bench's and
+the demo's scenes draw cards 0.19-0.25 of a 720-pixel frame), where index suits are 6-10 px."""
+
+
+def _row_neighbour(true: np.ndarray, height: float, angle: float, rng: np.random.Generator
+                   ) -> tuple[np.ndarray, float]:  # fmt: skip
+    """Corners and turn of a card lying on top of ``true``'s side (or end), as in a crowded row."""
+    across, down = (true[1] - true[0]) / max(height * CARD_ASPECT, 1e-6), (true[3] - true[0]) / max(height, 1e-6)
+    centre = true.mean(axis=0)
+    if rng.random() < 0.8:  # beside it, overlapping up to a quarter of its width
+        spot = centre + across * height * CARD_ASPECT * rng.choice([-1, 1]) * rng.uniform(0.72, 1.0)
+        spot = spot + down * height * rng.uniform(-0.12, 0.12)
+    else:  # above or below it
+        spot = centre + down * height * rng.choice([-1, 1]) * rng.uniform(0.8, 1.0)
+        spot = spot + across * height * CARD_ASPECT * rng.uniform(-0.15, 0.15)
+    turn = angle + float(rng.uniform(-14, 14)) + (180.0 if rng.random() < 0.5 else 0.0)
+    return _corners(spot, height * rng.uniform(0.97, 1.03), turn, 0.008, rng), turn
+
+
+def make_samples(count: int, *, pool: Pool, seed: int, cards_per_style: int = 16, focus: bool = False,
                  progress: Callable[[int], None] | None = None) -> tuple[CornerData, ThumbData]:  # fmt: skip
     """``count`` card samples from deck styles of ``pool``, reproducible from ``seed``.
 
     Returns the index crops (two per card, plus extra "no index" crops) and one thumbnail per card.
+    ``focus`` draws what limits the reader on whole-table scenes: cards 110-215 px tall (small,
+    blurred index suits), neighbours lying on top of a corner as in touching rows (often of a
+    four-index deck, whose own index then sits where the covered one was: "no index"), fewer
+    fanned hands.
     """
     rng = np.random.default_rng([seed, 11])
     bank = _Bank(rng)
@@ -184,11 +208,14 @@ def make_samples(count: int, *, pool: Pool, seed: int, cards_per_style: int = 16
     for i in range(count):
         if i % cards_per_style == 0:
             style = deck_style(int(rng.integers(1 << 30)), pool)
+            if focus and rng.random() < 0.35:
+                style = replace(style, index=replace(style.index, four_corners=True))
         family = family_of.get(style.index.font, 0)
         card = Card.from_id(int(rng.integers(52)))
         face_up = rng.random() < 0.78
         back = str(rng.choice(["plain", "tock", "plain"]))
-        height = float(np.exp(rng.uniform(np.log(75), np.log(360))))
+        height = (float(rng.uniform(*FOCUS_HEIGHTS)) if focus
+                  else float(np.exp(rng.uniform(np.log(75), np.log(360)))))  # fmt: skip
         size = int(height * 1.4) + 8
         canvas = bank.patch(rng, size)
         shadow = (float(rng.uniform(-0.03, 0.03)), float(rng.uniform(-0.03, 0.03)), float(rng.uniform(0.05, 0.4)))
@@ -200,9 +227,18 @@ def make_samples(count: int, *, pool: Pool, seed: int, cards_per_style: int = 16
                        _corners(spot, height, float(rng.uniform(0, 360)), 0.01, rng), shadow)  # fmt: skip
         angle = float(rng.uniform(0, 360))
         true = _corners(centre, height, angle, float(rng.uniform(0, 0.03)), rng)
+        if focus and rng.random() < 0.3:  # a neighbour in the row, underneath this card
+            under, _ = _row_neighbour(true, height, angle, rng)
+            _draw_card(canvas, _levels(style, Card.from_id(int(rng.integers(52))), bool(rng.random() < 0.7),
+                                       "plain"), under, shadow)  # fmt: skip
         _draw_card(canvas, _levels(style, card, face_up, back), true, shadow)
         occluded = np.zeros(canvas.shape[:2], np.uint8)
-        if rng.random() < 0.25:  # fanned: cards on top that leave the top-left index in view
+        if focus and rng.random() < 0.55:  # a neighbour in the row on top of one side or end
+            over, _ = _row_neighbour(true, height, angle, rng)
+            _draw_card(canvas, _levels(style, Card.from_id(int(rng.integers(52))), bool(rng.random() < 0.75),
+                                       "plain"), over, shadow)  # fmt: skip
+            cv2.fillConvexPoly(occluded, np.round(over).astype(np.int32), 255)
+        if rng.random() < (0.12 if focus else 0.25):  # fanned: cards on top that leave the top-left index in view
             across, down = true[1] - true[0], true[3] - true[0]
             for _ in range(int(rng.integers(1, 3))):
                 spot = true.mean(axis=0) + across * rng.uniform(0.3, 0.8) + down * rng.uniform(0.0, 0.45)
@@ -277,15 +313,17 @@ CHUNK = 1000
 """Cards per independently seeded chunk: the data do not depend on how many processes render them."""
 
 
-def _chunk(job: tuple[int, str, int]) -> tuple[CornerData, ThumbData]:
-    count, pool, seed = job
-    return make_samples(count, pool=pool, seed=seed)  # type: ignore[arg-type]
+def _chunk(job: tuple[int, str, int, bool]) -> tuple[CornerData, ThumbData]:
+    count, pool, seed, focus = job
+    return make_samples(count, pool=pool, seed=seed, focus=focus)  # type: ignore[arg-type]
 
 
-def render_dataset(count: int, *, pool: Pool, seed: int, jobs: int = 1,
+def render_dataset(count: int, *, pool: Pool, seed: int, jobs: int = 1, focus: bool = False,
                    progress: Callable[[int], None] | None = None) -> tuple[CornerData, ThumbData]:  # fmt: skip
-    """``count`` cards rendered in chunks of CHUNK (each seeded from ``seed`` and its number), in parallel."""
-    work = [(min(CHUNK, count - start), pool, seed * 100003 + i) for i, start in enumerate(range(0, count, CHUNK))]
+    """``count`` cards rendered in chunks of CHUNK (each seeded from ``seed`` and its number), in
+    parallel; ``focus``: see :func:`make_samples`."""
+    work = [(min(CHUNK, count - start), pool, seed * 100003 + i, focus)
+            for i, start in enumerate(range(0, count, CHUNK))]  # fmt: skip
     parts: list[tuple[CornerData, ThumbData]] = []
     if jobs > 1:
         import multiprocessing
@@ -300,10 +338,11 @@ def render_dataset(count: int, *, pool: Pool, seed: int, jobs: int = 1,
             parts.append(_chunk(job))
             if progress is not None:
                 progress(sum(len(p[1].face_up) for p in parts))
-    return _concat(parts)
+    return concat(parts)
 
 
-def _concat(parts: list[tuple[CornerData, ThumbData]]) -> tuple[CornerData, ThumbData]:
+def concat(parts: list[tuple[CornerData, ThumbData]]) -> tuple[CornerData, ThumbData]:
+    """Datasets one after the other (card pairs renumbered)."""
     offsets = np.cumsum([0] + [len(c.rank) for c, _ in parts[:-1]])
     corner = CornerData(
         crops=np.concatenate([c.crops for c, _ in parts]),

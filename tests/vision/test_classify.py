@@ -1,0 +1,68 @@
+"""How the corner readings of one card are combined (vision.classify)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.classify import NO_INDEX, corner_probabilities, prepare_crops, vote
+
+
+def _corner(card: int, sure: float) -> np.ndarray:
+    """P(card) for one corner: ``sure`` on ``card``, the rest spread over the other 51."""
+    p = np.full(52, (1.0 - sure) / 51)
+    p[card] = sure
+    return p
+
+
+def test_a_covered_corner_abstains() -> None:
+    seen, covered = _corner(17, 0.9), _corner(40, 0.99)  # the covered corner shows someone else's index
+    cards = np.stack([seen, covered])[None]
+    best, posterior, index_seen = vote(cards, np.array([[0.0, 1.0]]), 1.0)
+    alone, alone_posterior, _ = vote(seen[None, None], np.zeros((1, 1)), 1.0)
+    assert best[0] == alone[0] == 17
+    assert posterior[0] == pytest.approx(alone_posterior[0], rel=1e-6)
+    assert index_seen[0] == pytest.approx(1.0)
+
+
+def test_corners_that_agree_are_surer_than_one_and_disagreeing_ones_less_sure() -> None:
+    a, b = _corner(5, 0.8), _corner(9, 0.8)
+    one = vote(a[None, None], np.zeros((1, 1)), 1.0)[1][0]
+    agree = vote(np.stack([a, a])[None], np.zeros((1, 2)), 1.0)[1][0]
+    disagree = vote(np.stack([a, b])[None], np.zeros((1, 2)), 1.0)[1][0]
+    assert agree > one > disagree
+    assert disagree <= 0.5
+
+
+def test_a_higher_temperature_lowers_the_confidence_not_the_choice() -> None:
+    cards = np.stack([_corner(30, 0.7), _corner(30, 0.6)])[None]
+    cold = vote(cards, np.zeros((1, 2)), 0.5)
+    warm = vote(cards, np.zeros((1, 2)), 2.0)
+    assert cold[0][0] == warm[0][0] == 30
+    assert cold[1][0] > warm[1][0]
+
+
+def test_corner_probabilities_factor_rank_and_suit_and_set_aside_no_index() -> None:
+    rank_logits = np.full((1, 1, NO_INDEX + 1), -10.0)
+    rank_logits[0, 0, 12] = 5.0  # ace
+    rank_logits[0, 0, NO_INDEX] = 5.0  # as likely that no index is there at all
+    suit_logits = np.full((1, 1, 4), -10.0)
+    suit_logits[0, 0, 3] = 5.0  # spades
+    cards, none = corner_probabilities(rank_logits, suit_logits)
+    assert none[0] == pytest.approx(0.5, abs=1e-3)
+    assert int(cards[0].argmax()) == 12 * 4 + 3
+    assert cards[0].sum() == pytest.approx(1.0)
+
+
+def test_prepare_crops_ignores_the_light_and_sees_red() -> None:
+    rng = np.random.default_rng(0)
+    ink = rng.random((1, 64, 32)) < 0.2
+    crop = np.where(ink[..., None], np.uint8(30), np.uint8(230)).repeat(3, axis=-1).astype(np.uint8)
+    dim = (crop.astype(np.float32) * 0.4).astype(np.uint8)
+    red = crop.copy()
+    red[ink] = (40, 40, 200)
+    bright, dark, reddish = prepare_crops(np.concatenate([crop, dim, red]))
+    assert np.abs(bright[0] - dark[0]).max() < 0.1  # same grey picture under a dimmer light
+    assert reddish[1][ink[0]].mean() > 0.5 > abs(bright[1][ink[0]].mean())
+    with pytest.raises(ValueError, match="BGR"):
+        prepare_crops(crop[..., 0])
