@@ -94,7 +94,8 @@ class MarkFeatures:
 
     found: bool  # a pip surrounded by white near the middle
     red: float  # redness of the pip against the disc's white, relative to its contrast (~0.75 red, ~0 black)
-    suit_scores: tuple[float, float, float, float]  # shape match per suit (clubs, diamonds, hearts, spades)
+    suit_scores: tuple[float, float, float, float]  # shape match per suit (clubs, diamonds, hearts, spades);
+    # only the two suits of the pip's colour are matched, the other two are 0
     height: float  # the pip's height as a fraction of the card's height (from its area)
     white_end: float  # where the white around the pip ends, in pip heights from the disc's centre
     contrast: float  # how much darker it is past that point than on the disc (0..1)
@@ -176,6 +177,14 @@ class _Design:
     heights: dict[str, float]  # size class → pip height / card height
     white_end: dict[str, float]  # "ace", "medium" → where the white ends, in pip heights, as measured
 
+    @functools.cached_property
+    def colour_templates(self) -> tuple[np.ndarray, np.ndarray]:
+        """The templates of the black suits (spades, clubs) and of the red ones (hearts,
+        diamonds), each (2, _ROTATIONS, grid²) and contiguous: a pip is matched to its colour's."""
+        black = np.ascontiguousarray(self.templates[[Suit.SPADES, Suit.CLUBS]])
+        red = np.ascontiguousarray(self.templates[[Suit.HEARTS, Suit.DIAMONDS]])
+        return black, red
+
     @staticmethod
     def measure() -> _Design:
         from vision.faces import FACE_H, TOCK_HEIGHTS, draw_tock_mark
@@ -222,8 +231,10 @@ def _card_box(image: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------------------------- measuring
 _YY, _XX = np.mgrid[0:PATCH, 0:PATCH].astype(np.float32)
+_YY64, _XX64 = _YY.astype(np.float64), _XX.astype(np.float64)  # float32 - float64 is float64 anyway
 _CENTRE = (PATCH - 1) / 2
 _NEAR_CENTRE = ((_XX - _CENTRE) ** 2 + (_YY - _CENTRE) ** 2) <= (0.2 * PX_PER_HEIGHT) ** 2
+_NEAR_INDEX = np.flatnonzero(_NEAR_CENTRE)
 _MIDDLE = ((_XX - _CENTRE) ** 2 + (_YY - _CENTRE) ** 2) <= (0.1 * PX_PER_HEIGHT) ** 2
 _OUTSIDE = ((_XX - _CENTRE) ** 2 + (_YY - _CENTRE) ** 2) >= (0.22 * PX_PER_HEIGHT) ** 2
 _DISK3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
@@ -235,14 +246,27 @@ _PROFILE = (0.46, 1.0, 0.02)  # radial profile: first, last radius and step, in 
 _INSIDE = (0.5, 0.58)  # radii (pip heights) that are on the disc's white for every mark
 
 
-def _quantile(values: np.ndarray, q: float) -> np.ndarray:
-    """The ``q`` quantile along the first axis (nearest rank: cheaper than np.percentile)."""
-    k = min(max(round(q * (len(values) - 1)), 0), len(values) - 1)
-    out: np.ndarray = np.partition(values, k, axis=0)[k]
+def _quantile(values: np.ndarray, q: float, *, axis: int = 0) -> np.ndarray:
+    """The ``q`` quantile along ``axis`` (nearest rank: cheaper than np.percentile)."""
+    n = values.shape[axis]
+    k = min(max(round(q * (n - 1)), 0), n - 1)
+    out: np.ndarray = np.take(np.partition(values, k, axis=axis), k, axis=axis)
     return out.astype(np.float32)
 
 
-def _components(mask: np.ndarray, connectivity: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+def _median(values: np.ndarray) -> float:
+    """np.median of a 1-D float32 array, to the last bit, without its overhead."""
+    n = len(values)
+    k = n // 2
+    if n % 2:
+        return float(np.partition(values, k)[k])
+    return float(np.mean(np.partition(values, (k - 1, k))[k - 1 : k + 1]))
+
+
+_Parts = tuple[int, np.ndarray, np.ndarray, np.ndarray]  # connected components: count, labels, stats, centroids
+
+
+def _components(mask: np.ndarray, connectivity: int) -> _Parts:
     """Connected components with their statistics (one thread: the patches are small)."""
     count, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
         mask.astype(np.uint8), connectivity, cv2.CV_32S, cv2.CCL_SPAGHETTI
@@ -256,23 +280,43 @@ def _nothing(white_level: float, white_middle: float = 0.0) -> MarkFeatures:
 
 def _measure(patch: np.ndarray, design: _Design) -> MarkFeatures:
     """Every measurement of one centre patch (see the module docstring)."""
-    pixels = patch.astype(np.float32)
-    reference = _quantile(pixels[_NEAR_CENTRE], 0.95)
-    white_level = float(reference.mean())
-    if white_level < 12:
-        return _nothing(white_level)
-    norm = pixels / np.maximum(reference, 4.0)
+    return _measure_many(patch[None], design)[0]
+
+
+def _measure_many(patches: np.ndarray, design: _Design) -> list[MarkFeatures]:
+    """Every measurement of each centre patch of an (N, PATCH, PATCH, 3) stack.
+
+    The per-pixel normalisation is done for the whole stack at once; the pip search, which
+    branches on what it finds, card by card.
+    """
+    n = len(patches)
+    pixels = patches.reshape(n, PATCH * PATCH, 3).astype(np.float32)
+    near = np.ascontiguousarray(pixels[:, _NEAR_INDEX].transpose(0, 2, 1))  # (N, 3, pixels near the centre)
+    reference = _quantile(near, 0.95, axis=2)  # (N, 3)
+    norm = pixels / np.maximum(reference, 4.0)[:, None, :]
     b, g, r = norm[..., 0], norm[..., 1], norm[..., 2]
-    low = np.minimum(np.minimum(b, g), r)
-    chroma = np.maximum(np.maximum(b, g), r) - low
-    darkest = float(_quantile(low[_NEAR_CENTRE], 0.02))
-    if darkest > 0.8:
-        return _nothing(white_level)
+    lows = np.minimum(np.minimum(b, g), r)
+    chromas = np.maximum(np.maximum(b, g), r) - lows
+    rednesses = r - np.maximum(b, g)
+    darkests = _quantile(lows[:, _NEAR_INDEX], 0.02, axis=1)
+    out = []
+    for i in range(n):
+        white_level = float(reference[i].mean())
+        if white_level < 12 or float(darkests[i]) > 0.8:
+            out.append(_nothing(white_level))
+            continue
+        low, chroma, redness = (a[i].reshape(PATCH, PATCH) for a in (lows, chromas, rednesses))
+        out.append(_measure_normalised(low, chroma, redness, float(darkests[i]), white_level, design))
+    return out
+
+
+def _measure_normalised(low: np.ndarray, chroma: np.ndarray, redness: np.ndarray, darkest: float,
+                        white_level: float, design: _Design) -> MarkFeatures:  # fmt: skip
+    """The pip search and measurements of one patch divided by its white (see _measure_many)."""
     # Ink is what lies nearer the darkest than the white: glare on a pip lifts both.
     cut = (1.0 + darkest) / 2
     ink = low < cut
     white = (low > (1.0 + cut) / 2) & (chroma < 0.35)
-    redness = r - np.maximum(b, g)
     # White in the middle and not round it: a sticker's disc (kept for when no pip is found).
     white_middle = float(white[_MIDDLE].mean() - white[_OUTSIDE].mean())
     # Each way of finding the pip is tried in turn; the first whose shape is plainly a suit
@@ -281,8 +325,8 @@ def _measure(patch: np.ndarray, design: _Design) -> MarkFeatures:
     best: MarkFeatures | None = None
     # Round a pip, blur leaves a band that is lighter than ink but not yet white: "light" counts.
     light = (low > cut + (1.0 - cut) / 4) & (chroma < 0.35)
-    for blob, within in _pip_candidates(ink, white, light, redness, chroma, design):
-        features = _measure_pip(blob, within, ink, low, redness, design, white_level, white_middle)
+    for blob, within, ink_parts in _pip_candidates(ink, white, light, redness, chroma, design):
+        features = _measure_pip(blob, within, ink, low, redness, design, white_level, white_middle, ink_parts)
         if best is None or features.shape_score > best.shape_score:
             best = features
         if features.shape_score >= _PLAINLY_A_SUIT:
@@ -291,22 +335,27 @@ def _measure(patch: np.ndarray, design: _Design) -> MarkFeatures:
 
 
 def _measure_pip(blob: np.ndarray, within: np.ndarray, ink: np.ndarray, low: np.ndarray, redness: np.ndarray,
-                 design: _Design, white_level: float, white_middle: float) -> MarkFeatures:  # fmt: skip
-    """The measurements of one pip found in a patch."""
+                 design: _Design, white_level: float, white_middle: float,
+                 ink_parts: _Parts | None = None) -> MarkFeatures:  # fmt: skip
+    """The measurements of one pip found in a patch (``ink_parts``: the components of
+    ``ink & within`` when already known)."""
     core = cv2.erode(blob, _DISK3) > 0
     if core.sum() < 4:
         core = blob > 0
     ink_low = float(_quantile(low[core], 0.75))  # the light side of the pip: shading must not shrink it
     contrast_ink = max(1.0 - ink_low, 0.15)
-    red = float(np.median(redness[core])) / contrast_ink
+    red = _median(redness[core]) / contrast_ink
     if red <= _RED_CUT:  # only spades and clubs have stems
-        blob = _with_stem(blob, ink & within)
+        blob = _with_stem(blob, ink & within, ink_parts)
     region = (cv2.dilate(blob, _DISK7) > 0) & within
     soft = np.where(region, np.clip((1.0 - low) / contrast_ink, 0.0, 1.0), 0.0).astype(np.float32)
-    scores = design.templates @ _normalised_shape(soft)  # (4, rotations)
+    # Only the suits of the pip's colour are ever compared (see _decide): the other two are
+    # not matched (half the work; their scores stay 0).
+    pair = (Suit.HEARTS, Suit.DIAMONDS) if red > _RED_CUT else (Suit.SPADES, Suit.CLUBS)
+    scores = np.zeros((4, _ROTATIONS), np.float32)
+    scores[list(pair)] = design.colour_templates[int(red > _RED_CUT)] @ _normalised_shape(soft)  # (2, rotations)
     suit_scores = scores.max(axis=1)
     # The suit whose outline places the disc's centre: the better of the pip's colour.
-    pair = (Suit.HEARTS, Suit.DIAMONDS) if red > _RED_CUT else (Suit.SPADES, Suit.CLUBS)
     suit = int(max(pair, key=lambda s: suit_scores[s]))
     turn = int(np.argmax(scores[suit]))
     area = float(soft.sum())
@@ -321,8 +370,9 @@ def _measure_pip(blob: np.ndarray, within: np.ndarray, ink: np.ndarray, low: np.
 
 
 def _pip_candidates(ink: np.ndarray, white: np.ndarray, light: np.ndarray, redness: np.ndarray, chroma: np.ndarray,
-                    design: _Design) -> Iterator[tuple[np.ndarray, np.ndarray]]:  # fmt: skip
-    """Possible pips (uint8 mask) with the region their ink may be taken from (bool), best first.
+                    design: _Design) -> Iterator[tuple[np.ndarray, np.ndarray, _Parts | None]]:  # fmt: skip
+    """Possible pips (uint8 mask) with the region their ink may be taken from (bool) and the
+    components of the ink in that region when they are already known, best first.
 
     The pip is the largest ink blob near the middle that white surrounds. Where it touches the
     ace's ring or the back at the disc's edge (a heart's lobes come close to both, and blur
@@ -330,29 +380,27 @@ def _pip_candidates(ink: np.ndarray, white: np.ndarray, light: np.ndarray, redne
     from the ring's neutral black; inside the convex hull of the white around it.
     """
     everywhere = np.ones(ink.shape, bool)
-    blob = _central_blob(ink, light, everywhere, design)
+    ink_parts = _components(ink, 8)
+    blob = _central_blob(ink, light, everywhere, design, parts=ink_parts)
     if blob is not None:
-        yield blob, everywhere
+        yield blob, everywhere, ink_parts
     # A thin bridge of blur between the pip and the ring: cut it, grow the pip back.
     core = _central_blob(cv2.erode(ink.astype(np.uint8), _DISK3) > 0, light, everywhere, design, grow=1)
     if core is not None:
-        yield cv2.dilate(core, _DISK3) & ink.astype(np.uint8), everywhere
+        yield cv2.dilate(core, _DISK3) & ink.astype(np.uint8), everywhere, ink_parts
     # A red pip touching the ace's black ring: red ink, with white or the ring's neutral dark
     # all round it.
     top = float(_quantile(redness[_NEAR_CENTRE], 0.98))
     if top >= 0.3:
         blob = _central_blob(redness > top / 2, light | (ink & (chroma < 0.3)), everywhere, design)
         if blob is not None:
-            yield blob, everywhere
-    count, labels, stats, centroids = _components(white, 4)
-    keep = []
-    for k in range(1, count):
-        x, y, w, h, area = stats[k]
-        if area < 12 or x == 0 or y == 0 or x + w == PATCH or y + h == PATCH:
-            continue
-        if math.hypot(centroids[k][0] - _CENTRE, centroids[k][1] - _CENTRE) > 0.22 * PX_PER_HEIGHT:
-            continue
-        keep.append(k)
+            yield blob, everywhere, ink_parts
+    _, labels, stats, centroids = _components(white, 4)
+    x, y, w, h, area = stats.T
+    inner = (area >= 12) & (x > 0) & (y > 0) & (x + w < PATCH) & (y + h < PATCH)
+    inner[0] = False  # the background
+    keep = [k for k in np.flatnonzero(inner).tolist()
+            if math.hypot(centroids[k][0] - _CENTRE, centroids[k][1] - _CENTRE) <= 0.22 * PX_PER_HEIGHT]  # fmt: skip
     if keep:
         points = np.column_stack(np.nonzero(np.isin(labels, keep)))[:, ::-1].astype(np.int32)
         hull = np.zeros(ink.shape, np.uint8)
@@ -362,13 +410,14 @@ def _pip_candidates(ink: np.ndarray, white: np.ndarray, light: np.ndarray, redne
         rim = disc & (cv2.erode(hull, _DISK9) == 0)
         blob = _central_blob(ink & disc, light | rim, disc, design, surround=0.7)
         if blob is not None:
-            yield blob, hull > 0
+            yield blob, hull > 0, None
 
 
-def _with_stem(blob: np.ndarray, ink: np.ndarray) -> np.ndarray:
+def _with_stem(blob: np.ndarray, ink: np.ndarray, parts: _Parts | None = None) -> np.ndarray:
     """The pip with the small ink pieces just beside it: a spade's or club's stem hangs on by a
-    neck thinner than a pixel, and the pip's size is read from its area."""
-    _, labels, stats, _ = _components(ink, 8)
+    neck thinner than a pixel, and the pip's size is read from its area. ``parts``: the 8-connected
+    components of ``ink`` when already known."""
+    _, labels, stats, _ = parts or _components(ink, 8)
     area = int(blob.sum())
     reach = max(2, round(0.12 * math.sqrt(area)))  # the neck's gap grows with the pip
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
@@ -383,37 +432,47 @@ def _with_stem(blob: np.ndarray, ink: np.ndarray) -> np.ndarray:
 
 
 def _central_blob(ink: np.ndarray, white: np.ndarray, within: np.ndarray, design: _Design, *,
-                  grow: int = 0, surround: float = 0.8) -> np.ndarray | None:  # fmt: skip
+                  grow: int = 0, surround: float = 0.8, parts: _Parts | None = None) -> np.ndarray | None:  # fmt: skip
     """The largest ink blob near the middle, of a pip's size, with white round at least
-    ``surround`` of it (inside ``within``), looking ``grow`` pixels further out for the white."""
+    ``surround`` of it (inside ``within``), looking ``grow`` pixels further out for the white.
+    Of equally large ones, the first in label order. ``parts``: the 8-connected components of
+    ``ink`` when already known."""
     min_area = 0.3 * design.area_per_height2[1] * (design.heights["small"] * PX_PER_HEIGHT) ** 2
-    count, labels, stats, centroids = _components(ink, 8)
-    best, best_area = None, 0.0
-    for k in range(1, count):
-        area = float(stats[k, cv2.CC_STAT_AREA])
+    _, labels, stats, centroids = parts or _components(ink, 8)
+    areas = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
+    sized = (areas >= min_area) & (np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) <= _MAX_PIP)
+    sized[0] = False  # the background
+    # Largest first (a stable sort keeps label order among equals): the first that passes wins.
+    for k in sorted(np.flatnonzero(sized).tolist(), key=lambda k: -areas[k]):
         cx, cy = centroids[k]
-        if area < min_area or area <= best_area:
-            continue
         if math.hypot(cx - _CENTRE, cy - _CENTRE) > 0.12 * PX_PER_HEIGHT:
             continue
-        if max(stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]) > _MAX_PIP:
-            continue
-        blob = (labels == k).astype(np.uint8)
+        blob: np.ndarray = (labels == k).astype(np.uint8)
         near, far = (_DISK3, _DISK7) if not grow else (_DISK5, _DISK9)
         around = (cv2.dilate(blob, far) > 0) & (cv2.dilate(blob, near) == 0)
         inside = around & within
         if inside.sum() < 0.5 * around.sum() or white[inside].mean() < surround:
             continue
-        best, best_area = blob, area
-    return best
+        return blob
+    return None
 
 
 def _white_end(low: np.ndarray, soft: np.ndarray, centre: np.ndarray, height_px: float) -> tuple[float, float]:
     """Where the white around the pip ends (pip heights from the disc's centre) and how much
     darker it gets there: the angular mean of the whiteness, radius by radius, off the pip."""
     first, last, step = _PROFILE
-    distance = np.hypot(_XX - centre[0], _YY - centre[1]) / max(height_px, 1.0)
-    use = (soft < 0.05) & (distance >= first) & (distance < last)
+    # Only pixels nearer than ``last`` pip heights count: look in the box round the centre alone
+    # (a pixel of margin against rounding; row-major order is kept, so the sums are the same).
+    reach = last * max(height_px, 1.0)
+    if not (math.isfinite(centre[0]) and math.isfinite(centre[1]) and math.isfinite(reach)):
+        return 0.0, 0.0  # no pixel can count
+    x0 = min(max(math.floor(centre[0] - reach) - 1, 0), PATCH)
+    y0 = min(max(math.floor(centre[1] - reach) - 1, 0), PATCH)
+    box = (slice(y0, max(min(math.ceil(centre[1] + reach) + 2, PATCH), y0)),
+           slice(x0, max(min(math.ceil(centre[0] + reach) + 2, PATCH), x0)))  # fmt: skip
+    distance = np.hypot(_XX64[box] - centre[0], _YY64[box] - centre[1]) / max(height_px, 1.0)
+    use = (soft[box] < 0.05) & (distance >= first) & (distance < last)
+    low = low[box]
     bins = ((distance[use] - first) / step).astype(np.int64)
     n = round((last - first) / step)
     counts = np.bincount(bins, minlength=n)[:n]
@@ -467,8 +526,11 @@ class MarkReader:
         from vision.reader import check_frame  # the reader imports this module
 
         frame = check_frame(frame)
+        if not len(cards):
+            return []
         pyramid = pyramid or Pyramid(frame)
-        return [self.decide(self.features(centre_patch(frame, np.asarray(c), pyramid=pyramid))) for c in cards]
+        patches = np.stack([centre_patch(frame, np.asarray(c), pyramid=pyramid) for c in cards])
+        return [self.decide(features) for features in _measure_many(patches, self._design)]
 
     def read_back(self, rectified: Any) -> MarkReading:
         """The mark of one card already straightened (its back, upright or on its side)."""
