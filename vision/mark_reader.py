@@ -123,12 +123,7 @@ def card_region(pyramid: Pyramid, corners: np.ndarray, box: tuple[float, float, 
     to_frame = homography @ to_unit
     top, bottom = to_frame @ np.array([w / 2, 0, 1.0]), to_frame @ np.array([w / 2, h, 1.0])
     span = float(np.hypot(*(bottom[:2] / bottom[2] - top[:2] / top[2])))
-    image, scale = pyramid.level_for(span / h)
-    offset = 0.5 * scale - 0.5
-    full = np.array([[scale, 0, offset], [0, scale, offset], [0, 0, 1]]) @ to_frame
-    region: np.ndarray = cv2.warpPerspective(image, full, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                             borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
-    return region
+    return pyramid.warp(to_frame, (w, h), span / h)
 
 
 def centre_patch(frame: np.ndarray, corners: np.ndarray, *, pyramid: Pyramid | None = None) -> np.ndarray:

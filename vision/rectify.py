@@ -12,6 +12,8 @@ do not alias.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -64,24 +66,133 @@ def card_height(corners: np.ndarray) -> float:
 
 
 class Pyramid:
-    """A frame and its successive half-size copies, made on demand."""
+    """A frame and its successive half-size copies, made on demand and only where they are used.
+
+    A level is filled tile by tile (``TILE`` level pixels a side) as warps sample it, each tile
+    from the level above with enough margin that it is exactly what a ``cv2.pyrDown`` of the whole
+    level gives: reading a few cards no longer halves the whole frame. :meth:`level_for` still
+    gives a whole level (filling what is missing).
+    """
+
+    TILE = 16
+    """Side in level pixels of the blocks a level is filled by."""
+
+    WHOLE = 0.35
+    """A level is made whole at once when the warps of one batch sample this share of it."""
 
     def __init__(self, frame: np.ndarray) -> None:
         self.levels = [frame]
+        self._done: list[np.ndarray] = [np.ones((1, 1), bool)]  # per level: which tiles are filled
 
-    def level_for(self, shrink: float) -> tuple[np.ndarray, float]:
-        """The level to sample from when the output is ``shrink`` times smaller than the frame."""
+    def _index(self, shrink: float) -> int:
+        """The level for an output ``shrink`` times smaller than the frame (adding empty levels)."""
         index = 0
         while shrink >= 2.8 ** (index + 1) / 1.4 and self.levels[-1].shape[0] > 16 and index < 5:
             index += 1
             if index == len(self.levels):
-                self.levels.append(cv2.pyrDown(self.levels[-1]))
+                h, w = self.levels[-1].shape[:2]
+                shape = ((h + 1) // 2, (w + 1) // 2, *self.levels[-1].shape[2:])
+                self.levels.append(np.empty(shape, self.levels[-1].dtype))
+                tiles = (-(-shape[0] // self.TILE), -(-shape[1] // self.TILE))
+                self._done.append(np.zeros(tiles, bool))
+        return index
+
+    def _fill(self, index: int, y0: int, y1: int, x0: int, x1: int) -> None:
+        """Make rows y0..y1 and columns x0..x1 (exclusive ends) of level ``index`` exact."""
+        if index == 0 or y0 >= y1 or x0 >= x1:
+            return
+        t = self.TILE
+        done = self._done[index]
+        ty0, ty1, tx0, tx1 = y0 // t, -(-y1 // t), x0 // t, -(-x1 // t)
+        missing = ~done[ty0:ty1, tx0:tx1]
+        if not missing.any():
+            return
+        rows, cols = np.flatnonzero(missing.any(axis=1)), np.flatnonzero(missing.any(axis=0))
+        ty0, ty1, tx0, tx1 = ty0 + rows[0], ty0 + rows[-1] + 1, tx0 + cols[0], tx0 + cols[-1] + 1
+        level = self.levels[index]
+        h, w = level.shape[:2]
+        y0, y1, x0, x1 = ty0 * t, min(ty1 * t, h), tx0 * t, min(tx1 * t, w)
+        if (y0, y1, x0, x1) == (0, h, 0, w) and not done.any():  # all of it: no piece to copy
+            self._fill(index - 1, 0, 2 * h, 0, 2 * w)
+            self.levels[index] = cv2.pyrDown(self.levels[index - 1])
+            done[:] = True
+            return
+        # pyrDown's output pixel i is made of input pixels 2i-2..2i+2: take those and two more
+        # (an even start keeps the parity; at the level's edge the border is the same as whole).
+        above = self.levels[index - 1]
+        sy0, sx0 = max(2 * y0 - 4, 0), max(2 * x0 - 4, 0)
+        sy1, sx1 = min(2 * y1 + 4, above.shape[0]), min(2 * x1 + 4, above.shape[1])
+        self._fill(index - 1, sy0, sy1, sx0, sx1)
+        part = cv2.pyrDown(above[sy0:sy1, sx0:sx1])
+        level[y0:y1, x0:x1] = part[y0 - sy0 // 2 : y1 - sy0 // 2, x0 - sx0 // 2 : x1 - sx0 // 2]
+        done[ty0:ty1, tx0:tx1] = True
+
+    def level_for(self, shrink: float) -> tuple[np.ndarray, float]:
+        """The level to sample from when the output is ``shrink`` times smaller than the frame."""
+        index = self._index(shrink)
+        self._fill(index, 0, self.levels[index].shape[0], 0, self.levels[index].shape[1])
         return self.levels[index], 0.5**index
+
+    def warp(self, to_frame: np.ndarray, size: tuple[int, int], shrink: float) -> np.ndarray:
+        """``size`` (width, height) output pixels, pixel (i, j) sampled bilinearly at frame point
+        ``to_frame @ (i, j, 1)``, from the level for ``shrink`` (filled only where sampled)."""
+        return self.warp_many([(to_frame, shrink)], size)[0]
+
+    def warp_many(self, requests: Sequence[tuple[np.ndarray, float]], size: tuple[int, int]) -> list[np.ndarray]:
+        """:meth:`warp` of each (to_frame, shrink); a level that most of them sample is made whole
+        at once (one pyrDown of the whole frame beats many pieces of it)."""
+        indices = [self._index(shrink) for _, shrink in requests]
+        fulls = []
+        for index, (to_frame, _) in zip(indices, requests, strict=True):
+            scale = 0.5**index
+            # A level pixel with centre i sits at frame coordinate (i + 0.5) / scale - 0.5.
+            offset = 0.5 * scale - 0.5
+            fulls.append(np.array([[scale, 0, offset], [0, scale, offset], [0, 0, 1]]) @ to_frame)
+        for index in sorted(set(indices) - {0}):
+            if self._done[index].all():
+                continue
+            lh, lw = self.levels[index].shape[:2]
+            boxes = self._boxes(np.stack([f for i, f in zip(indices, fulls, strict=True) if i == index]), size,
+                                (lh, lw))  # fmt: skip
+            if ((boxes[:, 1] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 2])).sum() >= self.WHOLE * lh * lw:
+                self._fill(index, 0, lh, 0, lw)
+            else:
+                for y0, y1, x0, x1 in boxes.tolist():
+                    self._fill(index, y0, y1, x0, x1)
+        flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+        return [cv2.warpPerspective(self.levels[index], full, size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
+                for index, full in zip(indices, fulls, strict=True)]  # fmt: skip
+
+    @staticmethod
+    def _boxes(fulls: np.ndarray, size: tuple[int, int], shape: tuple[int, int]) -> np.ndarray:
+        """Rows and columns (y0, y1, x0, x1) of a level of ``shape`` that warps by each of ``fulls``
+        (N, 3, 3: output → level) into ``size`` sample: (N, 4) int64."""
+        w, h = size
+        lh, lw = shape
+        corners = fulls @ np.array([[0, w - 1, w - 1, 0], [0, 0, h - 1, h - 1], [1, 1, 1, 1]], np.float64)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            xs, ys = corners[:, 0] / corners[:, 2], corners[:, 1] / corners[:, 2]
+            # The pixels sampled lie in the box round the image of the output's outline (two
+            # more for the bilinear neighbour and rounding; clipped, as the replicated border is).
+            boxes = np.stack([np.floor(ys.min(axis=1)) - 2, np.ceil(ys.max(axis=1)) + 3,
+                              np.floor(xs.min(axis=1)) - 2, np.ceil(xs.max(axis=1)) + 3], axis=1)  # fmt: skip
+            sure = np.all(corners[:, 2] > 0, axis=1) & np.all(np.isfinite(boxes), axis=1)
+        boxes = np.where(sure[:, None], boxes, [0, lh, 0, lw])  # a map that may sample anywhere: all of it
+        low, high = np.array([0, 1, 0, 1]), np.array([lh - 1, lh, lw - 1, lw])
+        out: np.ndarray = np.clip(boxes, low, high).astype(np.int64)
+        return out
 
 
 def _warp(pyramid: Pyramid, homography: np.ndarray, box: tuple[float, float, float, float],
           size: tuple[int, int], flip: bool) -> np.ndarray:  # fmt: skip
     """Sample the card region ``box`` (unit coords) into ``size`` pixels, turned 180° if ``flip``."""
+    to_frame, shrink = _sampling(homography, box, size, flip)
+    return pyramid.warp(to_frame, size, shrink)
+
+
+def _sampling(homography: np.ndarray, box: tuple[float, float, float, float], size: tuple[int, int],
+              flip: bool) -> tuple[np.ndarray, float]:  # fmt: skip
+    """The output pixel → frame map of :func:`_warp`, and how many times smaller the output is."""
     x0, y0, x1, y1 = box
     out_w, out_h = size
     if flip:
@@ -91,13 +202,7 @@ def _warp(pyramid: Pyramid, homography: np.ndarray, box: tuple[float, float, flo
     to_unit = to_unit @ np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1]])
     to_frame = homography @ to_unit
     top, bottom = to_frame @ np.array([0, 0, 1.0]), to_frame @ np.array([0, out_h, 1.0])
-    span = float(np.hypot(*(bottom[:2] / bottom[2] - top[:2] / top[2])))
-    image, scale = pyramid.level_for(span / out_h)
-    # A level pixel with centre i sits at frame coordinate (i + 0.5) / scale - 0.5.
-    offset = 0.5 * scale - 0.5
-    full = np.array([[scale, 0, offset], [0, scale, offset], [0, 0, 1]]) @ to_frame
-    return cv2.warpPerspective(image, full, (out_w, out_h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                               borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
+    return to_frame, float(np.hypot(*(bottom[:2] / bottom[2] - top[:2] / top[2]))) / out_h
 
 
 def index_crops(frame: np.ndarray, cards: list[np.ndarray], *, pyramid: Pyramid | None = None) -> np.ndarray:
@@ -106,21 +211,23 @@ def index_crops(frame: np.ndarray, cards: list[np.ndarray], *, pyramid: Pyramid 
     Crop ``2k`` is card k's top-left corner, crop ``2k+1`` its bottom-right corner turned upright.
     """
     pyramid = pyramid or Pyramid(frame)
-    out = np.empty((2 * len(cards), CROP_H, CROP_W, 3), np.uint8)
-    for k, corners in enumerate(cards):
+    requests = []
+    for corners in cards:
         homography = card_homography(corners)
-        out[2 * k] = _warp(pyramid, homography, INDEX_BOX, (CROP_W, CROP_H), False)
-        out[2 * k + 1] = _warp(pyramid, homography, INDEX_BOX, (CROP_W, CROP_H), True)
-    return out
+        requests += [_sampling(homography, INDEX_BOX, (CROP_W, CROP_H), flip) for flip in (False, True)]
+    return _stack(pyramid.warp_many(requests, (CROP_W, CROP_H)), (CROP_H, CROP_W))
+
+
+def _stack(images: list[np.ndarray], size: tuple[int, int]) -> np.ndarray:
+    """(N, h, w, 3) uint8, also for N = 0."""
+    return np.stack(images) if images else np.empty((0, *size, 3), np.uint8)
 
 
 def thumbnails(frame: np.ndarray, cards: list[np.ndarray], *, pyramid: Pyramid | None = None) -> np.ndarray:
     """Every card straightened to a small (THUMB_H, THUMB_W) BGR thumbnail: array (N, H, W, 3)."""
     pyramid = pyramid or Pyramid(frame)
-    out = np.empty((len(cards), THUMB_H, THUMB_W, 3), np.uint8)
-    for k, corners in enumerate(cards):
-        out[k] = _warp(pyramid, card_homography(corners), (0.0, 0.0, 1.0, 1.0), (THUMB_W, THUMB_H), False)
-    return out
+    requests = [_sampling(card_homography(c), (0.0, 0.0, 1.0, 1.0), (THUMB_W, THUMB_H), False) for c in cards]
+    return _stack(pyramid.warp_many(requests, (THUMB_W, THUMB_H)), (THUMB_H, THUMB_W))
 
 
 def rectify(frame: np.ndarray, corners: np.ndarray, *, height: int = 336) -> np.ndarray:
