@@ -1,0 +1,245 @@
+"""The fast paths of the card reader's steps after detection give exactly what the slow ones gave.
+
+Each speed-up is checked against a plain reference kept here: the pyramid filled tile by tile
+against ``cv2.pyrDown`` of whole levels, the mark reader's batch against card-by-card reading,
+and its shortcuts (the ink's components found once, candidate pips filtered with numpy, the shape
+matched against the pip's colour only, the radial profile in a box, the median) against the
+straightforward versions they replaced. No timing here: speed is measured by bench/marks.py.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+import vision.mark_reader as mr
+from table.cards import Suit
+from vision.mark_reader import MarkReader, centre_patch
+from vision.mark_samples import card_shot, sticker_back
+from vision.rectify import Pyramid, _warp, card_homography, index_crops, order_corners, thumbnails
+from vision.scene import PlacedCard, SceneSpec, deal_rows, render_scene
+
+
+# ------------------------------------------------------------------------------ references
+def _whole_levels(frame: np.ndarray, count: int) -> list[np.ndarray]:
+    levels = [frame]
+    while len(levels) < count:
+        levels.append(cv2.pyrDown(levels[-1]))
+    return levels
+
+
+class _WholePyramid(Pyramid):
+    """The pyramid as it was: every level it reaches made whole at once."""
+
+    def warp_many(self, requests, size):  # type: ignore[no-untyped-def]
+        for _, shrink in requests:
+            self.level_for(shrink)
+        return super().warp_many(requests, size)
+
+
+def _reference_central_blob(ink, white, within, design, *, grow=0, surround=0.8, parts=None):  # type: ignore[no-untyped-def]
+    """The pip search as first written: every component in label order, the largest that passes."""
+    min_area = 0.3 * design.area_per_height2[1] * (design.heights["small"] * mr.PX_PER_HEIGHT) ** 2
+    count, labels, stats, centroids = mr._components(ink, 8)
+    best, best_area = None, 0.0
+    for k in range(1, count):
+        area = float(stats[k, cv2.CC_STAT_AREA])
+        cx, cy = centroids[k]
+        if area < min_area or area <= best_area:
+            continue
+        if math.hypot(cx - mr._CENTRE, cy - mr._CENTRE) > 0.12 * mr.PX_PER_HEIGHT:
+            continue
+        if max(stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]) > mr._MAX_PIP:
+            continue
+        blob = (labels == k).astype(np.uint8)
+        near, far = (mr._DISK3, mr._DISK7) if not grow else (mr._DISK5, mr._DISK9)
+        around = (cv2.dilate(blob, far) > 0) & (cv2.dilate(blob, near) == 0)
+        inside = around & within
+        if inside.sum() < 0.5 * around.sum() or white[inside].mean() < surround:
+            continue
+        best, best_area = blob, area
+    return best
+
+
+def _reference_white_end(low, soft, centre, height_px):  # type: ignore[no-untyped-def]
+    """The radial profile over the whole patch."""
+    first, last, step = mr._PROFILE
+    distance = np.hypot(mr._XX - centre[0], mr._YY - centre[1]) / max(height_px, 1.0)
+    use = (soft < 0.05) & (distance >= first) & (distance < last)
+    bins = ((distance[use] - first) / step).astype(np.int64)
+    n = round((last - first) / step)
+    counts = np.bincount(bins, minlength=n)[:n]
+    sums = np.bincount(bins, weights=low[use], minlength=n)[:n]
+    if np.any(counts < 3):
+        return 0.0, 0.0
+    profile = sums / counts
+    radii = first + step * (np.arange(n) + 0.5)
+    inside = profile[(radii >= mr._INSIDE[0]) & (radii <= mr._INSIDE[1])].mean()
+    beyond = radii > mr._INSIDE[1]
+    darkest = float(profile[beyond].min())
+    contrast = float(inside - darkest)
+    if contrast < 0.2:
+        return float(last), max(contrast, 0.0)
+    level = (inside + darkest) / 2
+    for j in np.flatnonzero(beyond):
+        if profile[j] < level:
+            a, b = profile[j - 1], profile[j]
+            t = float(np.clip((a - level) / max(a - b, 1e-6), 0.0, 1.0))
+            return float(radii[j - 1] + t * step), contrast
+    return float(last), contrast
+
+
+class _AllSuits:
+    """Stands for the design's colour templates while recording every suit's full score."""
+
+    def __init__(self, design: mr._Design, seen: list[np.ndarray]) -> None:
+        self.design, self.seen = design, seen
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.design, name)
+
+    @property
+    def colour_templates(self) -> tuple[np.ndarray, np.ndarray]:
+        seen = self.seen
+
+        class _Recorder:
+            def __init__(self, pair: tuple[Suit, Suit], templates: np.ndarray) -> None:
+                self.pair, self.templates = pair, templates
+
+            def __matmul__(self, shape: np.ndarray) -> np.ndarray:
+                scores: np.ndarray = self.templates @ shape  # every suit, as before
+                seen.append(scores)
+                return scores[list(self.pair)]
+
+        black, red = (Suit.SPADES, Suit.CLUBS), (Suit.HEARTS, Suit.DIAMONDS)
+        return _Recorder(black, self.design.templates), _Recorder(red, self.design.templates)  # type: ignore[return-value]
+
+
+# ------------------------------------------------------------------------------ samples
+def _face_down_scenes(count: int, seed: int) -> list[tuple[np.ndarray, list[np.ndarray]]]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for k in range(count):
+        number = seed * 100 + k
+        cards = tuple(PlacedCard(c.card, False, c.center, angle=c.angle, height=c.height,
+                                 back="plain" if rng.random() < 0.2 else "tock") for c in deal_rows(rng))  # fmt: skip
+        scene = render_scene(SceneSpec(cards=cards, seed=number, deck=f"holdout-{number}"))
+        out.append((scene.image, [t.corners for t in scene.truth]))
+    return out
+
+
+def _sticker_shots(count: int, seed: int) -> list[tuple[np.ndarray, list[np.ndarray]]]:
+    from table.tock import ALL_MARKS
+    from vision.faces import deck_style
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for k in range(count):
+        mark = None if k % 7 == 0 else str(ALL_MARKS[int(rng.integers(len(ALL_MARKS)))])
+        back = sticker_back(deck_style(seed + k, "holdout"), mark, angle=float(rng.uniform(0, 360)))
+        image, corners = card_shot(back, rng, height=float(rng.uniform(90, 260)))
+        out.append((image, [corners]))
+    return out
+
+
+@pytest.fixture(scope="module")
+def samples() -> list[tuple[np.ndarray, list[np.ndarray]]]:
+    return _face_down_scenes(3, seed=611) + _sticker_shots(24, seed=612)
+
+
+# ------------------------------------------------------------------------------ pyramid
+def _random_quads(rng: np.random.Generator, h: int, w: int, count: int) -> list[np.ndarray]:
+    quads = []
+    for _ in range(count):
+        height, angle = rng.uniform(12, 1.4 * max(h, w)), rng.uniform(0, 2 * np.pi)
+        centre = rng.uniform([-0.2 * w, -0.2 * h], [1.2 * w, 1.2 * h])
+        card = np.array([[-0.36, -0.5], [0.36, -0.5], [0.36, 0.5], [-0.36, 0.5]]) * height
+        card += rng.normal(0, 0.03 * height, (4, 2))
+        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        quads.append(order_corners(card @ turn.T + centre))
+    return quads
+
+
+@pytest.mark.parametrize("shape", [(720, 1280), (601, 799), (37, 23), (1080, 1920)])
+def test_warps_from_a_pyramid_filled_piecewise_equal_warps_from_whole_levels(shape: tuple[int, int]) -> None:
+    rng = np.random.default_rng(shape[0])
+    frame = cv2.GaussianBlur(rng.integers(0, 256, (*shape, 3), dtype=np.uint8), (0, 0), 1.5)
+    quads = _random_quads(rng, *shape, 14)
+    lazy, whole = Pyramid(frame), _WholePyramid(frame)
+    for k in range(0, len(quads), 3):  # batches of several sizes: some pieces, some whole levels
+        batch = quads[k : k + 3]
+        assert np.array_equal(thumbnails(frame, batch, pyramid=lazy), thumbnails(frame, batch, pyramid=whole))
+        assert np.array_equal(index_crops(frame, batch, pyramid=lazy), index_crops(frame, batch, pyramid=whole))
+        for quad in batch:  # single warps too (the training data and the mark reader use them)
+            small = (int(rng.integers(8, 40)), int(rng.integers(8, 40)))
+            box = (0.1, 0.2, 0.9, 0.7)
+            assert np.array_equal(_warp(lazy, card_homography(quad), box, small, True),
+                                  _warp(whole, card_homography(quad), box, small, True))  # fmt: skip
+    # What was filled piece by piece is exactly pyrDown of the whole level, and so is the rest.
+    reference = _whole_levels(frame, len(lazy.levels))
+    for index in range(1, len(lazy.levels)):
+        filled = np.repeat(np.repeat(lazy._done[index], Pyramid.TILE, 0), Pyramid.TILE, 1)
+        filled = filled[: reference[index].shape[0], : reference[index].shape[1]]
+        assert np.array_equal(lazy.levels[index][filled], reference[index][filled])
+    for index in range(len(lazy.levels)):
+        level, scale = lazy.level_for(2.8 ** (index + 0.5) / 1.4)
+        assert scale == 0.5**index and np.array_equal(level, reference[index])
+
+
+def test_a_few_cards_do_not_halve_the_whole_frame() -> None:
+    rng = np.random.default_rng(3)
+    frame = rng.integers(0, 256, (720, 1280, 3), dtype=np.uint8)
+    pyramid = Pyramid(frame)
+    card = order_corners(np.array([[600, 300], [700, 300], [700, 440], [600, 440]], np.float64))
+    thumbnails(frame, [card], pyramid=pyramid)
+    assert 0 < pyramid._done[1].mean() < 0.1  # only the tiles round the card
+    thumbnails(frame, _random_quads(rng, 720, 1280, 12), pyramid=pyramid)
+    assert pyramid._done[1].all() or pyramid._done[1].mean() > 0.1
+
+
+# ------------------------------------------------------------------------------ mark reader
+def test_reading_a_frame_at_once_equals_reading_card_by_card(samples: list) -> None:  # type: ignore[type-arg]
+    reader = MarkReader()
+    compared = 0
+    for image, cards in samples:
+        pyramid = Pyramid(image)
+        one_by_one = [reader.decide(reader.features(centre_patch(image, c, pyramid=pyramid))) for c in cards]
+        assert reader.read(image, cards) == one_by_one
+        compared += len(cards)
+    assert compared >= 50
+
+
+def test_mark_shortcuts_equal_the_straightforward_measurements(samples: list, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    reader = MarkReader()
+    fast = [reader.read(image, cards) for image, cards in samples]
+    fast_features = [[reader.features(centre_patch(image, c)) for c in cards] for image, cards in samples]
+    scores: list[np.ndarray] = []
+    with monkeypatch.context() as patch:
+        patch.setattr(mr, "_central_blob", _reference_central_blob)
+        patch.setattr(mr, "_white_end", _reference_white_end)
+        patch.setattr(mr, "_median", lambda values: float(np.median(values)))
+        patch.setattr(reader, "_design", _AllSuits(reader._design, scores))
+        slow = [reader.read(image, cards) for image, cards in samples]
+        slow_features = [[reader.features(centre_patch(image, c)) for c in cards] for image, cards in samples]
+    assert fast == slow
+    marks = [r.mark for frame in fast for r in frame]
+    assert len({m for m in marks if m}) >= 8 and "plain" in marks  # many marks and plain backs compared
+    for fast_frame, slow_frame in zip(fast_features, slow_features, strict=True):
+        for f, s in zip(fast_frame, slow_frame, strict=True):
+            pair = (Suit.HEARTS, Suit.DIAMONDS) if f.red > mr._RED_CUT else (Suit.SPADES, Suit.CLUBS)
+            assert [f.suit_scores[p] for p in pair] == [s.suit_scores[p] for p in pair]
+            others = [f.suit_scores[p] for p in Suit if p not in pair]
+            assert others == [0.0, 0.0] or not f.found
+            assert (f.found, f.red, f.height, f.white_end, f.contrast, f.white_level, f.white_middle) == (
+                s.found, s.red, s.height, s.white_end, s.contrast, s.white_level, s.white_middle)  # fmt: skip
+    assert scores  # the reference matched every suit
+
+
+def test_the_exact_median_is_numpys() -> None:
+    rng = np.random.default_rng(8)
+    for n in (1, 2, 3, 10, 11, 500, 501):
+        values = rng.normal(size=n).astype(np.float32)
+        assert mr._median(values) == float(np.median(values))
