@@ -239,6 +239,8 @@ _DISK9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
 _MAX_PIP = 0.36 * PX_PER_HEIGHT  # no pip is wider or taller than this (the large one is 0.30)
 _PROFILE = (0.46, 1.0, 0.02)  # radial profile: first, last radius and step, in pip heights
 _INSIDE = (0.5, 0.58)  # radii (pip heights) that are on the disc's white for every mark
+_RADII = _PROFILE[0] + _PROFILE[2] * (np.arange(round((_PROFILE[1] - _PROFILE[0]) / _PROFILE[2])) + 0.5)
+_ON_DISC, _BEYOND = (_INSIDE[0] <= _RADII) & (_INSIDE[1] >= _RADII), _INSIDE[1] < _RADII
 
 
 def _quantile(values: np.ndarray, q: float, *, axis: int = 0) -> np.ndarray:
@@ -469,26 +471,24 @@ def _white_end(low: np.ndarray, soft: np.ndarray, centre: np.ndarray, height_px:
     use = (soft[box] < 0.05) & (distance >= first) & (distance < last)
     low = low[box]
     bins = ((distance[use] - first) / step).astype(np.int64)
-    n = round((last - first) / step)
+    n = len(_RADII)
     counts = np.bincount(bins, minlength=n)[:n]
-    sums = np.bincount(bins, weights=low[use], minlength=n)[:n]
-    if np.any(counts < 3):
+    if counts.min() < 3:
         return 0.0, 0.0
-    profile = sums / counts
-    radii = first + step * (np.arange(n) + 0.5)
-    inside = profile[(radii >= _INSIDE[0]) & (radii <= _INSIDE[1])].mean()
-    beyond = radii > _INSIDE[1]
-    darkest = float(profile[beyond].min())
+    profile = np.bincount(bins, weights=low[use], minlength=n)[:n] / counts
+    inside = profile[_ON_DISC].mean()
+    darkest = float(profile[_BEYOND].min())
     contrast = float(inside - darkest)
     if contrast < 0.2:
         return float(last), max(contrast, 0.0)
-    level = (inside + darkest) / 2
-    for j in np.flatnonzero(beyond):
-        if profile[j] < level:
-            a, b = profile[j - 1], profile[j]
-            t = float(np.clip((a - level) / max(a - b, 1e-6), 0.0, 1.0))
-            return float(radii[j - 1] + t * step), contrast
-    return float(last), contrast
+    level = float((inside + darkest) / 2)
+    below = np.flatnonzero(_BEYOND & (profile < level))
+    if not len(below):
+        return float(last), contrast
+    j = int(below[0])
+    a, b = float(profile[j - 1]), float(profile[j])
+    t = min(max((a - level) / max(a - b, 1e-6), 0.0), 1.0)
+    return float(_RADII[j - 1] + t * step), contrast
 
 
 # ---------------------------------------------------------------------------------- deciding
