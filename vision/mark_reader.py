@@ -444,12 +444,17 @@ def _central_blob(ink: np.ndarray, white: np.ndarray, within: np.ndarray, design
         cx, cy = centroids[k]
         if math.hypot(cx - _CENTRE, cy - _CENTRE) > 0.12 * PX_PER_HEIGHT:
             continue
-        blob: np.ndarray = (labels == k).astype(np.uint8)
         near, far = (_DISK3, _DISK7) if not grow else (_DISK5, _DISK9)
-        around = (cv2.dilate(blob, far) > 0) & (cv2.dilate(blob, near) == 0)
-        inside = around & within
-        if inside.sum() < 0.5 * around.sum() or white[inside].mean() < surround:
+        # The ring round the blob lies within its box grown by the larger disc's radius.
+        x, y, w, h = stats[k, :4].tolist()
+        reach = far.shape[0] // 2
+        box = (slice(max(y - reach, 0), y + h + reach), slice(max(x - reach, 0), x + w + reach))
+        part = (labels[box] == k).astype(np.uint8)
+        around = (cv2.dilate(part, far) > 0) & (cv2.dilate(part, near) == 0)
+        inside = around & within[box]
+        if inside.sum() < 0.5 * around.sum() or white[box][inside].mean() < surround:
             continue
+        blob: np.ndarray = (labels == k).astype(np.uint8)
         return blob
     return None
 
