@@ -241,6 +241,7 @@ _PROFILE = (0.46, 1.0, 0.02)  # radial profile: first, last radius and step, in 
 _INSIDE = (0.5, 0.58)  # radii (pip heights) that are on the disc's white for every mark
 _RADII = _PROFILE[0] + _PROFILE[2] * (np.arange(round((_PROFILE[1] - _PROFILE[0]) / _PROFILE[2])) + 0.5)
 _ON_DISC, _BEYOND = (_INSIDE[0] <= _RADII) & (_INSIDE[1] >= _RADII), _INSIDE[1] < _RADII
+_ON_DISC_COUNT = int(_ON_DISC.sum())
 
 
 def _quantile(values: np.ndarray, q: float, *, axis: int = 0) -> np.ndarray:
@@ -249,6 +250,12 @@ def _quantile(values: np.ndarray, q: float, *, axis: int = 0) -> np.ndarray:
     k = min(max(round(q * (n - 1)), 0), n - 1)
     out: np.ndarray = np.take(np.partition(values, k, axis=axis), k, axis=axis)
     return out.astype(np.float32)
+
+
+def _share(mask: np.ndarray, where: np.ndarray | None = None) -> float:
+    """``mask[where].mean()`` (a bool mask's share of True) without np.mean's overhead."""
+    picked = mask if where is None else mask[where]
+    return np.count_nonzero(picked) / picked.size
 
 
 def _median(values: np.ndarray) -> float:
@@ -287,18 +294,19 @@ def _measure_many(patches: np.ndarray, design: _Design) -> list[MarkFeatures]:
     branches on what it finds, card by card.
     """
     n = len(patches)
-    pixels = patches.reshape(n, PATCH * PATCH, 3).astype(np.float32)
-    near = np.ascontiguousarray(pixels[:, _NEAR_INDEX].transpose(0, 2, 1))  # (N, 3, pixels near the centre)
-    reference = _quantile(near, 0.95, axis=2)  # (N, 3)
-    norm = pixels / np.maximum(reference, 4.0)[:, None, :]
-    b, g, r = norm[..., 0], norm[..., 1], norm[..., 2]
+    # Colour planes apart (N, 3, pixels): numpy's loops then run along whole planes.
+    pixels = np.ascontiguousarray(patches.reshape(n, PATCH * PATCH, 3).transpose(0, 2, 1), np.float32)
+    reference = _quantile(pixels[:, :, _NEAR_INDEX], 0.95, axis=2)  # (N, 3)
+    norm = pixels / np.maximum(reference, 4.0)[:, :, None]
+    b, g, r = norm[:, 0], norm[:, 1], norm[:, 2]
     lows = np.minimum(np.minimum(b, g), r)
     chromas = np.maximum(np.maximum(b, g), r) - lows
     rednesses = r - np.maximum(b, g)
     darkests = _quantile(lows[:, _NEAR_INDEX], 0.02, axis=1)
+    white_levels = reference.mean(axis=1)
     out = []
     for i in range(n):
-        white_level = float(reference[i].mean())
+        white_level = float(white_levels[i])
         if white_level < 12 or float(darkests[i]) > 0.8:
             out.append(_nothing(white_level))
             continue
@@ -315,7 +323,7 @@ def _measure_normalised(low: np.ndarray, chroma: np.ndarray, redness: np.ndarray
     ink = low < cut
     white = (low > (1.0 + cut) / 2) & (chroma < 0.35)
     # White in the middle and not round it: a sticker's disc (kept for when no pip is found).
-    white_middle = float(white[_MIDDLE].mean() - white[_OUTSIDE].mean())
+    white_middle = _share(white, _MIDDLE) - _share(white, _OUTSIDE)
     # Each way of finding the pip is tried in turn; the first whose shape is plainly a suit
     # wins, else the best-shaped one (a pip merged with a bit of the back still looks like a suit,
     # only less so).
@@ -452,7 +460,7 @@ def _central_blob(ink: np.ndarray, white: np.ndarray, within: np.ndarray, design
         part = (labels[box] == k).astype(np.uint8)
         around = (cv2.dilate(part, far) > 0) & (cv2.dilate(part, near) == 0)
         inside = around & within[box]
-        if inside.sum() < 0.5 * around.sum() or white[box][inside].mean() < surround:
+        if np.count_nonzero(inside) < 0.5 * np.count_nonzero(around) or _share(white[box], inside) < surround:
             continue
         blob: np.ndarray = (labels == k).astype(np.uint8)
         return blob
@@ -481,7 +489,7 @@ def _white_end(low: np.ndarray, soft: np.ndarray, centre: np.ndarray, height_px:
     if counts.min() < 3:
         return 0.0, 0.0
     profile = np.bincount(bins, weights=low[use], minlength=n)[:n] / counts
-    inside = profile[_ON_DISC].mean()
+    inside = profile[_ON_DISC].sum() / _ON_DISC_COUNT
     darkest = float(profile[_BEYOND].min())
     contrast = float(inside - darkest)
     if contrast < 0.2:
