@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -252,6 +252,18 @@ def _quantile(values: np.ndarray, q: float, *, axis: int = 0) -> np.ndarray:
     return out.astype(np.float32)
 
 
+def _byte_quantile(values: np.ndarray, q: float) -> np.ndarray:
+    """``_quantile(values[i].astype(np.float32), q)`` for each i of (N, M, C) uint8 values, by
+    counting (exact: the values are bytes): (N, C) float32."""
+    n, m, c = values.shape
+    k = min(max(round(q * (m - 1)), 0), m - 1)
+    rows = np.arange(n * c).reshape(n, 1, c) * 256  # every (image, channel) its own 256 bins
+    counts = np.bincount((values + rows).reshape(-1), minlength=n * c * 256).reshape(n, c, 256)
+    # The k-th smallest value (from 0) is the first whose running count passes k.
+    out: np.ndarray = (counts.cumsum(axis=2) > k).argmax(axis=2).astype(np.float32)
+    return out
+
+
 def _share(mask: np.ndarray, where: np.ndarray | None = None) -> float:
     """``mask[where].mean()`` (a bool mask's share of True) without np.mean's overhead."""
     picked = mask if where is None else mask[where]
@@ -291,12 +303,14 @@ def _measure_many(patches: np.ndarray, design: _Design) -> list[MarkFeatures]:
     """Every measurement of each centre patch of an (N, PATCH, PATCH, 3) stack.
 
     The per-pixel normalisation is done for the whole stack at once; the pip search, which
-    branches on what it finds, card by card.
+    branches on what it finds, card by card, except that the shape matches the cards wait for
+    are served together, a colour at a time: the templates of a colour (about 1 MB) are then read
+    from memory once and stay in cache for the next pip (the same products, in another order).
     """
     n = len(patches)
     # Colour planes apart (N, 3, pixels): numpy's loops then run along whole planes.
     pixels = np.ascontiguousarray(patches.reshape(n, PATCH * PATCH, 3).transpose(0, 2, 1), np.float32)
-    reference = _quantile(pixels[:, :, _NEAR_INDEX], 0.95, axis=2)  # (N, 3)
+    reference = _byte_quantile(patches.reshape(n, PATCH * PATCH, 3)[:, _NEAR_INDEX], 0.95)  # (N, 3)
     norm = pixels / np.maximum(reference, 4.0)[:, :, None]
     b, g, r = norm[:, 0], norm[:, 1], norm[:, 2]
     lows = np.minimum(np.minimum(b, g), r)
@@ -304,20 +318,44 @@ def _measure_many(patches: np.ndarray, design: _Design) -> list[MarkFeatures]:
     rednesses = r - np.maximum(b, g)
     darkests = _quantile(lows[:, _NEAR_INDEX], 0.02, axis=1)
     white_levels = reference.mean(axis=1)
-    out = []
+    out: list[MarkFeatures] = []
+    waiting: dict[int, tuple[_Search, _Match]] = {}
     for i in range(n):
         white_level = float(white_levels[i])
+        out.append(_nothing(white_level))
         if white_level < 12 or float(darkests[i]) > 0.8:
-            out.append(_nothing(white_level))
             continue
         low, chroma, redness = (a[i].reshape(PATCH, PATCH) for a in (lows, chromas, rednesses))
-        out.append(_measure_normalised(low, chroma, redness, float(darkests[i]), white_level, design))
+        _advance(i, _measure_normalised(low, chroma, redness, float(darkests[i]), white_level, design), None, out,
+                 waiting)  # fmt: skip
+    while waiting:
+        queue = sorted(waiting.items(), key=lambda item: item[1][1][0])  # black pips, then red ones
+        served = [(i, search, design.colour_templates[colour] @ shape) for i, (search, (colour, shape)) in queue]
+        waiting.clear()
+        for i, search, scores in served:
+            _advance(i, search, scores, out, waiting)
     return out
 
 
+_Match = tuple[int, np.ndarray]  # a shape match a pip waits for: colour (0 black, 1 red), shape vector
+_Search = Generator[_Match, np.ndarray, MarkFeatures]  # a patch's measurement, waiting for its matches
+
+
+def _advance(i: int, search: _Search, scores: np.ndarray | None, out: list[MarkFeatures],
+             waiting: dict[int, tuple[_Search, _Match]]) -> None:  # fmt: skip
+    """Run card ``i``'s measurement on (with the ``scores`` it waited for) to its next wait or end."""
+    try:
+        match = next(search) if scores is None else search.send(scores)
+    except StopIteration as done:
+        out[i] = done.value
+    else:
+        waiting[i] = (search, match)
+
+
 def _measure_normalised(low: np.ndarray, chroma: np.ndarray, redness: np.ndarray, darkest: float,
-                        white_level: float, design: _Design) -> MarkFeatures:  # fmt: skip
-    """The pip search and measurements of one patch divided by its white (see _measure_many)."""
+                        white_level: float, design: _Design) -> _Search:  # fmt: skip
+    """The pip search and measurements of one patch divided by its white (see _measure_many);
+    yields the shape matches it needs, is sent their scores."""
     # Ink is what lies nearer the darkest than the white: glare on a pip lifts both.
     cut = (1.0 + darkest) / 2
     ink = low < cut
@@ -331,7 +369,8 @@ def _measure_normalised(low: np.ndarray, chroma: np.ndarray, redness: np.ndarray
     # Round a pip, blur leaves a band that is lighter than ink but not yet white: "light" counts.
     light = (low > cut + (1.0 - cut) / 4) & (chroma < 0.35)
     for blob, within, ink_parts in _pip_candidates(ink, white, light, redness, chroma, design):
-        features = _measure_pip(blob, within, ink, low, redness, design, white_level, white_middle, ink_parts)
+        features = yield from _measure_pip(blob, within, ink, low, redness, design, white_level, white_middle,
+                                           ink_parts)  # fmt: skip
         if best is None or features.shape_score > best.shape_score:
             best = features
         if features.shape_score >= _PLAINLY_A_SUIT:
@@ -341,9 +380,9 @@ def _measure_normalised(low: np.ndarray, chroma: np.ndarray, redness: np.ndarray
 
 def _measure_pip(blob: np.ndarray, within: np.ndarray, ink: np.ndarray, low: np.ndarray, redness: np.ndarray,
                  design: _Design, white_level: float, white_middle: float,
-                 ink_parts: _Parts | None = None) -> MarkFeatures:  # fmt: skip
+                 ink_parts: _Parts | None = None) -> _Search:  # fmt: skip
     """The measurements of one pip found in a patch (``ink_parts``: the components of
-    ``ink & within`` when already known)."""
+    ``ink & within`` when already known); yields its shape match, is sent the scores."""
     core = cv2.erode(blob, _DISK3) > 0
     if core.sum() < 4:
         core = blob > 0
@@ -358,7 +397,7 @@ def _measure_pip(blob: np.ndarray, within: np.ndarray, ink: np.ndarray, low: np.
     # not matched (half the work; their scores stay 0).
     pair = (Suit.HEARTS, Suit.DIAMONDS) if red > _RED_CUT else (Suit.SPADES, Suit.CLUBS)
     scores = np.zeros((4, _ROTATIONS), np.float32)
-    scores[list(pair)] = design.colour_templates[int(red > _RED_CUT)] @ _normalised_shape(soft)  # (2, rotations)
+    scores[list(pair)] = yield int(red > _RED_CUT), _normalised_shape(soft)  # (2, rotations)
     suit_scores = scores.max(axis=1)
     # The suit whose outline places the disc's centre: the better of the pip's colour.
     suit = int(max(pair, key=lambda s: suit_scores[s]))

@@ -243,3 +243,13 @@ def test_the_exact_median_is_numpys() -> None:
     for n in (1, 2, 3, 10, 11, 500, 501):
         values = rng.normal(size=n).astype(np.float32)
         assert mr._median(values) == float(np.median(values))
+
+
+def test_quantiles_of_bytes_by_counting_equal_the_partition() -> None:
+    rng = np.random.default_rng(9)
+    for n, m in ((1, 1), (3, 7), (12, 3700)):
+        values = rng.integers(0, 256, (n, m, 3), dtype=np.uint8)
+        values[0, : m // 2] = 255  # ties
+        for q in (0.0, 0.02, 0.5, 0.95, 1.0):
+            expected = np.stack([mr._quantile(values[i].astype(np.float32), q) for i in range(n)])
+            assert np.array_equal(mr._byte_quantile(values, q), expected)
