@@ -122,13 +122,20 @@ def instances(card: np.ndarray, core: np.ndarray, *, card_threshold: float = 0.5
     # Distance from every pixel to the nearest core, and which core that is.
     distance, nearest = cv2.distanceTransformWithLabels(1 - cores, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_CCOMP)
     # distanceTransformWithLabels numbers the cores its own way: map through a pixel of each.
+    height, width = cores.shape
     out = []
     for k in keep:
-        ys, xs = np.nonzero(labels == k)
-        own = nearest[ys[0], xs[0]]
+        x, y, w, h = (int(v) for v in stats[k, :4])
+        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == k)
+        own = nearest[y + ys[0], x + xs[0]]
         short = min(cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))[1]) + 1.0
         reach = max(2.5, short * CORE_FRACTION / (1 - 2 * CORE_FRACTION) * 1.6 + 1.5)
-        mask = ((nearest == own) & (pixels | (labels == k)) & (distance <= reach)).astype(np.uint8)
-        if int(mask.sum()) >= min_area:
+        r = int(reach) + 2
+        x0, y0, x1, y1 = max(x - r, 0), max(y - r, 0), min(x + w + r, width), min(y + h + r, height)
+        roi = (nearest[y0:y1, x0:x1] == own) & (distance[y0:y1, x0:x1] <= reach)
+        roi &= pixels[y0:y1, x0:x1] | (labels[y0:y1, x0:x1] == k)
+        if int(roi.sum()) >= min_area:
+            mask = np.zeros((height, width), np.uint8)
+            mask[y0:y1, x0:x1] = roi
             out.append(mask)
     return out

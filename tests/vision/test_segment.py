@@ -1,0 +1,120 @@
+"""The learned card segmenter: input preparation, splitting cores into cards, the shipped model."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from table.cards import Card
+from vision.detect import complete_hidden, find_cards, quad_iou
+from vision.reader import CardReader
+from vision.scene import PlacedCard, SceneSpec, deal_rows, render_scene
+from vision.segment import STRIDE, instances, prepare_frame
+from vision.train.seg_data import _targets, sample
+
+
+@pytest.fixture(scope="module")
+def reader() -> CardReader:
+    return CardReader.default()
+
+
+def test_prepare_frame_pads_to_the_stride_and_ignores_exposure() -> None:
+    rng = np.random.default_rng(1)
+    frame = rng.integers(40, 200, (180, 320, 3)).astype(np.uint8)
+    out = prepare_frame(frame)
+    assert out.shape == (1, 3, 192, 320) and out.dtype == np.float32
+    assert out.shape[2] % STRIDE == 0 and out.shape[3] % STRIDE == 0
+    darker = prepare_frame((frame.astype(np.float32) * 0.6 + 10).astype(np.uint8))[:, :, :180]
+    # A darker, flatter exposure of the same scene gives the same input up to scale, centred on 0.
+    assert np.abs(darker.mean(axis=(2, 3))).max() < 1e-3
+    assert np.corrcoef(darker.ravel(), out[:, :, :180].ravel())[0, 1] > 0.99
+
+
+def _rect(h: int, w: int, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+    out = np.zeros((h, w), np.float32)
+    out[y0:y1, x0:x1] = 1.0
+    return out
+
+
+def test_instances_split_two_touching_cards_by_their_cores() -> None:
+    left, right = _rect(100, 160, 20, 20, 60, 80), _rect(100, 160, 60, 20, 100, 80)
+    card = np.maximum(left, right)
+    core = np.maximum(_rect(100, 160, 28, 28, 52, 72), _rect(100, 160, 68, 28, 92, 72))
+    masks = instances(card, core, min_area=100)
+    assert len(masks) == 2
+    for truth in (left, right):
+        best = max(((m > 0) & (truth > 0)).sum() / ((m > 0) | (truth > 0)).sum() for m in masks)
+        assert best > 0.9
+
+
+def test_instances_without_cores_find_nothing() -> None:
+    card = _rect(100, 160, 20, 20, 60, 80)
+    assert instances(card, np.zeros_like(card)) == []
+
+
+def test_training_targets_hide_what_a_later_card_covers() -> None:
+    under = np.array([[10, 10], [50, 10], [50, 70], [10, 70]], np.float64)
+    over = under + np.array([25.0, 0.0])  # drawn later: covers the right part of ``under``
+    maps = _targets([under, over], np.zeros((80, 100), np.uint8), (100, 80), (50, 40))
+    card, core = maps
+    assert core.max() <= 1.0 and np.all(core <= card + 1e-6)
+    count, _ = cv2.connectedComponents((core > 0.5).astype(np.uint8))
+    assert count - 1 == 2  # two separate cores, though the cards overlap
+
+
+def test_training_samples_are_deterministic_and_consistent() -> None:
+    a, b = sample(11), sample(11)
+    assert np.array_equal(a.image, b.image) and np.array_equal(a.target, b.target)
+    h, w = a.image.shape[:2]
+    assert a.target.shape == (2, -(-h // 2), -(-w // 2))
+    assert np.all(a.target[1] <= a.target[0] + 1e-6)
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_the_shipped_segmenter_finds_every_card_in_touching_rows(reader: CardReader, seed: int) -> None:
+    assert reader.segmenter is not None, "models/detector.onnx is missing"
+    rng = np.random.default_rng(seed)
+    scene = render_scene(SceneSpec(cards=deal_rows(rng, touching=True), seed=9000 + seed, deck=f"holdout-{seed}"))
+    outlines = reader.detect(scene.image)
+    ious = [max([quad_iou(t.corners, o.corners) for o in outlines] or [0.0]) for t in scene.truth]
+    assert min(ious) > 0.6, ious
+    assert np.median(ious) > 0.85
+    assert len(outlines) <= len(scene.truth)
+
+
+def test_the_shipped_segmenter_finds_a_white_card_on_a_pale_cloth(reader: CardReader) -> None:
+    cards = tuple(PlacedCard(str(Card.from_id(k * 7)), k % 2 == 0, (0.2 + 0.3 * k, 0.5), angle=15.0 * k, height=0.3)
+                  for k in range(3))  # fmt: skip
+    for table in ("grey-laminate", "light-wood"):
+        scene = render_scene(SceneSpec(cards=cards, size=(960, 540), table=table, seed=31, deck="holdout-2"))
+        outlines = reader.detect(scene.image)
+        assert len(outlines) == 3
+        for truth in scene.truth:
+            assert max(quad_iou(truth.corners, o.corners) for o in outlines) > 0.85
+
+
+def test_the_classical_detector_still_works_without_a_model() -> None:
+    scene = render_scene(SceneSpec(cards=deal_rows(np.random.default_rng(2), count=6), seed=77, table="green-felt"))
+    outlines = find_cards(scene.image, segmenter=None)
+    assert len(outlines) == 6
+
+
+def test_a_card_half_under_another_is_completed_into_the_hidden_side() -> None:
+    cards = np.zeros((120, 160), bool)
+    cards[20:76, 20:100] = True  # the card (x 20..60) and, on top of it from x 45, another
+    own = np.zeros((120, 160), np.uint8)
+    own[20:76, 20:45] = 1  # what shows of the card underneath
+    rect = cv2.boxPoints(cv2.minAreaRect(np.argwhere(own > 0)[:, ::-1].astype(np.float32))).astype(np.float64)
+    whole = complete_hidden(rect, cards, own)
+    xs, ys = whole[:, 0], whole[:, 1]
+    assert abs(xs.min() - 20) < 1.5 and abs(xs.max() - 59.5) < 2.5  # pushed right, into the top card
+    assert abs(ys.min() - 20) < 1.5 and abs(ys.max() - 75) < 1.5
+
+
+def test_a_visible_part_with_no_cover_is_not_grown() -> None:
+    cards = np.zeros((120, 160), bool)
+    cards[20:76, 20:45] = True  # a narrow strip lying alone on the table: nothing hides the rest
+    own = cards.astype(np.uint8)
+    rect = cv2.boxPoints(cv2.minAreaRect(np.argwhere(own > 0)[:, ::-1].astype(np.float32))).astype(np.float64)
+    assert np.array_equal(complete_hidden(rect, cards, own), rect)
