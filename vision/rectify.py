@@ -12,6 +12,7 @@ do not alias.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import cv2
@@ -190,17 +191,25 @@ def _warp(pyramid: Pyramid, homography: np.ndarray, box: tuple[float, float, flo
     return pyramid.warp(to_frame, size, shrink)
 
 
-def _sampling(homography: np.ndarray, box: tuple[float, float, float, float], size: tuple[int, int],
-              flip: bool) -> tuple[np.ndarray, float]:  # fmt: skip
-    """The output pixel → frame map of :func:`_warp`, and how many times smaller the output is."""
+@functools.lru_cache(maxsize=64)
+def _to_unit(box: tuple[float, float, float, float], size: tuple[int, int], flip: bool) -> np.ndarray:
+    """Output pixel → unit card coordinates of ``box`` sampled into ``size`` (made once per kind)."""
     x0, y0, x1, y1 = box
     out_w, out_h = size
     if flip:
         x0, y0, x1, y1 = 1 - x0, 1 - y0, 1 - x1, 1 - y1
     # Output pixel (i, j) has its centre at (i + 0.5, j + 0.5) in output units.
     to_unit = np.array([[(x1 - x0) / out_w, 0, x0], [0, (y1 - y0) / out_h, y0], [0, 0, 1]])
-    to_unit = to_unit @ np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1]])
-    to_frame = homography @ to_unit
+    out: np.ndarray = to_unit @ np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1]])
+    out.setflags(write=False)  # shared: nobody may change it
+    return out
+
+
+def _sampling(homography: np.ndarray, box: tuple[float, float, float, float], size: tuple[int, int],
+              flip: bool) -> tuple[np.ndarray, float]:  # fmt: skip
+    """The output pixel → frame map of :func:`_warp`, and how many times smaller the output is."""
+    out_h = size[1]
+    to_frame = homography @ _to_unit(tuple(box), tuple(size), bool(flip))
     top, bottom = to_frame @ np.array([0, 0, 1.0]), to_frame @ np.array([0, out_h, 1.0])
     return to_frame, float(np.hypot(*(bottom[:2] / bottom[2] - top[:2] / top[2]))) / out_h
 

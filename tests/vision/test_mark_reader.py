@@ -111,7 +111,7 @@ def test_marks_read_on_the_card_reader_outlines_in_a_frame(reader: MarkReader) -
 def test_bad_input_raises_typed_errors(reader: MarkReader) -> None:
     with pytest.raises(MarkReaderError, match="between 0 and 1"):
         MarkReader(threshold=1.5)
-    with pytest.raises(FrameError, match="centre patch must be 96"):
+    with pytest.raises(FrameError, match=f"centre patch must be {PATCH}"):
         reader.features(np.zeros((10, 10, 3), np.uint8))
     with pytest.raises(FrameError, match="too small"):
         reader.read_back(np.zeros((10, 8, 3), np.uint8))
