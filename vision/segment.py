@@ -44,14 +44,16 @@ def prepare_frame(small_bgr: np.ndarray) -> np.ndarray:
     room's brightness and the camera's exposure do not matter. Shared by training and run time.
     """
     h, w = small_bgr.shape[:2]
-    pixels = small_bgr.astype(np.float32) * np.float32(1 / 255)
-    mean = pixels.reshape(-1, 3).mean(axis=0)
-    spread = float(pixels.std()) + 0.05
-    normal = (pixels - mean) / np.float32(spread)
+    mean, deviation = cv2.meanStdDev(small_bgr)
+    mean, deviation = mean.ravel() / 255, deviation.ravel() / 255
+    # The spread of all three channels together, from each channel's mean and deviation.
+    spread = float(np.sqrt(max(float(np.mean(deviation**2 + mean**2) - np.mean(mean) ** 2), 0.0))) + 0.05
     ph, pw = -h % STRIDE, -w % STRIDE
     if ph or pw:
-        normal = cv2.copyMakeBorder(normal, 0, ph, 0, pw, cv2.BORDER_REFLECT)
-    return np.ascontiguousarray(normal.transpose(2, 0, 1)[None], dtype=np.float32)
+        small_bgr = cv2.copyMakeBorder(small_bgr, 0, ph, 0, pw, cv2.BORDER_REFLECT)
+    blob: np.ndarray = cv2.dnn.blobFromImage(small_bgr, 1 / (255 * spread), mean=tuple(float(v) * 255 for v in mean),
+                                             swapRB=False, crop=False)  # fmt: skip
+    return blob
 
 
 @dataclass(frozen=True)
