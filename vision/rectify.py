@@ -137,24 +137,24 @@ class Pyramid:
     def warp(self, to_frame: np.ndarray, size: tuple[int, int], shrink: float) -> np.ndarray:
         """``size`` (width, height) output pixels, pixel (i, j) sampled bilinearly at frame point
         ``to_frame @ (i, j, 1)``, from the level for ``shrink`` (filled only where sampled)."""
-        return self.warp_many([(to_frame, shrink)], size)[0]
+        return self.warp_many(np.asarray(to_frame, np.float64)[None], [shrink], size)[0]
 
-    def warp_many(self, requests: Sequence[tuple[np.ndarray, float]], size: tuple[int, int]) -> list[np.ndarray]:
-        """:meth:`warp` of each (to_frame, shrink); a level that most of them sample is made whole
-        at once (one pyrDown of the whole frame beats many pieces of it)."""
-        indices = [self._index(shrink) for _, shrink in requests]
-        fulls = []
-        for index, (to_frame, _) in zip(indices, requests, strict=True):
+    def warp_many(self, to_frames: np.ndarray, shrinks: Sequence[float], size: tuple[int, int]) -> list[np.ndarray]:
+        """:meth:`warp` of each map of ``to_frames`` (N, 3, 3) with its ``shrinks``; a level that
+        most of them sample is made whole at once (one pyrDown of the whole frame beats many
+        pieces of it)."""
+        indices = np.array([self._index(shrink) for shrink in shrinks], np.int64)
+        fulls = np.empty((len(indices), 3, 3))
+        for index in np.unique(indices).tolist():
+            at = indices == index
             scale = 0.5**index
             # A level pixel with centre i sits at frame coordinate (i + 0.5) / scale - 0.5.
             offset = 0.5 * scale - 0.5
-            fulls.append(np.array([[scale, 0, offset], [0, scale, offset], [0, 0, 1]]) @ to_frame)
-        for index in sorted(set(indices) - {0}):
-            if self._done[index].all():
+            fulls[at] = np.array([[scale, 0, offset], [0, scale, offset], [0, 0, 1]]) @ to_frames[at]
+            if not index or self._done[index].all():
                 continue
             lh, lw = self.levels[index].shape[:2]
-            boxes = self._boxes(np.stack([f for i, f in zip(indices, fulls, strict=True) if i == index]), size,
-                                (lh, lw))  # fmt: skip
+            boxes = self._boxes(fulls[at], size, (lh, lw))
             if ((boxes[:, 1] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 2])).sum() >= self.WHOLE * lh * lw:
                 self._fill(index, 0, lh, 0, lw)
             else:
@@ -162,7 +162,7 @@ class Pyramid:
                     self._fill(index, y0, y1, x0, x1)
         flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
         return [cv2.warpPerspective(self.levels[index], full, size, flags=flags, borderMode=cv2.BORDER_REPLICATE)
-                for index, full in zip(indices, fulls, strict=True)]  # fmt: skip
+                for index, full in zip(indices.tolist(), fulls, strict=True)]  # fmt: skip
 
     @staticmethod
     def _boxes(fulls: np.ndarray, size: tuple[int, int], shape: tuple[int, int]) -> np.ndarray:
@@ -187,8 +187,8 @@ class Pyramid:
 def _warp(pyramid: Pyramid, homography: np.ndarray, box: tuple[float, float, float, float],
           size: tuple[int, int], flip: bool) -> np.ndarray:  # fmt: skip
     """Sample the card region ``box`` (unit coords) into ``size`` pixels, turned 180° if ``flip``."""
-    to_frame, shrink = _sampling(homography, box, size, flip)
-    return pyramid.warp(to_frame, size, shrink)
+    to_frames, shrinks = _samplings(np.asarray(homography, np.float64)[None], box, size, flip)
+    return pyramid.warp_many(to_frames, shrinks, size)[0]
 
 
 @functools.lru_cache(maxsize=64)
@@ -205,13 +205,15 @@ def _to_unit(box: tuple[float, float, float, float], size: tuple[int, int], flip
     return out
 
 
-def _sampling(homography: np.ndarray, box: tuple[float, float, float, float], size: tuple[int, int],
-              flip: bool) -> tuple[np.ndarray, float]:  # fmt: skip
-    """The output pixel → frame map of :func:`_warp`, and how many times smaller the output is."""
+def _samplings(homographies: np.ndarray, box: tuple[float, float, float, float], size: tuple[int, int],
+               flip: bool) -> tuple[np.ndarray, list[float]]:  # fmt: skip
+    """The output pixel → frame maps of :func:`_warp` for each card homography (N, 3, 3), and how
+    many times smaller than the frame each output is."""
     out_h = size[1]
-    to_frame = homography @ _to_unit(tuple(box), tuple(size), bool(flip))
-    top, bottom = to_frame @ np.array([0, 0, 1.0]), to_frame @ np.array([0, out_h, 1.0])
-    return to_frame, float(np.hypot(*(bottom[:2] / bottom[2] - top[:2] / top[2]))) / out_h
+    to_frames = homographies @ _to_unit(tuple(box), tuple(size), bool(flip))
+    top, bottom = to_frames @ np.array([0, 0, 1.0]), to_frames @ np.array([0, out_h, 1.0])
+    step = bottom[:, :2] / bottom[:, 2:] - top[:, :2] / top[:, 2:]
+    return to_frames, (np.hypot(step[:, 0], step[:, 1]) / out_h).tolist()
 
 
 def index_crops(frame: np.ndarray, cards: list[np.ndarray], *, pyramid: Pyramid | None = None) -> np.ndarray:
@@ -219,24 +221,24 @@ def index_crops(frame: np.ndarray, cards: list[np.ndarray], *, pyramid: Pyramid 
 
     Crop ``2k`` is card k's top-left corner, crop ``2k+1`` its bottom-right corner turned upright.
     """
+    if not len(cards):
+        return np.empty((0, CROP_H, CROP_W, 3), np.uint8)
     pyramid = pyramid or Pyramid(frame)
-    requests = []
-    for corners in cards:
-        homography = card_homography(corners)
-        requests += [_sampling(homography, INDEX_BOX, (CROP_W, CROP_H), flip) for flip in (False, True)]
-    return _stack(pyramid.warp_many(requests, (CROP_W, CROP_H)), (CROP_H, CROP_W))
-
-
-def _stack(images: list[np.ndarray], size: tuple[int, int]) -> np.ndarray:
-    """(N, h, w, 3) uint8, also for N = 0."""
-    return np.stack(images) if images else np.empty((0, *size, 3), np.uint8)
+    homographies = np.stack([card_homography(c) for c in cards])
+    upright, turned = (_samplings(homographies, INDEX_BOX, (CROP_W, CROP_H), flip) for flip in (False, True))
+    to_frames = np.stack([upright[0], turned[0]], axis=1).reshape(-1, 3, 3)  # 2k top left, 2k+1 bottom right
+    shrinks = [s for pair in zip(upright[1], turned[1], strict=True) for s in pair]
+    return np.stack(pyramid.warp_many(to_frames, shrinks, (CROP_W, CROP_H)))
 
 
 def thumbnails(frame: np.ndarray, cards: list[np.ndarray], *, pyramid: Pyramid | None = None) -> np.ndarray:
     """Every card straightened to a small (THUMB_H, THUMB_W) BGR thumbnail: array (N, H, W, 3)."""
+    if not len(cards):
+        return np.empty((0, THUMB_H, THUMB_W, 3), np.uint8)
     pyramid = pyramid or Pyramid(frame)
-    requests = [_sampling(card_homography(c), (0.0, 0.0, 1.0, 1.0), (THUMB_W, THUMB_H), False) for c in cards]
-    return _stack(pyramid.warp_many(requests, (THUMB_W, THUMB_H)), (THUMB_H, THUMB_W))
+    homographies = np.stack([card_homography(c) for c in cards])
+    to_frames, shrinks = _samplings(homographies, (0.0, 0.0, 1.0, 1.0), (THUMB_W, THUMB_H), False)
+    return np.stack(pyramid.warp_many(to_frames, shrinks, (THUMB_W, THUMB_H)))
 
 
 def rectify(frame: np.ndarray, corners: np.ndarray, *, height: int = 336) -> np.ndarray:

@@ -34,10 +34,10 @@ def _whole_levels(frame: np.ndarray, count: int) -> list[np.ndarray]:
 class _WholePyramid(Pyramid):
     """The pyramid as it was: every level it reaches made whole at once."""
 
-    def warp_many(self, requests, size):  # type: ignore[no-untyped-def]
-        for _, shrink in requests:
+    def warp_many(self, to_frames, shrinks, size):  # type: ignore[no-untyped-def]
+        for shrink in shrinks:
             self.level_for(shrink)
-        return super().warp_many(requests, size)
+        return super().warp_many(to_frames, shrinks, size)
 
 
 def _reference_central_blob(ink, white, within, design, *, grow=0, surround=0.8, parts=None):  # type: ignore[no-untyped-def]
