@@ -115,23 +115,34 @@ def card_region(pyramid: Pyramid, corners: np.ndarray, box: tuple[float, float, 
                 size: tuple[int, int]) -> np.ndarray:  # fmt: skip
     """The ``box`` (u0, v0, u1, v1 in unit card coordinates, upright) of a card straightened into
     ``size`` (width, height) pixels, sampled from the pyramid level nearest its scale."""
+    region: np.ndarray = card_regions(pyramid, [corners], box, size)[0]
+    return region
+
+
+def card_regions(pyramid: Pyramid, cards: Sequence[np.ndarray], box: tuple[float, float, float, float],
+                 size: tuple[int, int]) -> np.ndarray:  # fmt: skip
+    """:func:`card_region` of each card (4×2 corners): (N, height, width, 3), the maps made for
+    all cards at once."""
     u0, v0, u1, v1 = box
     w, h = size
-    homography = card_homography(order_corners(np.asarray(corners)))
+    if not len(cards):
+        return np.empty((0, h, w, 3), np.uint8)
+    homographies = np.stack([card_homography(order_corners(np.asarray(c))) for c in cards])
     # Output pixel (i, j) has its centre at (i + 0.5, j + 0.5).
     step_u, step_v = (u1 - u0) / w, (v1 - v0) / h
     to_unit = np.array([[step_u, 0, u0 + step_u / 2], [0, step_v, v0 + step_v / 2], [0, 0, 1]])
-    to_frame = homography @ to_unit
-    top, bottom = to_frame @ np.array([w / 2, 0, 1.0]), to_frame @ np.array([w / 2, h, 1.0])
-    span = float(np.hypot(*(bottom[:2] / bottom[2] - top[:2] / top[2])))
-    return pyramid.warp(to_frame, (w, h), span / h)
+    to_frames = homographies @ to_unit
+    top, bottom = to_frames @ np.array([w / 2, 0, 1.0]), to_frames @ np.array([w / 2, h, 1.0])
+    step = bottom[:, :2] / bottom[:, 2:] - top[:, :2] / top[:, 2:]
+    return np.stack(pyramid.warp_many(to_frames, (np.hypot(step[:, 0], step[:, 1]) / h).tolist(), size))
 
 
 def centre_patch(frame: np.ndarray, corners: np.ndarray, *, pyramid: Pyramid | None = None) -> np.ndarray:
     """The middle of a card straightened into a PATCH × PATCH BGR square (SPAN of its height)."""
-    half_u, half_v = SPAN / CARD_ASPECT / 2, SPAN / 2
-    box = (0.5 - half_u, 0.5 - half_v, 0.5 + half_u, 0.5 + half_v)
-    return card_region(pyramid or Pyramid(frame), corners, box, (PATCH, PATCH))
+    return card_region(pyramid or Pyramid(frame), corners, _CENTRE_BOX, (PATCH, PATCH))
+
+
+_CENTRE_BOX = (0.5 - SPAN / CARD_ASPECT / 2, 0.5 - SPAN / 2, 0.5 + SPAN / CARD_ASPECT / 2, 0.5 + SPAN / 2)
 
 
 # ---------------------------------------------------------------------------------- shapes
@@ -577,7 +588,7 @@ class MarkReader:
         if not len(cards):
             return []
         pyramid = pyramid or Pyramid(frame)
-        patches = np.stack([centre_patch(frame, np.asarray(c), pyramid=pyramid) for c in cards])
+        patches = card_regions(pyramid, cards, _CENTRE_BOX, (PATCH, PATCH))
         return [self.decide(features) for features in _measure_many(patches, self._design)]
 
     def read_back(self, rectified: Any) -> MarkReading:

@@ -200,6 +200,34 @@ def test_a_few_cards_do_not_halve_the_whole_frame() -> None:
     assert pyramid._done[1].all() or pyramid._done[1].mean() > 0.1
 
 
+def _reference_card_region(pyramid: Pyramid, corners: np.ndarray, box: tuple[float, float, float, float],
+                           size: tuple[int, int]) -> np.ndarray:  # fmt: skip
+    """A card's region as first written: one card's maps, the whole level, one warp."""
+    u0, v0, u1, v1 = box
+    w, h = size
+    homography = card_homography(order_corners(np.asarray(corners)))
+    step_u, step_v = (u1 - u0) / w, (v1 - v0) / h
+    to_unit = np.array([[step_u, 0, u0 + step_u / 2], [0, step_v, v0 + step_v / 2], [0, 0, 1]])
+    to_frame = homography @ to_unit
+    top, bottom = to_frame @ np.array([w / 2, 0, 1.0]), to_frame @ np.array([w / 2, h, 1.0])
+    span = float(np.hypot(*(bottom[:2] / bottom[2] - top[:2] / top[2])))
+    image, scale = pyramid.level_for(span / h)
+    offset = 0.5 * scale - 0.5
+    full = np.array([[scale, 0, offset], [0, scale, offset], [0, 0, 1]]) @ to_frame
+    return cv2.warpPerspective(image, full, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)  # fmt: skip
+
+
+def test_card_regions_of_many_cards_equal_the_one_card_reference() -> None:
+    rng = np.random.default_rng(17)
+    frame = cv2.GaussianBlur(rng.integers(0, 256, (720, 1280, 3), dtype=np.uint8), (0, 0), 1.5)
+    quads = _random_quads(rng, 720, 1280, 40)
+    for box, size in ((mr._CENTRE_BOX, (mr.PATCH, mr.PATCH)), ((0.0, 0.0, 1.0, 1.0), (40, 56))):
+        fast = mr.card_regions(Pyramid(frame), quads, box, size)
+        whole = _WholePyramid(frame)
+        assert np.array_equal(fast, np.stack([_reference_card_region(whole, q, box, size) for q in quads]))
+
+
 # ------------------------------------------------------------------------------ mark reader
 def test_reading_a_frame_at_once_equals_reading_card_by_card(samples: list) -> None:  # type: ignore[type-arg]
     reader = MarkReader()
