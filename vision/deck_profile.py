@@ -44,7 +44,7 @@ from table.cards import Card
 from table.errors import CardParseError
 from table.tock import Mark, MarkParseError
 from vision.errors import VisionError
-from vision.mark_reader import card_region
+from vision.mark_reader import card_regions
 from vision.rectify import Pyramid
 
 if TYPE_CHECKING:  # the reader imports this module
@@ -292,8 +292,8 @@ def back_descriptors(frame: np.ndarray, cards: Sequence[np.ndarray], *, pyramid:
     pyramid = pyramid or Pyramid(frame)
     w, h = BACK_SIZE
     out = np.zeros((len(cards), 2, w * h * 3), np.float32)
-    for k, corners in enumerate(cards):
-        back = card_region(pyramid, corners, (0.0, 0.0, 1.0, 1.0), (w, h)).astype(np.float32)
+    for k, region in enumerate(card_regions(pyramid, cards, (0.0, 0.0, 1.0, 1.0), (w, h))):
+        back = region.astype(np.float32)
         back = np.asarray(cv2.GaussianBlur(back, (0, 0), 1.0), np.float32)  # misregistration must not decorrelate
         back -= back.mean(axis=(0, 1))
         back /= np.maximum(back.std(axis=(0, 1)), 4.0)
