@@ -283,8 +283,10 @@ def _rows(
 
 
 # ---------------------------------------------------------------------------------- backs
-def back_descriptors(frame: np.ndarray, cards: Sequence[np.ndarray], *, pyramid: Pyramid | None = None) -> np.ndarray:
-    """A picture descriptor of each card's back, for both half turns: (N, 2, F) float32.
+def back_descriptors(frame: np.ndarray, cards: Sequence[np.ndarray], *, pyramid: Pyramid | None = None,
+                     ordered: bool = False) -> np.ndarray:  # fmt: skip
+    """A picture descriptor of each card's back, for both half turns: (N, 2, F) float32
+    (``ordered``: see :func:`vision.mark_reader.card_regions`).
 
     The back straightened to BACK_SIZE, each colour channel with its mean and spread taken out
     (the room's light), so two photos of the same back are near whatever the lamp.
@@ -292,7 +294,7 @@ def back_descriptors(frame: np.ndarray, cards: Sequence[np.ndarray], *, pyramid:
     pyramid = pyramid or Pyramid(frame)
     w, h = BACK_SIZE
     out = np.zeros((len(cards), 2, w * h * 3), np.float32)
-    for k, region in enumerate(card_regions(pyramid, cards, (0.0, 0.0, 1.0, 1.0), (w, h))):
+    for k, region in enumerate(card_regions(pyramid, cards, (0.0, 0.0, 1.0, 1.0), (w, h), ordered=ordered)):
         back = region.astype(np.float32)
         back = np.asarray(cv2.GaussianBlur(back, (0, 0), 1.0), np.float32)  # misregistration must not decorrelate
         back -= back.mean(axis=(0, 1))
@@ -311,7 +313,9 @@ def refine_observations(observations: Observations, frame: np.ndarray, *, pyrami
     just as surely, the card is unsure instead); an unsure match leaves the models' reading.
     Face-down cards: the mark of the profile's enrolled backs when it has some, else of
     ``marks`` (a :class:`vision.mark_reader.MarkReader`, or None for no marks); the card's
-    confidence becomes P(face down) times the mark's confidence when a mark is read.
+    confidence becomes P(face down) times the mark's confidence when a mark is read. The
+    observations' corners are used as they are, in :func:`vision.rectify.order_corners`' order
+    (as the card reader makes them).
     """
     from vision.reader import Observations
 
@@ -336,10 +340,11 @@ def refine_observations(observations: Observations, frame: np.ndarray, *, pyrami
         pyramid = pyramid or Pyramid(frame)
         if profile is not None and profile.back_labels:
             found = [
-                (m.card, m.confidence) for m in profile.match_backs(back_descriptors(frame, corners, pyramid=pyramid))
+                (m.card, m.confidence)
+                for m in profile.match_backs(back_descriptors(frame, corners, pyramid=pyramid, ordered=True))
             ]
         elif marks is not None:
-            found = [(r.mark, r.confidence) for r in marks.read(frame, corners, pyramid=pyramid)]
+            found = [(r.mark, r.confidence) for r in marks.read(frame, corners, pyramid=pyramid, ordered=True)]
         else:
             found = []
         for i, (mark, mark_confidence) in zip(down, found, strict=True):

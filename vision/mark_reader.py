@@ -120,14 +120,16 @@ def card_region(pyramid: Pyramid, corners: np.ndarray, box: tuple[float, float, 
 
 
 def card_regions(pyramid: Pyramid, cards: Sequence[np.ndarray], box: tuple[float, float, float, float],
-                 size: tuple[int, int]) -> np.ndarray:  # fmt: skip
+                 size: tuple[int, int], *, ordered: bool = False) -> np.ndarray:  # fmt: skip
     """:func:`card_region` of each card (4×2 corners): (N, height, width, 3), the maps made for
-    all cards at once."""
+    all cards at once. ``ordered``: the corners are already in :func:`order_corners`' order (as
+    the card reader's observations are), so they are not ordered again (it gives them back as
+    they are)."""
     u0, v0, u1, v1 = box
     w, h = size
     if not len(cards):
         return np.empty((0, h, w, 3), np.uint8)
-    homographies = np.stack([card_homography(order_corners(np.asarray(c))) for c in cards])
+    homographies = np.stack([card_homography(c if ordered else order_corners(np.asarray(c))) for c in cards])
     # Output pixel (i, j) has its centre at (i + 0.5, j + 0.5).
     step_u, step_v = (u1 - u0) / w, (v1 - v0) / h
     to_unit = np.array([[step_u, 0, u0 + step_u / 2], [0, step_v, v0 + step_v / 2], [0, 0, 1]])
@@ -579,16 +581,17 @@ class MarkReader:
         return _decide(features, self._design, self.threshold)
 
     def read(
-        self, frame: np.ndarray, cards: Sequence[np.ndarray], *, pyramid: Pyramid | None = None
+        self, frame: np.ndarray, cards: Sequence[np.ndarray], *, pyramid: Pyramid | None = None, ordered: bool = False
     ) -> list[MarkReading]:
-        """The mark of each card (4×2 corners in ``frame``) of a BGR frame."""
+        """The mark of each card (4×2 corners in ``frame``) of a BGR frame (``ordered``: see
+        :func:`card_regions`)."""
         from vision.reader import check_frame  # the reader imports this module
 
         frame = check_frame(frame)
         if not len(cards):
             return []
         pyramid = pyramid or Pyramid(frame)
-        patches = card_regions(pyramid, cards, _CENTRE_BOX, (PATCH, PATCH))
+        patches = card_regions(pyramid, cards, _CENTRE_BOX, (PATCH, PATCH), ordered=ordered)
         return [self.decide(features) for features in _measure_many(patches, self._design)]
 
     def read_back(self, rectified: Any) -> MarkReading:
