@@ -79,7 +79,8 @@ class Pyramid:
     """Side in level pixels of the blocks a level is filled by."""
 
     WHOLE = 0.35
-    """A level is made whole at once when the warps of one batch sample this share of it."""
+    """The box round all the samples of a batch is filled in one piece when they cover this share
+    of it (one pyrDown beats many pieces), else each sample's box is."""
 
     def __init__(self, frame: np.ndarray) -> None:
         self.levels = [frame]
@@ -140,9 +141,8 @@ class Pyramid:
         return self.warp_many(np.asarray(to_frame, np.float64)[None], [shrink], size)[0]
 
     def warp_many(self, to_frames: np.ndarray, shrinks: Sequence[float], size: tuple[int, int]) -> list[np.ndarray]:
-        """:meth:`warp` of each map of ``to_frames`` (N, 3, 3) with its ``shrinks``; a level that
-        most of them sample is made whole at once (one pyrDown of the whole frame beats many
-        pieces of it)."""
+        """:meth:`warp` of each map of ``to_frames`` (N, 3, 3) with its ``shrinks``; where they
+        sample most of the box round them all, that box is filled in one piece."""
         indices = np.array([self._index(shrink) for shrink in shrinks], np.int64)
         fulls = np.empty((len(indices), 3, 3))
         for index in np.unique(indices).tolist():
@@ -155,8 +155,11 @@ class Pyramid:
                 continue
             lh, lw = self.levels[index].shape[:2]
             boxes = self._boxes(fulls[at], size, (lh, lw))
-            if ((boxes[:, 1] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 2])).sum() >= self.WHOLE * lh * lw:
-                self._fill(index, 0, lh, 0, lw)
+            y0, x0 = boxes[:, [0, 2]].min(axis=0).tolist()
+            y1, x1 = boxes[:, [1, 3]].max(axis=0).tolist()
+            sampled = ((boxes[:, 1] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 2])).sum()
+            if sampled >= self.WHOLE * (y1 - y0) * (x1 - x0):
+                self._fill(index, y0, y1, x0, x1)  # the box round them all, in one piece
             else:
                 for y0, y1, x0, x1 in boxes.tolist():
                     self._fill(index, y0, y1, x0, x1)
