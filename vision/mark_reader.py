@@ -244,8 +244,8 @@ _YY64, _XX64 = _YY.astype(np.float64), _XX.astype(np.float64)  # float32 - float
 _CENTRE = (PATCH - 1) / 2
 _NEAR_CENTRE = ((_XX - _CENTRE) ** 2 + (_YY - _CENTRE) ** 2) <= (0.2 * PX_PER_HEIGHT) ** 2
 _NEAR_INDEX = np.flatnonzero(_NEAR_CENTRE)
-_MIDDLE = ((_XX - _CENTRE) ** 2 + (_YY - _CENTRE) ** 2) <= (0.1 * PX_PER_HEIGHT) ** 2
-_OUTSIDE = ((_XX - _CENTRE) ** 2 + (_YY - _CENTRE) ** 2) >= (0.22 * PX_PER_HEIGHT) ** 2
+_MIDDLE_INDEX = np.flatnonzero(((_XX - _CENTRE) ** 2 + (_YY - _CENTRE) ** 2) <= (0.1 * PX_PER_HEIGHT) ** 2)
+_OUTSIDE_INDEX = np.flatnonzero(((_XX - _CENTRE) ** 2 + (_YY - _CENTRE) ** 2) >= (0.22 * PX_PER_HEIGHT) ** 2)
 _DISK3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
 _DISK5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _DISK7 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
@@ -332,6 +332,17 @@ def _measure_many(patches: np.ndarray, design: _Design) -> list[MarkFeatures]:
     rednesses = r - np.maximum(b, g)
     darkests = _quantile(lows[:, _NEAR_INDEX], 0.02, axis=1)
     white_levels = reference.mean(axis=1)
+    # Ink is what lies nearer the darkest than the white: glare on a pip lifts both. (The cuts
+    # are worked out in float64 and compared in float32, as Python floats against float32 are.)
+    cuts = (1.0 + darkests.astype(np.float64)) / 2
+    neutral = chromas < 0.35
+    inks = lows < cuts.astype(np.float32)[:, None]
+    whites = (lows > ((1.0 + cuts) / 2).astype(np.float32)[:, None]) & neutral
+    # Round a pip, blur leaves a band that is lighter than ink but not yet white: "light" counts.
+    lights = (lows > (cuts + (1.0 - cuts) / 4).astype(np.float32)[:, None]) & neutral
+    # White in the middle and not round it: a sticker's disc (kept for when no pip is found).
+    white_middles = (np.count_nonzero(whites[:, _MIDDLE_INDEX], axis=1) / len(_MIDDLE_INDEX)
+                     - np.count_nonzero(whites[:, _OUTSIDE_INDEX], axis=1) / len(_OUTSIDE_INDEX))  # fmt: skip
     out: list[MarkFeatures] = []
     waiting: dict[int, tuple[_Search, _Match]] = {}
     for i in range(n):
@@ -339,9 +350,11 @@ def _measure_many(patches: np.ndarray, design: _Design) -> list[MarkFeatures]:
         out.append(_nothing(white_level))
         if white_level < 12 or float(darkests[i]) > 0.8:
             continue
-        low, chroma, redness = (a[i].reshape(PATCH, PATCH) for a in (lows, chromas, rednesses))
-        _advance(i, _measure_normalised(low, chroma, redness, float(darkests[i]), white_level, design), None, out,
-                 waiting)  # fmt: skip
+        planes = (lows, chromas, rednesses, inks, whites, lights)
+        low, chroma, redness, ink, white, light = (a[i].reshape(PATCH, PATCH) for a in planes)
+        search = _measure_normalised(low, chroma, redness, ink, white, light, float(white_middles[i]), white_level,
+                                     design)  # fmt: skip
+        _advance(i, search, None, out, waiting)
     while waiting:
         queue = sorted(waiting.items(), key=lambda item: item[1][1][0])  # black pips, then red ones
         served = [(i, search, design.colour_templates[colour] @ shape) for i, (search, (colour, shape)) in queue]
@@ -366,22 +379,15 @@ def _advance(i: int, search: _Search, scores: np.ndarray | None, out: list[MarkF
         waiting[i] = (search, match)
 
 
-def _measure_normalised(low: np.ndarray, chroma: np.ndarray, redness: np.ndarray, darkest: float,
-                        white_level: float, design: _Design) -> _Search:  # fmt: skip
-    """The pip search and measurements of one patch divided by its white (see _measure_many);
-    yields the shape matches it needs, is sent their scores."""
-    # Ink is what lies nearer the darkest than the white: glare on a pip lifts both.
-    cut = (1.0 + darkest) / 2
-    ink = low < cut
-    white = (low > (1.0 + cut) / 2) & (chroma < 0.35)
-    # White in the middle and not round it: a sticker's disc (kept for when no pip is found).
-    white_middle = _share(white, _MIDDLE) - _share(white, _OUTSIDE)
+def _measure_normalised(low: np.ndarray, chroma: np.ndarray, redness: np.ndarray, ink: np.ndarray,
+                        white: np.ndarray, light: np.ndarray, white_middle: float, white_level: float,
+                        design: _Design) -> _Search:  # fmt: skip
+    """The pip search and measurements of one patch divided by its white, with its ink, white
+    and light pixels (see _measure_many); yields the shape matches it needs, is sent their scores."""
     # Each way of finding the pip is tried in turn; the first whose shape is plainly a suit
     # wins, else the best-shaped one (a pip merged with a bit of the back still looks like a suit,
     # only less so).
     best: MarkFeatures | None = None
-    # Round a pip, blur leaves a band that is lighter than ink but not yet white: "light" counts.
-    light = (low > cut + (1.0 - cut) / 4) & (chroma < 0.35)
     for blob, within, ink_parts in _pip_candidates(ink, white, light, redness, chroma, design):
         features = yield from _measure_pip(blob, within, ink, low, redness, design, white_level, white_middle,
                                            ink_parts)  # fmt: skip
