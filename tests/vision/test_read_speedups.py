@@ -266,6 +266,49 @@ def test_mark_shortcuts_equal_the_straightforward_measurements(samples: list, mo
     assert scores  # the reference matched every suit
 
 
+def _reference_measure(patch: np.ndarray, design: mr._Design) -> mr.MarkFeatures:
+    """One patch measured as first written: its own normalisation and masks, then the pip search."""
+    pixels = patch.astype(np.float32)
+    radius2 = (mr._XX - mr._CENTRE) ** 2 + (mr._YY - mr._CENTRE) ** 2
+    near = radius2 <= (0.2 * mr.PX_PER_HEIGHT) ** 2
+    reference = mr._quantile(pixels[near], 0.95)
+    white_level = float(reference.mean())
+    if white_level < 12:
+        return mr._nothing(white_level)
+    norm = pixels / np.maximum(reference, 4.0)
+    b, g, r = norm[..., 0], norm[..., 1], norm[..., 2]
+    low = np.minimum(np.minimum(b, g), r)
+    chroma = np.maximum(np.maximum(b, g), r) - low
+    darkest = float(mr._quantile(low[near], 0.02))
+    if darkest > 0.8:
+        return mr._nothing(white_level)
+    cut = (1.0 + darkest) / 2
+    ink = low < cut
+    white = (low > (1.0 + cut) / 2) & (chroma < 0.35)
+    middle, outside = radius2 <= (0.1 * mr.PX_PER_HEIGHT) ** 2, radius2 >= (0.22 * mr.PX_PER_HEIGHT) ** 2
+    white_middle = float(white[middle].mean() - white[outside].mean())
+    light = (low > cut + (1.0 - cut) / 4) & (chroma < 0.35)
+    search = mr._measure_normalised(low, chroma, r - np.maximum(b, g), ink, white, light, white_middle, white_level,
+                                    design)  # fmt: skip
+    out, waiting = [mr._nothing(white_level)], {}  # type: ignore[var-annotated]
+    mr._advance(0, search, None, out, waiting)
+    while waiting:
+        search, (colour, shape) = waiting.pop(0)
+        mr._advance(0, search, design.colour_templates[colour] @ shape, out, waiting)
+    return out[0]
+
+
+def test_patches_normalised_as_a_stack_measure_as_one_by_one(samples: list) -> None:  # type: ignore[type-arg]
+    reader = MarkReader()
+    measured = 0
+    for image, cards in samples:
+        for corners in cards:
+            patch = centre_patch(image, corners)
+            assert reader.features(patch) == _reference_measure(patch, reader._design)
+            measured += 1
+    assert measured >= 50
+
+
 def test_the_exact_median_is_numpys() -> None:
     rng = np.random.default_rng(8)
     for n in (1, 2, 3, 10, 11, 500, 501):
