@@ -8,9 +8,10 @@ black ring. Because the design is exactly known, the reader measures it instead 
    gives the scale, so the camera's distance does not matter).
 2. **White and ink.** The patch is divided by the brightest near-neutral light around its centre
    (the disc's white), so the room's light and tint drop out; "ink" is what is darker than that.
-3. **Pip.** The pip is the ink blob near the centre that white surrounds on every side; its
-   colour (red or black, against the disc's white) and its shape, matched against the design's
-   own suit shapes turned every few degrees (a sticker can sit at any angle), give the suit.
+3. **Pip.** The pip is the ink blob near the centre that white surrounds on every side (the
+   search is in :mod:`vision.mark_pips`); its colour (red or black, against the disc's white) and
+   its shape, matched against the design's own suit shapes turned every few degrees (a sticker
+   can sit at any angle), give the suit.
 4. **Size.** The pip's height (from its area and the suit's shape) against the card's height
    gives small, medium or large; the disc's radius against the pip tells the ace, whose ring
    makes its white disc smaller around the same pip, and a neutral dark band where the ring is
@@ -21,6 +22,12 @@ The reference values of every measurement are taken from the design itself (16 m
 Each decision keeps its margin; the confidence is the product of the margins' calibrated
 probabilities, and below ``threshold`` the mark is None ("unsure"). A back with no white disc and
 pip in its middle reads ``"plain"``.
+
+This module holds the reader itself (:class:`MarkReader`), cutting the patches, the design's
+reference values and templates, dividing by the white and working out ink, white and light (for a
+frame's patches at once), measuring each candidate pip (colour, size, where the white ends),
+serving the shape matches and deciding; :mod:`vision.mark_pips` holds the patch's geometry, the
+search for candidate pips in a patch and the shape vectors they are matched by.
 
 >>> reader = MarkReader()
 >>> from vision.faces import deck_style, render_back
@@ -36,7 +43,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +53,31 @@ import numpy as np
 from table.cards import Suit
 from table.tock import ALL_MARKS, Mark, SizeClass
 from vision.errors import FrameError, VisionError
+
+# Names imported "as" themselves are re-exported: the patch's geometry (public API) and the parts
+# of the pip search that tests reach through this module.
+from vision.mark_pips import (
+    _CENTRE,
+    _DISK3,
+    _DISK7,
+    _NEAR_CENTRE,
+    _SHAPE_GRID,
+    _XX,
+    _YY,
+    _normalised_shape,
+    _Parts,
+    _pip_candidates,
+    _quantile,
+    _with_stem,
+)
+from vision.mark_pips import _DISK5 as _DISK5
+from vision.mark_pips import _DISK9 as _DISK9
+from vision.mark_pips import _MAX_PIP as _MAX_PIP
+from vision.mark_pips import PATCH as PATCH
+from vision.mark_pips import PX_PER_HEIGHT as PX_PER_HEIGHT
+from vision.mark_pips import SPAN as SPAN
+from vision.mark_pips import _central_blob as _central_blob
+from vision.mark_pips import _components as _components
 from vision.rectify import CARD_ASPECT, Pyramid, card_homography, order_corners
 
 PLAIN = "plain"
@@ -56,21 +88,7 @@ class MarkReaderError(VisionError, ValueError):
     """A setting the mark reader refuses."""
 
 
-PATCH = 72
-"""Side in pixels of the square patch cut from the middle of a card: the smallest tried that keeps
-every figure of bench/marks.py (96 read the same; at 64 one of 720 hold-out backs was unsure)."""
-
-SPAN = 0.56
-"""Side of the patch as a fraction of the card's height (the large disc is 0.39; the rest is
-room for a sticker stuck a little off centre)."""
-
-PX_PER_HEIGHT = PATCH / SPAN
-"""Patch pixels per card height."""
-
-_SHAPE_GRID = 56  # side of the grid a pip is resampled into for shape matching
-_SHAPE_SCALE = 20.0  # sqrt(area) of a pip in that grid, pixels
 _PLAINLY_A_SUIT = 0.97  # a shape correlation that ends the search for the pip
-_SHAPE_BLUR = 0.8  # Gaussian blur (grid pixels) of both sides of a shape comparison
 _ROTATIONS = 72  # templates every 5 degrees
 _RAYS = 64  # rays cast from the pip to find the disc's edge
 
@@ -147,30 +165,7 @@ def centre_patch(frame: np.ndarray, corners: np.ndarray, *, pyramid: Pyramid | N
 _CENTRE_BOX = (0.5 - SPAN / CARD_ASPECT / 2, 0.5 - SPAN / 2, 0.5 + SPAN / CARD_ASPECT / 2, 0.5 + SPAN / 2)
 
 
-# ---------------------------------------------------------------------------------- shapes
-def _normalised_shape(mask: np.ndarray, angle: float = 0.0) -> np.ndarray:
-    """A soft mask moved to its centroid, scaled to a fixed sqrt(area), turned by ``angle``
-    degrees and slightly blurred: (_SHAPE_GRID²,) float32, zero mean and unit norm (so a dot
-    product of two is their correlation)."""
-    source: np.ndarray = mask.astype(np.float32)
-    moments = cv2.moments(source)
-    if moments["m00"] <= 1e-6:
-        return np.zeros(_SHAPE_GRID * _SHAPE_GRID, np.float32)
-    scale = _SHAPE_SCALE / math.sqrt(moments["m00"])
-    if scale < 0.5:  # a big drawing: shrink it by area first, so that nothing aliases
-        source = cv2.resize(source, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        moments = cv2.moments(source)
-        scale = _SHAPE_SCALE / math.sqrt(max(moments["m00"], 1e-6))
-    cx, cy = moments["m10"] / moments["m00"], moments["m01"] / moments["m00"]
-    matrix = cv2.getRotationMatrix2D((cx, cy), angle, scale)
-    matrix[:, 2] += np.array([_SHAPE_GRID / 2 - cx, _SHAPE_GRID / 2 - cy])
-    out = cv2.warpAffine(source, matrix, (_SHAPE_GRID, _SHAPE_GRID), flags=cv2.INTER_LINEAR)
-    flat = cv2.GaussianBlur(out, (0, 0), _SHAPE_BLUR).reshape(-1)
-    flat = flat - flat.mean()
-    result: np.ndarray = flat / max(float(np.linalg.norm(flat)), 1e-6)
-    return result
-
-
+# ---------------------------------------------------------------------------------- design
 @functools.cache
 def _design() -> _Design:
     return _Design.measure()
@@ -239,31 +234,15 @@ def _card_box(image: np.ndarray) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------- measuring
-_YY, _XX = np.mgrid[0:PATCH, 0:PATCH].astype(np.float32)
 _YY64, _XX64 = _YY.astype(np.float64), _XX.astype(np.float64)  # float32 - float64 is float64 anyway
-_CENTRE = (PATCH - 1) / 2
-_NEAR_CENTRE = ((_XX - _CENTRE) ** 2 + (_YY - _CENTRE) ** 2) <= (0.2 * PX_PER_HEIGHT) ** 2
 _NEAR_INDEX = np.flatnonzero(_NEAR_CENTRE)
 _MIDDLE_INDEX = np.flatnonzero(((_XX - _CENTRE) ** 2 + (_YY - _CENTRE) ** 2) <= (0.1 * PX_PER_HEIGHT) ** 2)
 _OUTSIDE_INDEX = np.flatnonzero(((_XX - _CENTRE) ** 2 + (_YY - _CENTRE) ** 2) >= (0.22 * PX_PER_HEIGHT) ** 2)
-_DISK3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-_DISK5 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-_DISK7 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
-_DISK9 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
-_MAX_PIP = 0.36 * PX_PER_HEIGHT  # no pip is wider or taller than this (the large one is 0.30)
 _PROFILE = (0.46, 1.0, 0.02)  # radial profile: first, last radius and step, in pip heights
 _INSIDE = (0.5, 0.58)  # radii (pip heights) that are on the disc's white for every mark
 _RADII = _PROFILE[0] + _PROFILE[2] * (np.arange(round((_PROFILE[1] - _PROFILE[0]) / _PROFILE[2])) + 0.5)
 _ON_DISC, _BEYOND = (_INSIDE[0] <= _RADII) & (_INSIDE[1] >= _RADII), _INSIDE[1] < _RADII
 _ON_DISC_COUNT = int(_ON_DISC.sum())
-
-
-def _quantile(values: np.ndarray, q: float, *, axis: int = 0) -> np.ndarray:
-    """The ``q`` quantile along ``axis`` (nearest rank: cheaper than np.percentile)."""
-    n = values.shape[axis]
-    k = min(max(round(q * (n - 1)), 0), n - 1)
-    out: np.ndarray = np.take(np.partition(values, k, axis=axis), k, axis=axis)
-    return out.astype(np.float32)
 
 
 def _byte_quantile(values: np.ndarray, q: float) -> np.ndarray:
@@ -278,12 +257,6 @@ def _byte_quantile(values: np.ndarray, q: float) -> np.ndarray:
     return out
 
 
-def _share(mask: np.ndarray, where: np.ndarray | None = None) -> float:
-    """``mask[where].mean()`` (a bool mask's share of True) without np.mean's overhead."""
-    picked = mask if where is None else mask[where]
-    return np.count_nonzero(picked) / picked.size
-
-
 def _median(values: np.ndarray) -> float:
     """np.median of a 1-D float32 array, to the last bit, without its overhead."""
     n = len(values)
@@ -291,17 +264,6 @@ def _median(values: np.ndarray) -> float:
     if n % 2:
         return float(np.partition(values, k)[k])
     return float(np.mean(np.partition(values, (k - 1, k))[k - 1 : k + 1]))
-
-
-_Parts = tuple[int, np.ndarray, np.ndarray, np.ndarray]  # connected components: count, labels, stats, centroids
-
-
-def _components(mask: np.ndarray, connectivity: int) -> _Parts:
-    """Connected components with their statistics (one thread: the patches are small)."""
-    count, labels, stats, centroids = cv2.connectedComponentsWithStatsWithAlgorithm(
-        mask.astype(np.uint8), connectivity, cv2.CV_32S, cv2.CCL_SPAGHETTI
-    )
-    return int(count), labels, stats, centroids
 
 
 def _nothing(white_level: float, white_middle: float = 0.0) -> MarkFeatures:
@@ -431,99 +393,6 @@ def _measure_pip(blob: np.ndarray, within: np.ndarray, ink: np.ndarray, low: np.
     return MarkFeatures(True, red, (float(suit_scores[0]), float(suit_scores[1]), float(suit_scores[2]),
                                     float(suit_scores[3])), height_px / PX_PER_HEIGHT, white_end, contrast,
                         white_level, white_middle)  # fmt: skip
-
-
-def _pip_candidates(ink: np.ndarray, white: np.ndarray, light: np.ndarray, redness: np.ndarray, chroma: np.ndarray,
-                    design: _Design) -> Iterator[tuple[np.ndarray, np.ndarray, _Parts | None]]:  # fmt: skip
-    """Possible pips (uint8 mask) with the region their ink may be taken from (bool) and the
-    components of the ink in that region when they are already known, best first.
-
-    The pip is the largest ink blob near the middle that white surrounds. Where it touches the
-    ace's ring or the back at the disc's edge (a heart's lobes come close to both, and blur
-    closes the gap), it is looked for again: in the ink thinned by a pixel; as red ink apart
-    from the ring's neutral black; inside the convex hull of the white around it.
-    """
-    everywhere = np.ones(ink.shape, bool)
-    ink_parts = _components(ink, 8)
-    blob = _central_blob(ink, light, everywhere, design, parts=ink_parts)
-    if blob is not None:
-        yield blob, everywhere, ink_parts
-    # A thin bridge of blur between the pip and the ring: cut it, grow the pip back.
-    core = _central_blob(cv2.erode(ink.astype(np.uint8), _DISK3) > 0, light, everywhere, design, grow=1)
-    if core is not None:
-        yield cv2.dilate(core, _DISK3) & ink.astype(np.uint8), everywhere, ink_parts
-    # A red pip touching the ace's black ring: red ink, with white or the ring's neutral dark
-    # all round it.
-    top = float(_quantile(redness[_NEAR_CENTRE], 0.98))
-    if top >= 0.3:
-        blob = _central_blob(redness > top / 2, light | (ink & (chroma < 0.3)), everywhere, design)
-        if blob is not None:
-            yield blob, everywhere, ink_parts
-    _, labels, stats, centroids = _components(white, 4)
-    x, y, w, h, area = stats.T
-    inner = (area >= 12) & (x > 0) & (y > 0) & (x + w < PATCH) & (y + h < PATCH)
-    inner[0] = False  # the background
-    keep = [k for k in np.flatnonzero(inner).tolist()
-            if math.hypot(centroids[k][0] - _CENTRE, centroids[k][1] - _CENTRE) <= 0.22 * PX_PER_HEIGHT]  # fmt: skip
-    if keep:
-        points = np.column_stack(np.nonzero(np.isin(labels, keep)))[:, ::-1].astype(np.int32)
-        hull = np.zeros(ink.shape, np.uint8)
-        cv2.fillConvexPoly(hull, cv2.convexHull(points), 1)
-        disc = cv2.erode(hull, _DISK3) > 0
-        # Blur leaves no white where the pip meets the hull's edge: the hull's rim counts as white.
-        rim = disc & (cv2.erode(hull, _DISK9) == 0)
-        blob = _central_blob(ink & disc, light | rim, disc, design, surround=0.7)
-        if blob is not None:
-            yield blob, hull > 0, None
-
-
-def _with_stem(blob: np.ndarray, ink: np.ndarray, parts: _Parts | None = None) -> np.ndarray:
-    """The pip with the small ink pieces just beside it: a spade's or club's stem hangs on by a
-    neck thinner than a pixel, and the pip's size is read from its area. ``parts``: the 8-connected
-    components of ``ink`` when already known."""
-    _, labels, stats, _ = parts or _components(ink, 8)
-    area = int(blob.sum())
-    reach = max(2, round(0.12 * math.sqrt(area)))  # the neck's gap grows with the pip
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
-    near = np.unique(labels[(cv2.dilate(blob, kernel) > 0) & (blob == 0) & ink])
-    out = blob.copy()
-    for k in near:
-        x, y, w, h, size = stats[k]
-        if k == 0 or size > 0.2 * area or x == 0 or y == 0 or x + w == PATCH or y + h == PATCH:
-            continue
-        out[labels == k] = 1
-    return out
-
-
-def _central_blob(ink: np.ndarray, white: np.ndarray, within: np.ndarray, design: _Design, *,
-                  grow: int = 0, surround: float = 0.8, parts: _Parts | None = None) -> np.ndarray | None:  # fmt: skip
-    """The largest ink blob near the middle, of a pip's size, with white round at least
-    ``surround`` of it (inside ``within``), looking ``grow`` pixels further out for the white.
-    Of equally large ones, the first in label order. ``parts``: the 8-connected components of
-    ``ink`` when already known."""
-    min_area = 0.3 * design.area_per_height2[1] * (design.heights["small"] * PX_PER_HEIGHT) ** 2
-    _, labels, stats, centroids = parts or _components(ink, 8)
-    areas = stats[:, cv2.CC_STAT_AREA].astype(np.float64)
-    sized = (areas >= min_area) & (np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) <= _MAX_PIP)
-    sized[0] = False  # the background
-    # Largest first (a stable sort keeps label order among equals): the first that passes wins.
-    for k in sorted(np.flatnonzero(sized).tolist(), key=lambda k: -areas[k]):
-        cx, cy = centroids[k]
-        if math.hypot(cx - _CENTRE, cy - _CENTRE) > 0.12 * PX_PER_HEIGHT:
-            continue
-        near, far = (_DISK3, _DISK7) if not grow else (_DISK5, _DISK9)
-        # The ring round the blob lies within its box grown by the larger disc's radius.
-        x, y, w, h = stats[k, :4].tolist()
-        reach = far.shape[0] // 2
-        box = (slice(max(y - reach, 0), y + h + reach), slice(max(x - reach, 0), x + w + reach))
-        part = (labels[box] == k).astype(np.uint8)
-        around = (cv2.dilate(part, far) > 0) & (cv2.dilate(part, near) == 0)
-        inside = around & within[box]
-        if np.count_nonzero(inside) < 0.5 * np.count_nonzero(around) or _share(white[box], inside) < surround:
-            continue
-        blob: np.ndarray = (labels == k).astype(np.uint8)
-        return blob
-    return None
 
 
 def _white_end(low: np.ndarray, soft: np.ndarray, centre: np.ndarray, height_px: float) -> tuple[float, float]:
