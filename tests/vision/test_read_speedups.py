@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.mark_pips as mp
 import vision.mark_reader as mr
 from table.cards import Suit
 from vision.mark_reader import MarkReader, centre_patch
@@ -246,7 +247,7 @@ def test_mark_shortcuts_equal_the_straightforward_measurements(samples: list, mo
     fast_features = [[reader.features(centre_patch(image, c)) for c in cards] for image, cards in samples]
     scores: list[np.ndarray] = []
     with monkeypatch.context() as patch:
-        patch.setattr(mr, "_central_blob", _reference_central_blob)
+        patch.setattr(mp, "_central_blob", _reference_central_blob)
         patch.setattr(mr, "_white_end", _reference_white_end)
         patch.setattr(mr, "_median", lambda values: float(np.median(values)))
         patch.setattr(reader, "_design", _AllSuits(reader._design, scores))
