@@ -108,6 +108,16 @@ class CardSegmenter:
         return card, core
 
 
+_CRUMB = 0.15
+
+
+def _blob_of(blobs: np.ndarray, labels: np.ndarray, stats: np.ndarray, k: int) -> int:
+    """The card blob that core ``k`` lies on."""
+    x, y, w, h = (int(v) for v in stats[k, :4])
+    ys, xs = np.nonzero(labels[y : y + h, x : x + w] == k)
+    return int(blobs[y + ys[0], x + xs[0]])
+
+
 def instances(card: np.ndarray, core: np.ndarray, *, card_threshold: float = 0.5, core_threshold: float = 0.5,
               min_area: float = 20.0) -> list[np.ndarray]:  # fmt: skip
     """One uint8 mask per card: each core with the card pixels nearest to it.
@@ -115,12 +125,23 @@ def instances(card: np.ndarray, core: np.ndarray, *, card_threshold: float = 0.5
     A pixel joins the nearest core only if it is no further from it than the core's own size
     suggests the card's rim can be (cores lie a fifth of a card's width inside it).
     """
+    pixels = card > card_threshold
     cores = (core > core_threshold).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=4)
     keep = [k for k in range(1, count) if stats[k, cv2.CC_STAT_AREA] >= max(min_area * 0.1, 3)]
+    # A crumb of core beside a much larger one on the same patch of card is a piece of it broken
+    # off (a close card's busy face), not a card of its own: it goes.
+    _, blobs = cv2.connectedComponents((pixels | (cores > 0)).astype(np.uint8), connectivity=8)
+    blob_of = {k: _blob_of(blobs, labels, stats, k) for k in keep}
+    largest: dict[int, int] = {}
+    for k in keep:
+        largest[blob_of[k]] = max(largest.get(blob_of[k], 0), int(stats[k, cv2.CC_STAT_AREA]))
+    crumbs = [k for k in keep if stats[k, cv2.CC_STAT_AREA] < _CRUMB * largest[blob_of[k]]]
+    keep = [k for k in keep if k not in crumbs]
     if not keep:
         return []
-    pixels = card > card_threshold
+    cores = np.isin(labels, keep).astype(np.uint8)  # specks and crumbs claim no pixels
+    alone = {b for b, n in zip(*np.unique([blob_of[k] for k in keep], return_counts=True), strict=True) if n == 1}
     # Distance from every pixel to the nearest core, and which core that is.
     distance, nearest = cv2.distanceTransformWithLabels(1 - cores, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_CCOMP)
     # distanceTransformWithLabels numbers the cores its own way: map through a pixel of each.
@@ -130,8 +151,12 @@ def instances(card: np.ndarray, core: np.ndarray, *, card_threshold: float = 0.5
         x, y, w, h = (int(v) for v in stats[k, :4])
         ys, xs = np.nonzero(labels[y : y + h, x : x + w] == k)
         own = nearest[y + ys[0], x + xs[0]]
-        short = min(cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))[1]) + 1.0
-        reach = max(2.5, short * CORE_FRACTION / (1 - 2 * CORE_FRACTION) * 1.6 + 1.5)
+        sides = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))[1]
+        # A whole core lies a fifth of the card's width inside it; a broken one (a close card with
+        # a busy face) may be thin, so its length bounds the reach too.
+        reach = max(2.5, (min(sides) + 1) * CORE_FRACTION / (1 - 2 * CORE_FRACTION) * 1.6 + 1.5, 0.6 * max(sides))
+        if blob_of[k] in alone:  # the only core on its patch of card: the whole patch is its card
+            reach = float(max(width, height))
         r = int(reach) + 2
         x0, y0, x1, y1 = max(x - r, 0), max(y - r, 0), min(x + w + r, width), min(y + h + r, height)
         roi = (nearest[y0:y1, x0:x1] == own) & (distance[y0:y1, x0:x1] <= reach)

@@ -155,8 +155,8 @@ def quantize_detector(path: Path, frames: list[np.ndarray]) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train.seg_train", description=__doc__.split("\n\n")[0])
     parser.add_argument("--samples", type=int, default=6000, help="rendered tables to train on (default 6000)")
-    parser.add_argument("--steps", type=int, default=3000, help="training batches (default 3000)")
-    parser.add_argument("--batch", type=int, default=12)
+    parser.add_argument("--steps", type=int, default=6000, help="training batches (default 6000)")
+    parser.add_argument("--batch", type=int, default=16, help="frames per batch (default 16)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     parser.add_argument("--jobs", type=int, default=2, help="rendering processes (default 2)")
@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
         x, y = _batch(data, rng, args.batch)
         loss = (F.binary_cross_entropy_with_logits(net(x), y, reduction="none") * weights).mean()
         optimizer.zero_grad()
-        loss.backward()
+        loss.backward()  # type: ignore[no-untyped-call]
         optimizer.step()
         schedule.step()
         value = loss.item()
@@ -197,7 +197,9 @@ def main(argv: list[str] | None = None) -> int:
         "work_width": WORK_WIDTH, "card_threshold": 0.5, "core_threshold": 0.5, "stride": STRIDE,
         "out_scale": OUT_SCALE, "data_version": DATA_VERSION,
         "command": "python -m vision.train.seg_train " + " ".join(argv if argv is not None else sys.argv[1:]),
-        "seed": args.seed, "samples": args.samples, "steps": args.steps, "held_out": figures,
+        "seed": args.seed, "samples": args.samples, "steps": args.steps, "batch": args.batch, "held_out": figures,
+        "int8": {"weights": "per-channel int8", "activations": "uint8, calibrated on 64 held-out tables",
+                 "agreement_with_float": agreement},
         "minutes": round((time.monotonic() - start) / 60, 1),
         "sha256": hashlib.sha256(model_path.read_bytes()).hexdigest(),
     }  # fmt: skip
