@@ -109,6 +109,7 @@ class CardSegmenter:
 
 
 _CRUMB = 0.15
+_SURE = 0.8
 
 
 def _blob_of(blobs: np.ndarray, labels: np.ndarray, stats: np.ndarray, k: int) -> int:
@@ -161,7 +162,9 @@ def instances(card: np.ndarray, core: np.ndarray, *, card_threshold: float = 0.5
         x0, y0, x1, y1 = max(x - r, 0), max(y - r, 0), min(x + w + r, width), min(y + h + r, height)
         roi = (nearest[y0:y1, x0:x1] == own) & (distance[y0:y1, x0:x1] <= reach)
         roi &= pixels[y0:y1, x0:x1] | (labels[y0:y1, x0:x1] == k)
-        if int(roi.sum()) >= min_area:
+        # A card is a card throughout: a patch the network is only half sure of is not one (the
+        # vignetted edge of a dark cloth, a glare).
+        if int(roi.sum()) >= min_area and float(card[y0:y1, x0:x1][roi].mean()) >= _SURE:
             mask = np.zeros((height, width), np.uint8)
             mask[y0:y1, x0:x1] = roi
             out.append(mask)
