@@ -36,6 +36,7 @@ WORK_WIDTH = 320
 """Width in pixels of the copy the detector works on."""
 
 _THUMB_WIDTH = 48
+_OVERSIZE = 1.6  # an outline more than this many times the frame's typical card's area is dropped
 _NOISE_MULTIPLE = 5.0
 _MIN_CONTRAST = 8.0  # Lab units: below this a pixel is table whatever the noise estimate
 
@@ -417,6 +418,12 @@ def _segmented(segmenter: CardSegmenter, small: np.ndarray, min_area: float) -> 
         core = core.copy()
         for i in stray:
             core[masks[i] > 0] = 0.0
+    # The cards of one deck are one size: an outline far bigger than the frame's typical card is
+    # several cards run together (or cloth taken for card); better unseen than read wrong.
+    areas = np.array([cv2.contourArea(q.astype(np.float32)) for q, _, _ in found])
+    if len(found) >= 3:
+        typical = float(np.median(areas))
+        found = [f for f, area in zip(found, areas, strict=True) if area <= _OVERSIZE * typical]
     return found
 
 

@@ -110,6 +110,7 @@ class CardSegmenter:
 
 _CRUMB = 0.15
 _SURE = 0.8
+_HYSTERESIS = 0.7
 
 
 def _blob_of(blobs: np.ndarray, labels: np.ndarray, stats: np.ndarray, k: int) -> int:
@@ -127,9 +128,15 @@ def instances(card: np.ndarray, core: np.ndarray, *, card_threshold: float = 0.5
     suggests the card's rim can be (cores lie a fifth of a card's width inside it).
     """
     pixels = card > card_threshold
-    cores = (core > core_threshold).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=4)
-    keep = [k for k in range(1, count) if stats[k, cv2.CC_STAT_AREA] >= max(min_area * 0.1, 3)]
+    # Hysteresis: a core is a region the network is fairly sure of (above half the threshold) that
+    # holds at least one sure pixel. A sticker or a big pip in a card's middle makes the network
+    # unsure there; it is not sure of anything in the gap between two cards' cores.
+    weak = (core > core_threshold * _HYSTERESIS).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(weak, connectivity=4)
+    sure = np.bincount(labels[core > core_threshold], minlength=count) > 0
+    sure[0] = False
+    cores = sure[labels].astype(np.uint8)
+    keep = [k for k in range(1, count) if sure[k] and stats[k, cv2.CC_STAT_AREA] >= max(min_area * 0.1, 3)]
     # A crumb of core beside a much larger one on the same patch of card is a piece of it broken
     # off (a close card's busy face), not a card of its own: it goes.
     _, blobs = cv2.connectedComponents((pixels | (cores > 0)).astype(np.uint8), connectivity=8)
