@@ -36,7 +36,7 @@ WORK_WIDTH = 320
 """Width in pixels of the copy the detector works on."""
 
 _THUMB_WIDTH = 48
-_OVERSIZE = 1.6  # an outline more than this many times the frame's typical card's area is dropped
+_OVERSIZE = 1.45  # an outline more than this many times the frame's typical card's area is dropped
 _NOISE_MULTIPLE = 5.0
 _MIN_CONTRAST = 8.0  # Lab units: below this a pixel is table whatever the noise estimate
 
