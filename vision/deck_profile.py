@@ -44,7 +44,7 @@ from table.cards import Card
 from table.errors import CardParseError
 from table.tock import Mark, MarkParseError
 from vision.errors import VisionError
-from vision.mark_reader import card_regions
+from vision.mark_reader import PLAIN, card_regions
 from vision.rectify import Pyramid
 
 if TYPE_CHECKING:  # the reader imports this module
@@ -348,6 +348,8 @@ def refine_observations(observations: Observations, frame: np.ndarray, *, pyrami
         else:
             found = []
         for i, (mark, mark_confidence) in zip(down, found, strict=True):
+            if mark == PLAIN and obs.partial[i]:
+                mark = None  # no sticker in the part that shows: it may be in the part that does not
             read_marks[i] = mark
             if mark is not None:
                 confidence[i] *= mark_confidence

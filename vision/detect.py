@@ -418,13 +418,43 @@ def _segmented(segmenter: CardSegmenter, small: np.ndarray, min_area: float) -> 
         core = core.copy()
         for i in stray:
             core[masks[i] > 0] = 0.0
-    # The cards of one deck are one size: an outline far bigger than the frame's typical card is
-    # several cards run together (or cloth taken for card); better unseen than read wrong.
-    areas = np.array([cv2.contourArea(q.astype(np.float32)) for q, _, _ in found])
-    if len(found) >= 3:
-        typical = float(np.median(areas))
-        found = [f for f, area in zip(found, areas, strict=True) if area <= _OVERSIZE * typical]
-    return found
+    if len(found) < 3:
+        return found
+    # The cards of one deck are one size. The typical card is measured high in the range of sizes
+    # (halves of split cards must not set it). Two neighbours that are each much smaller than it and
+    # together make one card-shaped card of its size are one card split in two (a sticker or a big
+    # pip in its middle); an outline far bigger than it is several cards run together (or cloth
+    # taken for card): better unseen than read wrong.
+    areas = [cv2.contourArea(q.astype(np.float32)) for q, _, _ in found]
+    typical = float(np.percentile(areas, 75))
+    found, masks, areas = _join_halves(found, masks, areas, typical, cards)
+    # What is still far smaller than a card shows only part of one, whatever its shape.
+    kept = [(f, area) for f, area in zip(found, areas, strict=True) if area <= _OVERSIZE * typical]
+    return [(quad, fit, partial or area < 0.7 * typical) for (quad, fit, partial), area in kept]
+
+
+def _join_halves(found: list[tuple[np.ndarray, float, bool]], masks: list[np.ndarray], areas: list[float],
+                 typical: float, cards: np.ndarray
+                 ) -> tuple[list[tuple[np.ndarray, float, bool]], list[np.ndarray], list[float]]:  # fmt: skip
+    small = [i for i, area in enumerate(areas) if area < 0.8 * typical]
+    grown = [cv2.dilate(masks[i], np.ones((3, 3), np.uint8)) for i in small]
+    joined: set[int] = set()
+    for a_pos, i in enumerate(small):
+        for b_pos in range(a_pos + 1, len(small)):
+            j = small[b_pos]
+            if i in joined or j in joined or not (grown[a_pos] & masks[j]).any():
+                continue
+            if not 0.75 * typical <= areas[i] + areas[j] <= 1.3 * typical:
+                continue
+            union = masks[i] | masks[j]
+            quad, fit, partial = _quad_of_instance(union, cards)
+            area = cv2.contourArea(quad.astype(np.float32))
+            if partial or not 0.8 * typical <= area <= 1.3 * typical:
+                continue
+            found[i], masks[i], areas[i] = (quad, fit, False), union, area
+            joined.add(j)
+    keep = [k for k in range(len(found)) if k not in joined]
+    return [found[k] for k in keep], [masks[k] for k in keep], [areas[k] for k in keep]
 
 
 def _quad_of_instance(mask: np.ndarray, cards: np.ndarray) -> tuple[np.ndarray, float, bool]:
