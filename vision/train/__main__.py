@@ -290,8 +290,8 @@ def _sha(path: Path) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.split("\n\n")[0])
     parser.add_argument("--cards", type=int, default=30000, help="training cards to render (default 30000)")
-    parser.add_argument("--focus-cards", type=int, default=12000,
-                        help="more training cards drawn as on whole-table scenes (default 12000)")  # fmt: skip
+    parser.add_argument("--focus-cards", type=int, default=24000,
+                        help="more training cards drawn as on whole-table scenes (default 24000)")  # fmt: skip
     parser.add_argument("--check-cards", type=int, default=2000, help="calibration and hold-out cards (each)")
     parser.add_argument("--members", type=int, default=3, help="corner readers in the ensemble (default 3)")
     parser.add_argument("--steps", type=int, default=1500, help="batches of 256 per corner reader (default 1500)")
@@ -299,6 +299,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calibration-scenes", type=int, default=150, help="rendered scenes for calibration")
     parser.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
+    parser.add_argument("--all-fonts", action="store_true",
+                        help="every corner reader sees every font family (default: member k leaves a quarter out)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "models")
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tocktable", help="rendered data cache")
     parser.add_argument("--recalibrate", action="store_true",
@@ -330,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
 
     members = []
     for k in range(args.members):
-        keep = (train.family % 4 != k) if args.members > 1 else np.ones(len(train.rank), bool)
+        keep = (train.family % 4 != k) if args.members > 1 and not args.all_fonts else np.ones(len(train.rank), bool)
         members.append(train_corner(train, keep, seed=args.seed * 100 + k, steps=args.steps,
                                     label=f"train corner {k + 1}/{args.members}"))  # fmt: skip
     ensemble = CornerEnsemble(members).eval()
