@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -124,11 +124,18 @@ def _targets(corners: list[np.ndarray], hands: np.ndarray, size: tuple[int, int]
                      cv2.resize(core, size_out, interpolation=cv2.INTER_AREA)])  # fmt: skip
 
 
-def sample(seed: int) -> SegSample:
-    """One rendered table and its targets (deterministic for ``seed``)."""
+def sample(seed: int, tock: float | None = None) -> SegSample:
+    """One rendered table and its targets (deterministic for ``seed`` and ``tock``).
+
+    ``tock``: the share of face-down cards given a Tock back (its sticker in the middle of the
+    back is what a core must not break at); None leaves the layout's own backs.
+    """
     rng = np.random.default_rng([seed, 7001])
     size = _SIZES[int(rng.integers(len(_SIZES)))]
     cards = layout(rng, size[0] / size[1])
+    if tock is not None:
+        backs = np.random.default_rng([seed, 7002]).random(len(cards)) < tock
+        cards = tuple(replace(c, back="tock") if b and not c.face_up else c for c, b in zip(cards, backs, strict=True))
     hands = int(rng.choice([0, 0, 0, 1, 2, 3]))
     spec = SceneSpec(cards=cards, size=size, seed=int(rng.integers(1 << 30)), hands=hands,
                      deck=f"train-{int(rng.integers(100000))}")  # fmt: skip
@@ -147,15 +154,16 @@ def sample(seed: int) -> SegSample:
     return SegSample(image, target)
 
 
-def _chunk(seeds: list[int]) -> list[SegSample]:
-    return [sample(s) for s in seeds]
+def _chunk(job: tuple[list[int], float | None]) -> list[SegSample]:
+    seeds, tock = job
+    return [sample(s, tock) for s in seeds]
 
 
-def render_samples(count: int, *, seed: int, jobs: int = 1,
+def render_samples(count: int, *, seed: int, jobs: int = 1, tock: float | None = None,
                    progress: Callable[[int], None] | None = None) -> list[SegSample]:  # fmt: skip
     """``count`` samples (seeds derived from ``seed``), rendered in ``jobs`` processes."""
     seeds = [seed * 1_000_003 + k for k in range(count)]
-    chunks = [seeds[i : i + 50] for i in range(0, count, 50)]
+    chunks = [(seeds[i : i + 50], tock) for i in range(0, count, 50)]
     out: list[SegSample] = []
     if jobs > 1:
         import multiprocessing

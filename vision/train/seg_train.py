@@ -61,13 +61,15 @@ class SegNet(nn.Module):  # type: ignore[misc]
         return out
 
 
-def _load(samples: int, seed: int, cache: Path | None, jobs: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    path = cache / f"seg-{samples}-{seed}-v{DATA_VERSION}.pkl" if cache else None
+def _load(samples: int, seed: int, cache: Path | None, jobs: int, tock: float | None = None
+          ) -> list[tuple[np.ndarray, np.ndarray]]:  # fmt: skip
+    name = f"seg-{samples}-{seed}-v{DATA_VERSION}" + (f"-tock{tock:g}" if tock is not None else "")
+    path = cache / f"{name}.pkl" if cache else None
     if path is not None and path.exists():
         with path.open("rb") as f:
             data: list[tuple[np.ndarray, np.ndarray]] = pickle.load(f)
         return data
-    rendered = render_samples(samples, seed=seed, jobs=jobs, progress=Progress(samples, "render tables"))
+    rendered = render_samples(samples, seed=seed, jobs=jobs, tock=tock, progress=Progress(samples, "render tables"))
     data = [(s.image, s.target) for s in rendered]
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -162,16 +164,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="rendering processes (default 2)")
     parser.add_argument("--cache", type=Path, help="keep rendered tables here and reuse them")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "models")
+    parser.add_argument(
+        "--tock", type=float, help="share of face-down cards given a Tock back (default: the layouts' own)"
+    )
+    parser.add_argument("--init", type=Path, help="start from these weights (a detector.pt of an earlier run)")
+    parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 3e-3)")
     args = parser.parse_args(argv)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
     start = time.monotonic()
-    data = _load(args.samples, args.seed, args.cache, args.jobs)
-    held = _load(max(args.samples // 20, 20), args.seed + 1000, args.cache, args.jobs)
+    data = _load(args.samples, args.seed, args.cache, args.jobs, args.tock)
+    held = _load(max(args.samples // 20, 20), args.seed + 1000, args.cache, args.jobs, args.tock)
     net = SegNet()
-    optimizer = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=3e-3, total_steps=args.steps, pct_start=0.15)
+    if args.init is not None:
+        net.load_state_dict(torch.load(args.init))
+    optimizer = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=args.lr, total_steps=args.steps, pct_start=0.15)
     weights = torch.tensor([1.0, 2.0]).view(1, 2, 1, 1)
     progress = Progress(args.steps, "train segmenter")
     running = 0.0
