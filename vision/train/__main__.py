@@ -233,9 +233,10 @@ def choose_threshold(result: dict[str, np.ndarray]) -> float:
 
 
 def scene_readings(models: Path, scenes: int, seed: int) -> dict[str, np.ndarray]:
-    """Per face-up card of rendered scenes (train-pool decks, their own seeds, cards apart so that
-    every face-up card is readable), read through the whole pipeline: corner probabilities and
-    truth, for fitting the temperature and the threshold."""
+    """Per face-up card of rendered scenes (train-pool decks, their own seeds; every other scene a
+    touching row, whose outlines and covered corners are harder than cards apart), read through
+    the whole pipeline: corner probabilities and truth, for fitting the temperature and the
+    threshold."""
     from vision.detect import quad_iou
     from vision.reader import CardReader
     from vision.rectify import Pyramid, index_crops, thumbnails
@@ -247,7 +248,7 @@ def scene_readings(models: Path, scenes: int, seed: int) -> dict[str, np.ndarray
     progress = Progress(scenes, "calibration scenes")
     for k in range(scenes):
         number = 200_000 + seed * 1000 + k
-        spec = SceneSpec(cards=deal_rows(rng), seed=number, deck=f"train-{number}")
+        spec = SceneSpec(cards=deal_rows(rng, touching=k % 2 == 1), seed=number, deck=f"train-{number}")
         scene = render_scene(spec)
         outlines = reader.detect(scene.image)
         if outlines:
