@@ -505,14 +505,9 @@ def fit_sides(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
         on = points[(nearest == i) & (t[np.arange(len(points)), i] > 0.15) & (t[np.arange(len(points)), i] < 0.85)]
         if len(on) < 4:
             return quad
-        for _ in range(2):  # fit, then again without the points far from the first line (a bump)
-            centre = on.mean(axis=0)
-            _, _, vt = np.linalg.svd(on - centre, full_matrices=False)
-            distance = np.abs((on - centre) @ np.array([-vt[0][1], vt[0][0]]))
-            if len(on) < 8:
-                break
-            on = on[distance <= max(1.0, 2.0 * float(np.median(distance)))]
-        lines.append((centre, vt[0]))
+        # Huber's loss: points far from the line (a bump, a neighbour's corner) count for little.
+        vx, vy, x0, y0 = cv2.fitLine(on.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
     out = np.empty_like(quad)
     for i in range(4):
         corner = _intersect(lines[i - 1][0], lines[i - 1][1], lines[i][0], lines[i][1])
