@@ -252,8 +252,8 @@ class CardReader:
     # --- the three steps -----------------------------------------------------------------------
 
     def detect(self, frame: np.ndarray) -> list[Outline]:
-        """Step 1: the outline of every card in the frame."""
-        return find_cards(frame, segmenter=self.segmenter)
+        """Step 1: the outline of every card in the frame (FrameError for what is not a frame)."""
+        return find_cards(check_frame(frame), segmenter=self.segmenter)
 
     def classify_indices(self, crops: np.ndarray) -> dict[str, np.ndarray]:
         """Step 3a: index crops (2 per card: top left, bottom right) → per-card votes of the corners."""
@@ -394,4 +394,3 @@ def index_box_in(corners: np.ndarray) -> np.ndarray:
                      [INDEX_BOX[0], INDEX_BOX[3]]]], np.float64)  # fmt: skip
     out: np.ndarray = cv2.perspectiveTransform(box, card_homography(order_corners(corners)))[0]
     return out
-

@@ -128,11 +128,12 @@ def instances(card: np.ndarray, core: np.ndarray, *, card_threshold: float = 0.5
     suggests the card's rim can be (cores lie a fifth of a card's width inside it).
     """
     pixels = card > card_threshold
-    # Hysteresis: a core is a region the network is fairly sure of (above half the threshold) that
+    # Hysteresis: a core is a region the network is fairly sure of (above 0.7 of the threshold) that
     # holds at least one sure pixel. A sticker or a big pip in a card's middle makes the network
     # unsure there; it is not sure of anything in the gap between two cards' cores.
     weak = (core > core_threshold * _HYSTERESIS).astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(weak, connectivity=4)
+    # 8-connected, as distanceTransformWithLabels numbers the cores below.
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
     sure = np.bincount(labels[core > core_threshold], minlength=count) > 0
     sure[0] = False
     cores = sure[labels].astype(np.uint8)

@@ -7,10 +7,11 @@ import numpy as np
 import pytest
 
 from table.cards import Card
-from vision.detect import complete_hidden, find_cards, quad_iou
+from vision.detect import find_cards, quad_iou
+from vision.learned_outlines import complete_hidden, segmented
 from vision.reader import CardReader
 from vision.scene import PlacedCard, SceneSpec, deal_rows, render_scene
-from vision.segment import STRIDE, instances, prepare_frame
+from vision.segment import STRIDE, SegmenterSettings, instances, prepare_frame
 from vision.train.seg_data import _targets, sample
 
 
@@ -118,3 +119,41 @@ def test_a_visible_part_with_no_cover_is_not_grown() -> None:
     own = cards.astype(np.uint8)
     rect = cv2.boxPoints(cv2.minAreaRect(np.argwhere(own > 0)[:, ::-1].astype(np.float32))).astype(np.float64)
     assert np.array_equal(complete_hidden(rect, cards, own), rect)
+
+
+class _Maps:
+    """A stand-in segmenter answering fixed card and core maps (the size rules on known masks)."""
+
+    def __init__(self, card: np.ndarray, core: np.ndarray) -> None:
+        self.maps = (card, core)
+        self.settings = SegmenterSettings(work_width=320, card_threshold=0.5, core_threshold=0.5)
+
+    def probabilities(self, small_bgr: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return self.maps
+
+
+def _card_and_core(h: int, w: int, boxes: list[tuple[int, int, int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    card, core = np.zeros((h, w), np.float32), np.zeros((h, w), np.float32)
+    for x0, y0, x1, y1 in boxes:
+        card[y0:y1, x0:x1] = 1.0
+        m = round(0.2 * min(x1 - x0, y1 - y0))
+        core[y0 + m : y1 - m, x0 + m : x1 - m] = 1.0
+    return card, core
+
+
+def test_two_halves_of_one_card_are_joined_and_a_run_together_pair_is_dropped() -> None:
+    boxes = [(10, 10, 38, 50), (60, 10, 88, 50), (110, 10, 138, 50), (160, 10, 188, 50)]
+    card, core = _card_and_core(120, 320, [*boxes, (210, 10, 238, 50)])
+    core[28:32, 210:238] = 0.0  # the fifth card's core broken in two across its middle
+    card2, core2 = _card_and_core(120, 320, [(20, 70, 76, 110)])  # twice a card's area: two run together
+    maps = _Maps(np.maximum(card, card2), np.maximum(core, core2))
+    found = segmented(maps, np.zeros((120, 320, 3), np.uint8), 50.0)  # type: ignore[arg-type]
+    areas = sorted(cv2.contourArea(q.astype(np.float32)) for q, _, _ in found)
+    assert len(found) == 5  # four whole cards, the joined halves; the double card is gone
+    assert areas[0] > 0.8 * areas[-1]
+
+
+def test_a_frame_filling_blob_is_not_a_card() -> None:
+    card, core = _card_and_core(120, 160, [(0, 0, 160, 120)])
+    found = segmented(_Maps(card, core), np.zeros((120, 160, 3), np.uint8), 50.0)  # type: ignore[arg-type]
+    assert found == []
