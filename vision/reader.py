@@ -170,7 +170,10 @@ class ReaderSettings:
         thumb = data.get("thumbnail", {})
         if (thumb.get("width"), thumb.get("height")) != (THUMB_W, THUMB_H):
             raise ModelError(f"{path} was made for another thumbnail size ({thumb}); retrain")
-        return ReaderSettings(float(data["temperature"]), float(data["threshold"]), int(data.get("members", 1)))
+        try:
+            return ReaderSettings(float(data["temperature"]), float(data["threshold"]), int(data.get("members", 1)))
+        except (KeyError, TypeError, ValueError) as error:  # as SegmenterSettings.load: a typed error, not a crash
+            raise ModelError(f"reader settings {path} lack a usable temperature/threshold/members: {error}") from None
 
 
 def check_frame(frame: Any, *, what: str = "frame") -> np.ndarray:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -9,7 +12,7 @@ import pytest
 from table.cards import Card
 from vision.detect import find_cards, quad_iou
 from vision.learned_outlines import complete_hidden, segmented
-from vision.reader import CardReader
+from vision.reader import MODELS_DIR, CardReader
 from vision.scene import PlacedCard, SceneSpec, deal_rows, render_scene
 from vision.segment import STRIDE, SegmenterSettings, instances, prepare_frame
 from vision.train.seg_data import _targets, sample
@@ -157,3 +160,18 @@ def test_a_frame_filling_blob_is_not_a_card() -> None:
     card, core = _card_and_core(120, 160, [(0, 0, 160, 120)])
     found = segmented(_Maps(card, core), np.zeros((120, 160, 3), np.uint8), 50.0)  # type: ignore[arg-type]
     assert found == []
+
+
+def test_settings_files_that_lack_a_value_are_typed_errors(tmp_path: Path) -> None:
+    from vision.errors import ModelError
+    from vision.reader import ReaderSettings
+
+    broken = tmp_path / "detector.json"
+    broken.write_text('{"work_width": 320}')
+    with pytest.raises(ModelError, match="detector settings"):
+        SegmenterSettings.load(broken)
+    reader_json = json.loads((MODELS_DIR / "reader.json").read_text())
+    del reader_json["temperature"]
+    broken.write_text(json.dumps(reader_json))
+    with pytest.raises(ModelError, match="temperature"):
+        ReaderSettings.load(broken)
