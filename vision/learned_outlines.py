@@ -11,9 +11,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.quads import card_shaped, intersect, quad_from_blob
+from vision.quads import card_shaped, quad_from_blob
 from vision.rectify import CARD_ASPECT
-from vision.segment import CardSegmenter, instances
+from vision.segment import CardSegmenter, Instance, instances
 
 _OVERSIZE = 1.45  # an outline more than this many times the frame's typical card's area is dropped
 
@@ -28,17 +28,15 @@ def segmented(segmenter: CardSegmenter, small: np.ndarray, min_area: float) -> l
     card, core = segmenter.probabilities(small)
     cards = card > settings.card_threshold
     for _ in range(2):
-        found, masks = [], []
-        for mask in instances(card, core, card_threshold=settings.card_threshold,
-                              core_threshold=settings.core_threshold, min_area=min_area):  # fmt: skip
-            found.append(_quad_of_instance(mask, cards))
-            masks.append(mask)
+        masks = instances(card, core, card_threshold=settings.card_threshold,
+                          core_threshold=settings.core_threshold, min_area=min_area)  # fmt: skip
+        found = _quads_of_instances(masks, cards)
         stray = _inside_larger([quad for quad, _, _ in found], [partial for _, _, partial in found])
         if not stray:
             break
         core = core.copy()
         for i in stray:
-            core[masks[i] > 0] = 0.0
+            core[masks[i].full(core.shape) > 0] = 0.0
     # Noise or a busy cloth can look like one card filling the frame: no card covers most of it.
     frame_area = float(cards.shape[0] * cards.shape[1])
     keep = [k for k, (quad, _, _) in enumerate(found) if cv2.contourArea(quad.astype(np.float32)) <= 0.6 * frame_area]
@@ -58,10 +56,11 @@ def segmented(segmenter: CardSegmenter, small: np.ndarray, min_area: float) -> l
     return [(quad, fit, partial or area < 0.7 * typical) for (quad, fit, partial), area in kept]
 
 
-def _join_halves(found: list[tuple[np.ndarray, float, bool]], masks: list[np.ndarray], areas: list[float],
+def _join_halves(found: list[tuple[np.ndarray, float, bool]], instances: list[Instance], areas: list[float],
                  typical: float, cards: np.ndarray
-                 ) -> tuple[list[tuple[np.ndarray, float, bool]], list[np.ndarray], list[float]]:  # fmt: skip
+                 ) -> tuple[list[tuple[np.ndarray, float, bool]], list[Instance], list[float]]:  # fmt: skip
     small = [i for i, area in enumerate(areas) if area < 0.8 * typical]
+    masks = {i: instances[i].full(cards.shape) for i in small}
     grown = [cv2.dilate(masks[i], np.ones((3, 3), np.uint8)) for i in small]
     joined: set[int] = set()
     for a_pos, i in enumerate(small):
@@ -72,27 +71,39 @@ def _join_halves(found: list[tuple[np.ndarray, float, bool]], masks: list[np.nda
             if not 0.75 * typical <= areas[i] + areas[j] <= 1.3 * typical:
                 continue
             union = masks[i] | masks[j]
-            quad, fit, partial = _quad_of_instance(union, cards)
+            (quad, fit, partial), = _quads_of_instances([Instance(0, 0, union)], cards)
             area = cv2.contourArea(quad.astype(np.float32))
             if partial or not 0.8 * typical <= area <= 1.3 * typical:
                 continue
             found[i], masks[i], areas[i] = (quad, fit, False), union, area
+            instances[i] = Instance(0, 0, union)
             joined.add(j)
     keep = [k for k in range(len(found)) if k not in joined]
-    return [found[k] for k in keep], [masks[k] for k in keep], [areas[k] for k in keep]
+    return [found[k] for k in keep], [instances[k] for k in keep], [areas[k] for k in keep]
 
 
-def _quad_of_instance(mask: np.ndarray, cards: np.ndarray) -> tuple[np.ndarray, float, bool]:
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    contour = max(contours, key=cv2.contourArea)
-    whole = quad_from_blob(contour)
-    if whole is not None:
-        return fit_sides(contour, whole[0]), whole[1], False
-    # Part of the card is hidden (under another, under a hand, past the frame's edge).
-    rect = cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float64)
-    area = cv2.contourArea(rect.astype(np.float32))
-    fit = cv2.contourArea(contour) / area if area > 0 else 0.0
-    return complete_hidden(rect, cards, mask), float(fit), True
+def _quads_of_instances(instances: list[Instance], cards: np.ndarray) -> list[tuple[np.ndarray, float, bool]]:
+    """Each instance's quad (work pixels), its fit, and whether part of the card is hidden."""
+    out: list[tuple[np.ndarray, float, bool] | None] = []
+    contours, wholes = [], []
+    for inst in instances:
+        found, _ = cv2.findContours(inst.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE, offset=(inst.x, inst.y))
+        contour = max(found, key=cv2.contourArea)
+        whole = quad_from_blob(contour)
+        if whole is not None:
+            contours.append(contour)
+            wholes.append((len(out), whole))
+            out.append(None)
+            continue
+        # Part of the card is hidden (under another, under a hand, past the frame's edge).
+        rect = cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float64)
+        area = cv2.contourArea(rect.astype(np.float32))
+        fit = cv2.contourArea(contour) / area if area > 0 else 0.0
+        out.append((complete_hidden(rect, cards, inst.full(cards.shape)), float(fit), True))
+    fitted = fit_sides_many(contours, [quad for _, (quad, _) in wholes])
+    for (k, (_, fit)), quad in zip(wholes, fitted, strict=True):
+        out[k] = (quad, fit, False)
+    return [o for o in out if o is not None]
 
 
 def _inside_larger(quads: list[np.ndarray], partial: list[bool]) -> list[int]:
@@ -116,33 +127,69 @@ def _inside_larger(quads: list[np.ndarray], partial: list[bool]) -> list[int]:
 
 def fit_sides(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """``quad`` (4×2) with each side replaced by the line that best fits the outline's points along
-    it, and the corners by the lines' intersections. A polygon fitted to a blob cuts the card's
-    rounded (and, on a probability map, blurred) corners: the sides' lines do not."""
-    points = contour.reshape(-1, 2).astype(np.float64)
-    ends = np.roll(quad, -1, axis=0)
-    along = ends - quad
-    length = np.linalg.norm(along, axis=1)
-    unit = along / np.maximum(length, 1e-9)[:, None]
-    rel = points[:, None, :] - quad[None]  # (P, 4, 2)
-    t = (rel * unit[None]).sum(-1) / np.maximum(length, 1e-9)[None]
-    off = np.abs(rel[..., 0] * unit[None, :, 1] - rel[..., 1] * unit[None, :, 0])
-    nearest = np.argmin(np.where((t >= 0) & (t <= 1), off, np.inf), axis=1)
-    lines = []
-    for i in range(4):
-        on = points[(nearest == i) & (t[np.arange(len(points)), i] > 0.15) & (t[np.arange(len(points)), i] < 0.85)]
-        if len(on) < 4:
-            return quad
-        # Huber's loss: points far from the line (a bump, a neighbour's corner) count for little.
-        vx, vy, x0, y0 = cv2.fitLine(on.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
-    out = np.empty_like(quad)
-    for i in range(4):
-        corner = intersect(lines[i - 1][0], lines[i - 1][1], lines[i][0], lines[i][1])
-        if corner is None:
-            return quad
-        out[i] = corner
-    moved = float(np.linalg.norm(out - quad, axis=1).max())
-    return out if moved < max(3.0, 0.08 * float(length.min())) and card_shaped(out) else quad
+    it, and the corners by the lines' intersections (one card of :func:`fit_sides_many`)."""
+    return fit_sides_many([contour], [quad])[0]
+
+
+_HUBER = 1.345  # pixels: a point further from the line than this counts less and less
+_ROUNDS = 10
+
+
+def fit_sides_many(contours: list[np.ndarray], quads: list[np.ndarray]) -> list[np.ndarray]:
+    """Each quad (4×2) with its sides replaced by the lines that best fit its outline's points
+    along them, and its corners by the lines' intersections; all cards at once.
+
+    A polygon fitted to a blob cuts the card's rounded (and, on a probability map, blurred) corners:
+    the sides' lines do not. Each side takes the outline points nearest to it, away from its ends,
+    and its line is a total-least-squares fit reweighted with Huber's loss (a bump or a neighbour's
+    corner counts for little). A quad whose side has too few points, or whose fitted corners
+    move too far or stop being card-shaped, is returned as it was.
+    """
+    n = len(quads)
+    if n == 0:
+        return []
+    quad = np.stack([np.asarray(q, np.float64) for q in quads])  # (N, 4, 2)
+    points = np.concatenate([c.reshape(-1, 2) for c in contours]).astype(np.float64)
+    owner = np.repeat(np.arange(n), [len(c.reshape(-1, 2)) for c in contours])
+    along = np.roll(quad, -1, axis=1) - quad
+    length = np.maximum(np.linalg.norm(along, axis=2), 1e-9)  # (N, 4)
+    unit = along / length[..., None]
+    rel = points[:, None, :] - quad[owner]  # (P, 4, 2)
+    t = (rel * unit[owner]).sum(-1) / length[owner]
+    off = np.abs(rel[..., 0] * unit[owner][..., 1] - rel[..., 1] * unit[owner][..., 0])
+    side = np.argmin(np.where((t >= 0) & (t <= 1), off, np.inf), axis=1)
+    t_side = t[np.arange(len(points)), side]
+    use = (t_side > 0.15) & (t_side < 0.85)
+    group = (owner * 4 + side)[use]
+    p = points[use]
+    groups = 4 * n
+    enough = np.bincount(group, minlength=groups).reshape(n, 4).min(axis=1) >= 4
+    weight = np.ones(len(p))
+    for _ in range(_ROUNDS):
+        total = np.maximum(np.bincount(group, weight, groups), 1e-9)
+        centre = np.stack([np.bincount(group, weight * p[:, 0], groups), np.bincount(group, weight * p[:, 1], groups)],
+                          axis=1) / total[:, None]  # fmt: skip
+        d = p - centre[group]
+        cxx = np.bincount(group, weight * d[:, 0] ** 2, groups)
+        cyy = np.bincount(group, weight * d[:, 1] ** 2, groups)
+        cxy = np.bincount(group, weight * d[:, 0] * d[:, 1], groups)
+        angle = 0.5 * np.arctan2(2 * cxy, cxx - cyy)
+        direction = np.stack([np.cos(angle), np.sin(angle)], axis=1)
+        residual = np.abs(d[:, 0] * direction[group, 1] - d[:, 1] * direction[group, 0])
+        weight = np.where(residual <= _HUBER, 1.0, _HUBER / np.maximum(residual, 1e-9))
+    centre, direction = centre.reshape(n, 4, 2), direction.reshape(n, 4, 2)
+    # Corner i is where side i-1 meets side i.
+    c0, d0 = np.roll(centre, 1, axis=1), np.roll(direction, 1, axis=1)
+    det = d0[..., 0] * -direction[..., 1] + d0[..., 1] * direction[..., 0]
+    gap = centre - c0
+    s_ = (gap[..., 0] * -direction[..., 1] + gap[..., 1] * direction[..., 0]) / np.where(np.abs(det) < 1e-9, 1.0, det)
+    corners = c0 + s_[..., None] * d0
+    moved = np.linalg.norm(corners - quad, axis=2).max(axis=1)
+    out = []
+    for k in range(n):
+        good = enough[k] and np.abs(det[k]).min() >= 1e-9 and moved[k] < max(3.0, 0.08 * float(length[k].min()))
+        out.append(corners[k] if good and card_shaped(corners[k]) else quad[k])
+    return out
 
 
 _PUSHED = {(True, True): [1, 2], (True, False): [0, 3], (False, True): [3, 2], (False, False): [0, 1]}

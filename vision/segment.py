@@ -113,19 +113,29 @@ _SURE = 0.8
 _HYSTERESIS = 0.7
 
 
-def _blob_of(blobs: np.ndarray, labels: np.ndarray, stats: np.ndarray, k: int) -> int:
-    """The card blob that core ``k`` lies on."""
-    x, y, w, h = (int(v) for v in stats[k, :4])
-    ys, xs = np.nonzero(labels[y : y + h, x : x + w] == k)
-    return int(blobs[y + ys[0], x + xs[0]])
+@dataclass(frozen=True)
+class Instance:
+    """One card's pixels: ``mask`` (uint8, 1 = the card's) covers the box whose top left is (x, y)."""
+
+    x: int
+    y: int
+    mask: np.ndarray
+
+    def full(self, shape: tuple[int, ...]) -> np.ndarray:
+        """The mask at the size of the whole map (H, W)."""
+        out = np.zeros(shape[:2], np.uint8)
+        h, w = self.mask.shape
+        out[self.y : self.y + h, self.x : self.x + w] = self.mask
+        return out
 
 
 def instances(card: np.ndarray, core: np.ndarray, *, card_threshold: float = 0.5, core_threshold: float = 0.5,
-              min_area: float = 20.0) -> list[np.ndarray]:  # fmt: skip
-    """One uint8 mask per card: each core with the card pixels nearest to it.
+              min_area: float = 20.0) -> list[Instance]:  # fmt: skip
+    """One instance per card: each core with the card pixels of its patch nearest to it.
 
-    A pixel joins the nearest core only if it is no further from it than the core's own size
-    suggests the card's rim can be (cores lie a fifth of a card's width inside it).
+    A core alone on its patch of card pixels takes the whole patch. Where several cores share a
+    patch (cards touching), a pixel joins the nearest core only if it is no further from it than
+    the core's own size suggests the card's rim can be (cores lie a fifth of a card's width inside).
     """
     pixels = card > card_threshold
     # Hysteresis: a core is a region the network is fairly sure of (above 0.7 of the threshold) that
@@ -136,44 +146,46 @@ def instances(card: np.ndarray, core: np.ndarray, *, card_threshold: float = 0.5
     count, labels, stats, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
     sure = np.bincount(labels[core > core_threshold], minlength=count) > 0
     sure[0] = False
-    cores = sure[labels].astype(np.uint8)
-    keep = [k for k in range(1, count) if sure[k] and stats[k, cv2.CC_STAT_AREA] >= max(min_area * 0.1, 3)]
+    area = stats[:, cv2.CC_STAT_AREA]
+    keep = np.flatnonzero(sure & (area >= max(min_area * 0.1, 3)))
+    if not len(keep):
+        return []
+    _, blobs, blob_stats, _ = cv2.connectedComponentsWithStats((pixels | sure[labels]).astype(np.uint8),
+                                                               connectivity=8)  # fmt: skip
+    blob_of = np.zeros(count, np.int64)
+    blob_of[labels] = blobs  # every pixel of a sure core lies on its blob
     # A crumb of core beside a much larger one on the same patch of card is a piece of it broken
     # off (a close card's busy face), not a card of its own: it goes.
-    _, blobs = cv2.connectedComponents((pixels | (cores > 0)).astype(np.uint8), connectivity=8)
-    blob_of = {k: _blob_of(blobs, labels, stats, k) for k in keep}
-    largest: dict[int, int] = {}
-    for k in keep:
-        largest[blob_of[k]] = max(largest.get(blob_of[k], 0), int(stats[k, cv2.CC_STAT_AREA]))
-    crumbs = [k for k in keep if stats[k, cv2.CC_STAT_AREA] < _CRUMB * largest[blob_of[k]]]
-    keep = [k for k in keep if k not in crumbs]
-    if not keep:
-        return []
-    cores = np.isin(labels, keep).astype(np.uint8)  # specks and crumbs claim no pixels
-    alone = {b for b, n in zip(*np.unique([blob_of[k] for k in keep], return_counts=True), strict=True) if n == 1}
-    # Distance from every pixel to the nearest core, and which core that is.
-    distance, nearest = cv2.distanceTransformWithLabels(1 - cores, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_CCOMP)
-    # distanceTransformWithLabels numbers the cores its own way: map through a pixel of each.
-    height, width = cores.shape
+    largest = np.zeros(len(blob_stats), np.int64)
+    np.maximum.at(largest, blob_of[keep], area[keep])
+    keep = keep[area[keep] >= _CRUMB * largest[blob_of[keep]]]
+    on_blob = np.bincount(blob_of[keep], minlength=len(blob_stats))
+    seeds = np.zeros(count, bool)
+    seeds[keep] = True  # specks and crumbs claim no pixels
     out = []
+    shared: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     for k in keep:
-        x, y, w, h = (int(v) for v in stats[k, :4])
-        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == k)
-        own = nearest[y + ys[0], x + xs[0]]
-        sides = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))[1]
-        # A whole core lies a fifth of the card's width inside it; a broken one (a close card with
-        # a busy face) may be thin, so its length bounds the reach too.
-        reach = max(2.5, (min(sides) + 1) * CORE_FRACTION / (1 - 2 * CORE_FRACTION) * 1.6 + 1.5, 0.6 * max(sides))
-        if blob_of[k] in alone:  # the only core on its patch of card: the whole patch is its card
-            reach = float(max(width, height))
-        r = int(reach) + 2
-        x0, y0, x1, y1 = max(x - r, 0), max(y - r, 0), min(x + w + r, width), min(y + h + r, height)
-        roi = (nearest[y0:y1, x0:x1] == own) & (distance[y0:y1, x0:x1] <= reach)
-        roi &= pixels[y0:y1, x0:x1] | (labels[y0:y1, x0:x1] == k)
+        b = int(blob_of[k])
+        bx, by, bw, bh = (int(v) for v in blob_stats[b, :4])
+        patch = blobs[by : by + bh, bx : bx + bw] == b
+        if on_blob[b] > 1:  # cards touching: each pixel goes to the nearest core, within reach
+            if b not in shared:
+                free = (~(seeds[labels[by : by + bh, bx : bx + bw]] & patch)).astype(np.uint8)
+                shared[b] = cv2.distanceTransformWithLabels(free, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_CCOMP)
+            distance, nearest = shared[b]
+            x, y, w, h = (int(v) for v in stats[k, :4])
+            own_core = (labels[y : y + h, x : x + w] == k).astype(np.uint8)
+            contours, _ = cv2.findContours(own_core, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+            rim = np.concatenate(contours).reshape(-1, 2)
+            own = nearest[y + rim[0, 1] - by, x + rim[0, 0] - bx]
+            sides = cv2.minAreaRect(rim.astype(np.float32))[1]
+            # A whole core lies a fifth of the card's width inside it; a broken one (a close card
+            # with a busy face) may be thin, so its length bounds the reach too.
+            reach = max(2.5, (min(sides) + 1) * CORE_FRACTION / (1 - 2 * CORE_FRACTION) * 1.6 + 1.5, 0.6 * max(sides))
+            patch = patch & (nearest == own) & (distance <= reach)
+        mask = patch.astype(np.uint8)
         # A card is a card throughout: a patch the network is only half sure of is not one (the
         # vignetted edge of a dark cloth, a glare).
-        if int(roi.sum()) >= min_area and float(card[y0:y1, x0:x1][roi].mean()) >= _SURE:
-            mask = np.zeros((height, width), np.uint8)
-            mask[y0:y1, x0:x1] = roi
-            out.append(mask)
+        if cv2.countNonZero(mask) >= min_area and cv2.mean(card[by : by + bh, bx : bx + bw], mask)[0] >= _SURE:
+            out.append(Instance(bx, by, mask))
     return out

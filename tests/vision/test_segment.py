@@ -11,7 +11,7 @@ import pytest
 
 from table.cards import Card
 from vision.detect import find_cards, quad_iou
-from vision.learned_outlines import complete_hidden, segmented
+from vision.learned_outlines import complete_hidden, fit_sides, fit_sides_many, segmented
 from vision.reader import MODELS_DIR, CardReader
 from vision.scene import PlacedCard, SceneSpec, deal_rows, render_scene
 from vision.segment import STRIDE, SegmenterSettings, instances, prepare_frame
@@ -45,11 +45,48 @@ def test_instances_split_two_touching_cards_by_their_cores() -> None:
     left, right = _rect(100, 160, 20, 20, 60, 80), _rect(100, 160, 60, 20, 100, 80)
     card = np.maximum(left, right)
     core = np.maximum(_rect(100, 160, 28, 28, 52, 72), _rect(100, 160, 68, 28, 92, 72))
-    masks = instances(card, core, min_area=100)
+    masks = [inst.full(card.shape) for inst in instances(card, core, min_area=100)]
     assert len(masks) == 2
     for truth in (left, right):
         best = max(((m > 0) & (truth > 0)).sum() / ((m > 0) | (truth > 0)).sum() for m in masks)
         assert best > 0.9
+
+
+def test_a_core_alone_on_its_patch_takes_the_whole_patch() -> None:
+    card = _rect(100, 160, 20, 20, 60, 80)
+    card[40:44, 60:70] = 1.0  # a tab on the patch, far from the core: still the card's
+    core = _rect(100, 160, 30, 35, 40, 60)
+    (only,) = instances(card, core, min_area=100)
+    assert np.array_equal(only.full(card.shape) > 0, card > 0.5)
+
+
+def _rounded_card(h: int, w: int, corners: np.ndarray, radius: int) -> np.ndarray:
+    """The outline (findContours) of a filled card with rounded corners."""
+    mask = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(corners * 8).astype(np.int32), 1, lineType=cv2.LINE_8, shift=3)
+    mask = cv2.erode(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1,) * 2))
+    mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * radius + 1,) * 2))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    return max(contours, key=cv2.contourArea)
+
+
+def test_fitted_sides_restore_the_corners_a_rough_quad_cuts() -> None:
+    truths = [np.array([[40, 30], [100, 38], [90, 122], [30, 114]], np.float64),
+              np.array([[150, 20], [210, 20], [210, 104], [150, 104]], np.float64)]  # fmt: skip
+    contours = [_rounded_card(140, 240, t, 6) for t in truths]
+    # A rough quad as a polygon fit gives it: each corner cut a few pixels towards the centre.
+    roughs = [t + (t.mean(axis=0) - t) * 0.06 for t in truths]
+    fitted = fit_sides_many(contours, roughs)
+    for truth, rough, quad in zip(truths, roughs, fitted, strict=True):
+        assert np.abs(quad - truth).max() < 1.5 < np.abs(rough - truth).max()
+    # One card at a time gives the same as all at once.
+    assert np.allclose(fit_sides(contours[1], roughs[1]), fitted[1])
+
+
+def test_a_quad_with_too_few_points_on_a_side_is_left_as_it_was() -> None:
+    quad = np.array([[10, 10], [40, 10], [40, 52], [10, 52]], np.float64)
+    contour = np.array([[[10, 10]], [[40, 10]], [[40, 52]], [[10, 52]]], np.int32)  # corners only
+    assert np.array_equal(fit_sides(contour, quad), quad)
 
 
 def test_instances_without_cores_find_nothing() -> None:
