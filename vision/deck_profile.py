@@ -305,8 +305,23 @@ def back_descriptors(frame: np.ndarray, cards: Sequence[np.ndarray], *, pyramid:
 
 
 # ---------------------------------------------------------------------------------- reading
+def read_backs(frame: np.ndarray, corners: Sequence[np.ndarray], *, pyramid: Pyramid | None,
+               profile: DeckProfile | None, marks: MarkReader | None) -> list[tuple[str | None, float]]:  # fmt: skip
+    """The mark and its confidence of each face-down card (corners in the card reader's order): of
+    the profile's enrolled backs when it has some, else of ``marks`` (None for no marks: nothing)."""
+    if not len(corners) or (marks is None and (profile is None or not profile.back_labels)):
+        return [(None, 1.0)] * len(corners)
+    pyramid = pyramid or Pyramid(frame)
+    if profile is not None and profile.back_labels:
+        descriptors = back_descriptors(frame, list(corners), pyramid=pyramid, ordered=True)
+        return [(m.card, m.confidence) for m in profile.match_backs(descriptors)]
+    assert marks is not None
+    return [(r.mark, r.confidence) for r in marks.read(frame, list(corners), pyramid=pyramid, ordered=True)]
+
+
 def refine_observations(observations: Observations, frame: np.ndarray, *, pyramid: Pyramid | None,
-                        profile: DeckProfile | None, marks: MarkReader | None) -> Observations:  # fmt: skip
+                        profile: DeckProfile | None, marks: MarkReader | None,
+                        backs: Mapping[int, tuple[str | None, float]] | None = None) -> Observations:  # fmt: skip
     """The card reader's observations with the deck profile and the marks applied.
 
     Face-up cards: a sure match of the profile names the card (if the models read another card
@@ -315,7 +330,8 @@ def refine_observations(observations: Observations, frame: np.ndarray, *, pyrami
     ``marks`` (a :class:`vision.mark_reader.MarkReader`, or None for no marks); the card's
     confidence becomes P(face down) times the mark's confidence when a mark is read. The
     observations' corners are used as they are, in :func:`vision.rectify.order_corners`' order
-    (as the card reader makes them).
+    (as the card reader makes them). ``backs`` may hold the :func:`read_backs` answer of cards
+    already read (by index): those are not read again.
     """
     from vision.reader import Observations
 
@@ -335,19 +351,13 @@ def refine_observations(observations: Observations, frame: np.ndarray, *, pyrami
             else:
                 card_ids[i], confidence[i] = enrolled, max(match.confidence, confidence[i] if card_ids[i] >= 0 else 0)
     down = np.flatnonzero(~obs.face_up)
-    if len(down):
-        corners = [obs.corners[i] for i in down]
-        pyramid = pyramid or Pyramid(frame)
-        if profile is not None and profile.back_labels:
-            found = [
-                (m.card, m.confidence)
-                for m in profile.match_backs(back_descriptors(frame, corners, pyramid=pyramid, ordered=True))
-            ]
-        elif marks is not None:
-            found = [(r.mark, r.confidence) for r in marks.read(frame, corners, pyramid=pyramid, ordered=True)]
-        else:
-            found = []
-        for i, (mark, mark_confidence) in zip(down, found, strict=True):
+    known = dict(backs or {})
+    unread = [int(i) for i in down if int(i) not in known]
+    known.update(zip(unread, read_backs(frame, [obs.corners[i] for i in unread], pyramid=pyramid, profile=profile,
+                                        marks=marks), strict=True))  # fmt: skip
+    if marks is not None or (profile is not None and profile.back_labels):
+        for i in down:
+            mark, mark_confidence = known[int(i)]
             if mark == PLAIN and obs.partial[i]:
                 mark = None  # no sticker in the part that shows: it may be in the part that does not
             read_marks[i] = mark

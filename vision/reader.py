@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, overload
@@ -23,7 +24,7 @@ import numpy as np
 
 from table.cards import Card
 from vision.classify import corner_probabilities, prepare_crops, prepare_thumbnails, softmax, vote
-from vision.deck_profile import DeckProfile, ProfileError, model_hash, refine_observations
+from vision.deck_profile import DeckProfile, ProfileError, model_hash, read_backs, refine_observations
 from vision.detect import Outline, find_cards
 from vision.errors import FrameError, ModelError
 from vision.mark_reader import MarkReader
@@ -227,6 +228,7 @@ class CardReader:
         self.model_hash = model_hash(models_dir)
         self.marks: MarkReader | None = MarkReader()
         self.profile: DeckProfile | None = None
+        self._pool: ThreadPoolExecutor | None = None
 
     @classmethod
     def default(cls, *, profile: DeckProfile | str | Path | None = None) -> CardReader:
@@ -298,18 +300,31 @@ class CardReader:
             return Observations.empty(self.embedding_size, self.card_embedding_size)
         quads = [o.corners for o in outlines]
         pyramid = Pyramid(image)
-        readings = self.classify_indices(index_crops(image, quads, pyramid=pyramid))  # step 2: rectify
-        # A card whose corners plainly show an index is face up; only the others need the card model.
-        p_face = np.ones(len(quads))
-        card_embedding = np.zeros((len(quads), self.card_embedding_size), np.float32)
-        doubtful = np.flatnonzero(readings["seen"] <= 0.8)
-        if len(doubtful):
-            thumbs = thumbnails(image, [quads[i] for i in doubtful], pyramid=pyramid)
-            p_face[doubtful], card_embedding[doubtful] = self.classify_cards(thumbs)
+        crops = index_crops(image, quads, pyramid=pyramid)  # step 2: rectify
+        # The corner models run on the other core (onnxruntime lets go of the GIL) while this one
+        # runs the card model and reads the marks of every card it takes for a back.
+        corner_job = self._helper().submit(self.classify_indices, crops)
+        try:
+            p_face, card_embedding = self.classify_cards(thumbnails(image, quads, pyramid=pyramid))
+            maybe_down = [int(i) for i in np.flatnonzero(p_face <= 0.5)]
+            backs = dict(zip(maybe_down, read_backs(image, [quads[i] for i in maybe_down], pyramid=pyramid,
+                                                    profile=self.profile, marks=self.marks), strict=True))  # fmt: skip
+        finally:
+            readings = corner_job.result()
+        # A card whose corners plainly show an index is face up whatever the card model says, and
+        # its card embedding (kept for the enrollment of backs) is left empty.
+        plain = readings["seen"] > 0.8
+        p_face[plain], card_embedding[plain] = 1.0, 0.0
         readings["p_face"], readings["card_embedding"] = p_face, card_embedding
         partial = np.array([o.partial for o in outlines], bool)
         return refine_observations(self._decide(np.stack(quads), partial, readings), image, pyramid=pyramid,
-                                   profile=self.profile, marks=self.marks)  # fmt: skip
+                                   profile=self.profile, marks=self.marks, backs=backs)  # fmt: skip
+
+    def _helper(self) -> ThreadPoolExecutor:
+        """The one worker thread that runs the corner models beside the rest of a read."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tocktable-corners")
+        return self._pool
 
     def read_card(self, rectified: Any) -> Observation:
         """One card that is already straightened (upright or upside down, any size)."""

@@ -10,6 +10,7 @@ straightforward versions they replaced. No timing here: speed is measured by ben
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -343,3 +344,42 @@ def test_the_reader_s_corners_are_in_order_already_so_marks_read_alike_either_wa
         assert [seen.marks[k] for k in backs] == [r.mark for r in again]
         down += len(backs)
     assert down >= 12
+
+
+def _read_step_by_step(reader, image):  # type: ignore[no-untyped-def]
+    """The whole read as it was before the corner models moved to a helper thread: one step after
+    the other, and the card model only for cards whose corners show no plain index."""
+    from vision.deck_profile import refine_observations
+
+    outlines = reader.detect(image)
+    quads = [o.corners for o in outlines]
+    pyramid = Pyramid(image)
+    readings = reader.classify_indices(index_crops(image, quads, pyramid=pyramid))
+    p_face = np.ones(len(quads))
+    card_embedding = np.zeros((len(quads), reader.card_embedding_size), np.float32)
+    doubtful = np.flatnonzero(readings["seen"] <= 0.8)
+    if len(doubtful):
+        p_face[doubtful], card_embedding[doubtful] = reader.classify_cards(
+            thumbnails(image, [quads[i] for i in doubtful], pyramid=pyramid))  # fmt: skip
+    readings["p_face"], readings["card_embedding"] = p_face, card_embedding
+    partial = np.array([o.partial for o in outlines], bool)
+    decided = reader._decide(np.stack(quads), partial, readings)
+    return refine_observations(decided, image, pyramid=pyramid, profile=reader.profile, marks=reader.marks)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_reading_with_the_corner_models_beside_equals_reading_step_by_step(seed: int) -> None:
+    from vision.reader import CardReader
+
+    reader = CardReader.default()
+    rng = np.random.default_rng(seed)
+    cards = tuple(replace(c, back="tock") for c in deal_rows(rng, touching=seed % 2 == 0))
+    scene = render_scene(SceneSpec(cards=cards, seed=4400 + seed, deck=f"holdout-{seed}"))
+    fast, slow = reader.read(scene.image), _read_step_by_step(reader, scene.image)
+    assert len(fast) == len(slow) >= 8
+    assert not all(fast.face_up) and any(fast.face_up)  # both kinds of card, so both paths run
+    assert np.array_equal(fast.card_ids, slow.card_ids) and np.array_equal(fast.face_up, slow.face_up)
+    assert fast.marks == slow.marks and any(mark is not None for mark in fast.marks)
+    assert np.allclose(fast.confidence, slow.confidence, atol=1e-6)
+    assert np.allclose(fast.card_embeddings, slow.card_embeddings, atol=1e-5)
+    assert np.allclose(fast.embeddings, slow.embeddings, atol=1e-5)
