@@ -158,6 +158,8 @@ class ReaderSettings:
     temperature: float
     threshold: float
     members: int
+    dependence: float = 0.0
+    """How far a card's two corners are one witness (:func:`vision.classify.vote`); 0 before s17."""
 
     @staticmethod
     def load(path: Path) -> ReaderSettings:
@@ -172,9 +174,13 @@ class ReaderSettings:
         if (thumb.get("width"), thumb.get("height")) != (THUMB_W, THUMB_H):
             raise ModelError(f"{path} was made for another thumbnail size ({thumb}); retrain")
         try:
-            return ReaderSettings(float(data["temperature"]), float(data["threshold"]), int(data.get("members", 1)))
+            settings = ReaderSettings(float(data["temperature"]), float(data["threshold"]), int(data.get("members", 1)),
+                                      float(data.get("dependence", 0.0)))  # fmt: skip
         except (KeyError, TypeError, ValueError) as error:  # as SegmenterSettings.load: a typed error, not a crash
             raise ModelError(f"reader settings {path} lack a usable temperature/threshold/members: {error}") from None
+        if not 0.0 <= settings.dependence <= 1.0:
+            raise ModelError(f"reader settings {path}: dependence must be between 0 and 1, got {settings.dependence}")
+        return settings
 
 
 def check_frame(frame: Any, *, what: str = "frame") -> np.ndarray:
@@ -201,15 +207,24 @@ class CardReader:
     """Reads every card in a frame. Make one with :meth:`default` (the shipped models)."""
 
     def __init__(self, models_dir: Path, *, providers: Sequence[str] = ("CPUExecutionProvider",),
-                 threads: int = 1) -> None:  # fmt: skip
+                 threads: int = 1, detector_threads: int = 2) -> None:  # fmt: skip
+        """``threads``: onnxruntime threads for the corner and card models (which already run beside
+        other work); ``detector_threads`` for the detector, which runs while nothing else does."""
         import onnxruntime as ort
 
+        def session_options(count: int) -> Any:
+            options = ort.SessionOptions()
+            options.intra_op_num_threads = count
+            options.inter_op_num_threads = 1
+            options.log_severity_level = 3
+            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            # Threads that wait for work sleep instead of spinning: a spinning thread steals the
+            # core the other half of a read (or OpenCV) is working on.
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            return options
+
         self.settings = ReaderSettings.load(models_dir / "reader.json")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options = session_options(threads)
         sessions = []
         for name in ("corners.onnx", "card.onnx"):
             path = models_dir / name
@@ -221,7 +236,7 @@ class CardReader:
                 raise ModelError(f"cannot load model {path}: {error}") from None
         self._corners, self._card = sessions
         # The learned card finder (vision.segment); without models/detector.onnx the classical one.
-        self.segmenter = CardSegmenter.load(models_dir, options, list(providers))
+        self.segmenter = CardSegmenter.load(models_dir, session_options(detector_threads), list(providers))
         self.embedding_size = int(self._corners.get_outputs()[2].shape[1] or 0)
         self.card_embedding_size = int(self._card.get_outputs()[1].shape[1] or 0)
         # Issue 5: Tock marks of face-down cards and the user's deck profile (vision.enroll).
@@ -265,7 +280,8 @@ class CardReader:
         n = len(crops) // 2
         rank_logits, suit_logits, embedding = self._corners.run(None, {"crops": prepare_crops(crops)})
         cards, none = corner_probabilities(rank_logits, suit_logits)
-        best, posterior, seen = vote(cards.reshape(n, 2, 52), none.reshape(n, 2), self.settings.temperature)
+        best, posterior, seen = vote(cards.reshape(n, 2, 52), none.reshape(n, 2), self.settings.temperature,
+                                     dependence=self.settings.dependence)  # fmt: skip
         weights = (1.0 - none.reshape(n, 2))[:, :, None]
         emb = (embedding.reshape(n, 2, -1) * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-6)
         return {"best": best, "posterior": posterior, "seen": seen, "cards": cards.reshape(n, 2, 52),
@@ -355,7 +371,8 @@ class CardReader:
         return corner_probabilities(rank_logits, suit_logits)
 
     def _index_reading(self, cards: np.ndarray, none: np.ndarray) -> IndexReading:
-        best, posterior, seen = vote(cards[None], none[None], self.settings.temperature)
+        best, posterior, seen = vote(cards[None], none[None], self.settings.temperature,
+                                     dependence=self.settings.dependence)  # fmt: skip
         guess = str(Card.from_id(int(best[0])))
         sure = posterior[0] >= self.settings.threshold and seen[0] > 0.5
         return IndexReading(guess if sure else None, guess, float(posterior[0]), float(1.0 - seen[0]))
