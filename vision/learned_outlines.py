@@ -132,7 +132,7 @@ def fit_sides(contour: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
 
 _HUBER = 1.345  # pixels: a point further from the line than this counts less and less
-_ROUNDS = 10
+_ROUNDS = 3
 
 
 def fit_sides_many(contours: list[np.ndarray], quads: list[np.ndarray]) -> list[np.ndarray]:
