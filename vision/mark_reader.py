@@ -12,10 +12,12 @@ black ring. Because the design is exactly known, the reader measures it instead 
    search is in :mod:`vision.mark_pips`); its colour (red or black, against the disc's white) and
    its shape, matched against the design's own suit shapes turned every few degrees (a sticker
    can sit at any angle), give the suit.
-4. **Size.** The pip's height (from its area and the suit's shape) against the card's height
-   gives small, medium or large; the disc's radius against the pip tells the ace, whose ring
-   makes its white disc smaller around the same pip, and a neutral dark band where the ring is
-   confirms it.
+4. **Size.** Two measurements, each against the design's: the pip's height (from its area and
+   the suit's shape) against the card's, and where the disc's white ends round the pip, in pip
+   heights (the disc is the pip's half height plus a fixed margin, so a small pip sits in a
+   relatively wider disc; the ace's ring ends the white sooner). The second does not depend on
+   the card's outline, which the detector may draw 10-30 % too large: the first then only
+   needs to tell the large pip from the ace's (1.5 times apart).
 
 The reference values of every measurement are taken from the design itself (16 marks drawn by
 :func:`vision.faces.draw_tock_mark` and measured once), so a change of design is followed.
@@ -179,7 +181,7 @@ class _Design:
     offsets: np.ndarray  # (4, _ROTATIONS, 2) pip centroid → disc centre, in pip heights
     area_per_height2: tuple[float, float, float, float]  # pip area / pip height², per suit
     heights: dict[str, float]  # size class → pip height / card height
-    white_end: dict[str, float]  # "ace", "medium" → where the white ends, in pip heights, as measured
+    white_end: dict[str, float]  # size class → where the white ends, in pip heights, as measured
 
     @functools.cached_property
     def colour_templates(self) -> tuple[np.ndarray, np.ndarray]:
@@ -213,12 +215,10 @@ class _Design:
                 offsets[suit, k] = turn @ offset
         heights = {size: TOCK_HEIGHTS[size] for size in ("small", "medium", "large", "ace")}
         partial = _Design(templates, offsets, (ratios[0], ratios[1], ratios[2], ratios[3]), heights, {})
-        # Where the white ends for the ace (its ring) and the medium (its disc's edge), as the
-        # reader measures it on a clean card with a dark back.
+        # Where the white ends for each size (the disc's edge; the ace's ring), as the reader
+        # measures it on a clean card with a dark back.
         ends: dict[str, list[float]] = {}
         for mark in ALL_MARKS:
-            if mark.size not in (SizeClass.ACE, SizeClass.MEDIUM):
-                continue
             canvas = np.full((FACE_H, round(FACE_H * CARD_ASPECT), 3), 60.0, np.float32)
             draw_tock_mark(canvas, str(mark))
             image = np.clip(canvas, 0, 255).astype(np.uint8)
@@ -490,17 +490,45 @@ def _sure(z: float) -> float:
 _RED_CUT, _RED_SCALE = 0.3, 0.04  # redness: red marks 0.63..1.1, black ones -0.06..0.05
 _SHAPE_CUT, _SHAPE_STEP = 0.93, 0.01  # best shape correlation of a real pip: 0.97..1.0
 _SUIT_SCALE = 0.0015  # in-colour margin: clubs/spades 0.006..0.03, hearts/diamonds 0.03..0.1
-_SIZE_SCALE = 0.025  # log of a height ratio (spread about 0.03); classes are 0.41 and 0.51 apart
-_SIZE_FIT = 0.22  # furthest a pip's log height may lie from its class's
 _WHITE_MIDDLE = 0.3  # more white in the middle than round it: "no pip found" is not "plain"
-_ACE_SCALES = (0.002, 0.015)  # white end, in card heights and in pip heights
+# The size is judged on two measurements. The pip's height against the card's depends on the
+# card's outline, which the detector may draw 10-30 % too large or small (a blurred edge, a
+# neighbour's shadow); where the disc's white ends, in pip heights, does not (the sticker's disc
+# is the pip's half height plus a fixed margin: 0.86, 0.71, 0.64 of the pip for small, medium,
+# large; the ace's ring ends it at 0.62).
+_OUTLINE_SPREAD = 0.12  # log of how far off a card's outline may be (its scale), one sigma
+_SIZE_FIT = 0.45  # a pip's log height further than this from every class's: not sure what it is
+_END_SPREAD = (0.08, 0.008)  # spread of the white's end: this share of (end - 0.5), plus this
+_END_FIT = 4.0  # a white's end further than this many spreads from its class's: not sure
+_NO_RING = math.log(0.05)  # no edge round the pip at all: the ace's ring would have shown
+
+
+def _size_scores(f: MarkFeatures, design: _Design) -> tuple[dict[str, float], bool]:
+    """Log-likelihood of each size class from the pip's height and the white's end, and whether
+    the measurements fit the best class at all."""
+    log_h = math.log(max(f.height, 1e-4))
+    edge = f.contrast >= 0.2  # an edge past the pip: the disc's, or the ace's ring
+    scores, fits = {}, {}
+    for size, height in design.heights.items():
+        off = (log_h - math.log(height)) / _OUTLINE_SPREAD
+        score, fit = -0.5 * off * off, abs(off) * _OUTLINE_SPREAD <= _SIZE_FIT
+        if edge:
+            end = design.white_end[size]
+            miss = (f.white_end - end) / (_END_SPREAD[0] * (end - 0.5) + _END_SPREAD[1])
+            score -= 0.5 * miss * miss
+            fit = fit and abs(miss) <= _END_FIT
+        elif size == "ace":
+            score += _NO_RING
+        scores[size], fits[size] = score, fit
+    return scores, fits[max(scores, key=lambda size: scores[size])]
 
 
 def _decide(f: MarkFeatures, design: _Design, threshold: float) -> MarkReading:
-    """Combine the measurements: colour, then suit by shape, then size, then ace or medium.
+    """Combine the measurements: colour, then suit by shape, then size (small, medium, large, ace).
 
     The colour is never in doubt on a real pip (red 0.63..1.1, black -0.06..0.05), so the shape
     only chooses within it: a black spade may well fit a heart's outline better than a club's.
+    A pip whose shape is a suit's is never read "plain", whatever its size: at worst unsure.
     """
     if not f.found:
         # No pip; but white in the middle may be a sticker the reader could not make out.
@@ -514,27 +542,12 @@ def _decide(f: MarkFeatures, design: _Design, threshold: float) -> MarkReading:
     score = f.suit_scores[first]
     p_shape = _sure((score - _SHAPE_CUT) / _SHAPE_STEP)
     p_suit = _sure((score - f.suit_scores[second]) / _SUIT_SCALE)
-    log_h = math.log(max(f.height, 1e-4))
-    sizes = sorted(("small", "medium", "large"), key=lambda size: abs(log_h - math.log(design.heights[size])))
-    size, runner_up = sizes[0], sizes[1]
-    boundary = (math.log(design.heights[size]) + math.log(design.heights[runner_up])) / 2
-    p_size = _sure(abs(log_h - boundary) / _SIZE_SCALE)
-    p_fit = _sure((_SIZE_FIT - abs(log_h - math.log(design.heights[size]))) / _SIZE_SCALE)
-    p_ace = 1.0
-    if size == "medium":
-        if f.contrast < 0.2:  # no edge anywhere past the pip: a light back and no ring on it
-            p_ace = 0.95
-        else:
-            ace, medium = design.white_end["ace"], design.white_end["medium"]
-            card_cut = (ace + medium) / 2 * design.heights["medium"]
-            pip_cut = (ace + medium) / 2
-            z = (card_cut - f.white_end * f.height) / _ACE_SCALES[0] + (pip_cut - f.white_end) / _ACE_SCALES[1]
-            if z > 0:
-                size = "ace"
-            p_ace = _sure(abs(z))
-    is_mark = p_shape * p_fit
-    if is_mark < 0.5:
-        return MarkReading(PLAIN if is_mark < 0.1 else None, PLAIN, 1.0 - is_mark)
+    if p_shape < 0.5:
+        return MarkReading(PLAIN if p_shape < 0.1 else None, PLAIN, 1.0 - p_shape)
+    scores, fits = _size_scores(f, design)
+    size = max(scores, key=lambda s: scores[s])
+    top = scores[size]
+    p_size = 1.0 / sum(math.exp(max(v - top, -60.0)) for v in scores.values())
     mark = str(Mark(first, SizeClass(size)))
-    confidence = p_colour * is_mark * p_suit * p_size * p_ace
+    confidence = p_colour * p_shape * p_suit * p_size * (1.0 if fits else 0.5)
     return MarkReading(mark if confidence >= threshold else None, mark, confidence)
