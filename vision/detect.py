@@ -338,7 +338,11 @@ def find_cards(frame: np.ndarray, *, min_height: float = 0.05, segmenter: CardSe
     small = cv2.resize(frame, (max(round(w * scale), 1), max(round(h * scale), 1)), interpolation=cv2.INTER_AREA)
     side = min(small.shape[:2]) * min_height
     min_area = side * side * CARD_ASPECT
-    found = segmented(segmenter, small, min_area) if segmenter is not None else _classical(small, min_area, side)
+    if segmenter is not None:
+        found = segmented(segmenter, small, min_area,
+                          explain=lambda mask, known: _outlines_in(mask, small, min_area, side, known))  # fmt: skip
+    else:
+        found = _classical(small, min_area, side)
     if not found:
         return []
     gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)

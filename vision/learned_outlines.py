@@ -8,6 +8,8 @@ used to join halves, give stray cores back and drop cards run together.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -18,11 +20,19 @@ from vision.segment import CardSegmenter, Instance, instances
 _OVERSIZE = 1.45  # an outline more than this many times the frame's typical card's area is dropped
 
 
-def segmented(segmenter: CardSegmenter, small: np.ndarray, min_area: float) -> list[tuple[np.ndarray, float, bool]]:
+Quads = list[tuple[np.ndarray, float, bool]]
+"""Rough outlines (4×2 work pixels), each with its fit and whether part of the card is hidden."""
+
+
+def segmented(segmenter: CardSegmenter, small: np.ndarray, min_area: float, *,
+              explain: Callable[[np.ndarray, Quads], Quads] | None = None) -> Quads:  # fmt: skip
     """Rough quads (work pixels) of the cards the learned segmenter separates.
 
     The cards of one deck are all the same size: a "card" well inside a card more than twice its
     area is a stray core (a court card's busy picture), and its pixels go back to the card around it.
+    ``explain`` (the classical detector's blob explainer: a uint8 mask and the cards already
+    known → card quads) is asked about outlines of several cards run together: the whole cards
+    of the typical size it finds in them are kept.
     """
     settings = segmenter.settings
     card, core = segmenter.probabilities(small)
@@ -51,9 +61,41 @@ def segmented(segmenter: CardSegmenter, small: np.ndarray, min_area: float) -> l
     areas = [cv2.contourArea(q.astype(np.float32)) for q, _, _ in found]
     typical = float(np.percentile(areas, 75))
     found, masks, areas = _join_halves(found, masks, areas, typical, cards)
-    # What is still far smaller than a card shows only part of one, whatever its shape.
     kept = [(f, area) for f, area in zip(found, areas, strict=True) if area <= _OVERSIZE * typical]
+    if explain is not None:
+        known = [f for f, _ in kept]
+        for inst, area in zip(masks, areas, strict=True):
+            if area > _OVERSIZE * typical:
+                kept += _whole_cards_in(inst.full(cards.shape) * 255, known, typical, explain)
+    # What is still far smaller than a card shows only part of one, whatever its shape.
     return [(quad, fit, partial or area < 0.7 * typical) for (quad, fit, partial), area in kept]
+
+
+def _whole_cards_in(mask: np.ndarray, known: Quads, typical: float, explain: Callable[[np.ndarray, Quads], Quads]
+                    ) -> list[tuple[tuple[np.ndarray, float, bool], float]]:  # fmt: skip
+    """The whole cards of the typical size that ``explain`` finds in a blob of several cards run
+    together (the network saw no gap between them; the edges between them may still show).
+    Only whole ones: a piece of a card cut along its own index would be read from the wrong place."""
+    out: list[tuple[tuple[np.ndarray, float, bool], float]] = []
+    known = list(known)
+    for _ in range(2):  # what is left once the cards found are taken away is looked at once more
+        found = []
+        for quad, fit, partial in explain(mask, known):
+            area = cv2.contourArea(quad.astype(np.float32))
+            centre = tuple(float(v) for v in quad.mean(axis=0))
+            inside_known = any(cv2.pointPolygonTest(q.astype(np.float32), centre, False) >= 0 for q, _, _ in known)
+            if not partial and 0.8 * typical <= area <= 1.3 * typical and card_shaped(quad) and not inside_known:
+                found.append(((quad, fit, False), area))
+        if not found:
+            break
+        out += found
+        known += [f for f, _ in found]
+        taken = np.zeros_like(mask)
+        for (quad, _, _), _ in found:
+            cv2.fillConvexPoly(taken, np.round(quad).astype(np.int32), 255)
+        mask = cv2.morphologyEx(cv2.bitwise_and(mask, cv2.bitwise_not(cv2.dilate(taken, np.ones((5, 5), np.uint8)))),
+                                cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))  # fmt: skip
+    return out
 
 
 def _join_halves(found: list[tuple[np.ndarray, float, bool]], instances: list[Instance], areas: list[float],

@@ -212,3 +212,33 @@ def test_settings_files_that_lack_a_value_are_typed_errors(tmp_path: Path) -> No
     broken.write_text(json.dumps(reader_json))
     with pytest.raises(ModelError, match="temperature"):
         ReaderSettings.load(broken)
+
+
+def test_cards_run_together_are_explained_by_whole_cards_of_the_typical_size() -> None:
+    # Four cards apart and a pair the network ran together (one core over both): the pair's outline
+    # is twice a card, so it is not kept; the explainer finds the cards in it, one per look.
+    boxes = [(10, 10, 38, 50), (60, 10, 88, 50), (110, 10, 138, 50), (160, 10, 188, 50)]
+    card, core = _card_and_core(120, 320, [*boxes, (210, 60, 266, 100)])
+    left = np.array([[210, 60], [238, 60], [238, 100], [210, 100]], np.float64)
+    right = left + np.array([28.0, 0.0])
+    answers = [
+        [(left, 0.9, False),
+         (right + 2.0, 0.9, True),  # partial: cut along its index, read from the wrong place
+         (np.array([[20, 70], [80, 70], [80, 115], [20, 115]], np.float64), 0.9, False),  # too big
+         (np.array([[12, 12], [36, 12], [36, 48], [12, 48]], np.float64), 0.9, False)],  # a known card
+        [(right, 0.9, False)],  # what is left once the left card is taken away
+    ]  # fmt: skip
+    masks: list[np.ndarray] = []
+
+    def explain(mask: np.ndarray, known: list) -> list:  # type: ignore[type-arg]
+        masks.append(mask.copy())
+        return answers[len(masks) - 1] if len(masks) <= len(answers) else []
+
+    maps = _Maps(card, core)
+    found = segmented(maps, np.zeros((120, 320, 3), np.uint8), 50.0, explain=explain)  # type: ignore[arg-type]
+    centres = sorted(tuple(np.round(q.mean(axis=0)).astype(int)) for q, _, _ in found)
+    assert len(found) == 6 and not any(partial for _, _, partial in found)
+    assert (224, 80) in centres and (252, 80) in centres
+    assert masks[0][80, 224] and not masks[1][80, 224] and masks[1][80, 252]  # the left card was taken away
+    # Without an explainer the pair is dropped, never read as one card.
+    assert len(segmented(maps, np.zeros((120, 320, 3), np.uint8), 50.0)) == 4  # type: ignore[arg-type]
