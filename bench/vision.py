@@ -194,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     reader = CardReader(args.models)
     figures: dict[str, Any] = {}
     if args.only in (None, "speed"):
-        print("speed (1280x720, 12 cards, onnxruntime CPU, 1 thread):")
+        print("speed (1280x720, 12 cards, onnxruntime CPU; detector on both cores, corner models beside the rest):")
         figures["speed"] = s = speed(reader, args.frames, args.models)
         print(f"  read median {s['median_ms']:.1f} ms, p95 {s['p95_ms']:.1f} ms "
               f"(detect alone median {s['detect_median_ms']:.1f} ms); CPU time per read median "
