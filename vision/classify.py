@@ -65,15 +65,25 @@ def corner_probabilities(rank_logits: np.ndarray, suit_logits: np.ndarray) -> tu
     return cards, p_none
 
 
-def vote(cards: np.ndarray, none: np.ndarray, temperature: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def vote(cards: np.ndarray, none: np.ndarray, temperature: float, *, dependence: float = 0.0
+         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """Combine the corners of each card: (N, C, 52) and (N, C) → best card id, posterior, P(index seen).
 
     Each corner votes with the log of its card probabilities, weighted by how sure it is that it
     shows an index at all, so a covered or blank corner abstains; corners that disagree pull the
     posterior down. ``temperature`` (fitted on synthetic data) calibrates the posterior.
+
+    ``dependence`` (0..1, fitted with the temperature) says how far the corners of one card are
+    one witness rather than several: both are printed in the same font, so a glyph that fools the
+    model in one corner fools it in the other (a 6 read as 8 twice is not twice the evidence). The
+    summed vote is divided by the corners' total weight to this power (never by less than 1, so a
+    card seen by one corner is read as before): 0 counts them as independent, 1 takes their mean.
     """
+    if not 0.0 <= dependence <= 1.0:
+        raise ValueError(f"dependence must be between 0 (independent corners) and 1 (one witness), got {dependence!r}")
     weight = 1.0 - none  # (N, C)
-    score = (weight[:, :, None] * np.log(cards + 1e-6)).sum(axis=1) / temperature
+    witnesses = np.maximum(weight.sum(axis=1), 1.0) ** dependence  # (N,)
+    score = (weight[:, :, None] * np.log(cards + 1e-6)).sum(axis=1) / (temperature * witnesses[:, None])
     posterior = softmax(score)
     best = posterior.argmax(axis=1)
     seen = 1.0 - np.prod(none, axis=1)

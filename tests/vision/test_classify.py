@@ -66,3 +66,30 @@ def test_prepare_crops_ignores_the_light_and_sees_red() -> None:
     assert reddish[1][ink[0]].mean() > 0.5 > abs(bright[1][ink[0]].mean())
     with pytest.raises(ValueError, match="BGR"):
         prepare_crops(crop[..., 0])
+
+
+def test_full_dependence_counts_two_agreeing_corners_as_one_witness() -> None:
+    a = _corner(21, 0.7)
+    one = vote(a[None, None], np.zeros((1, 1)), 0.5)[1][0]
+    independent = vote(np.stack([a, a])[None], np.zeros((1, 2)), 0.5)[1][0]
+    same = vote(np.stack([a, a])[None], np.zeros((1, 2)), 0.5, dependence=1.0)[1][0]
+    half = vote(np.stack([a, a])[None], np.zeros((1, 2)), 0.5, dependence=0.5)[1][0]
+    assert same == pytest.approx(one, rel=1e-9)
+    assert one < half < independent
+
+
+def test_dependence_never_sharpens_a_card_seen_by_one_corner() -> None:
+    seen, covered = _corner(8, 0.6), _corner(44, 0.9)
+    for none in ([[0.0, 1.0]], [[0.3, 0.9]]):  # one clean corner; or a doubtful one and a covered one
+        cards = np.stack([seen, covered])[None]
+        plain = vote(cards, np.array(none), 0.7)
+        dependent = vote(cards, np.array(none), 0.7, dependence=1.0)
+        assert dependent[0][0] == plain[0][0] == 8
+        assert dependent[1][0] == pytest.approx(plain[1][0], rel=1e-9)
+
+
+@pytest.mark.parametrize("dependence", [-0.1, 1.5])
+def test_dependence_outside_0_to_1_is_refused(dependence: float) -> None:
+    cards = np.stack([_corner(3, 0.9), _corner(3, 0.9)])[None]
+    with pytest.raises(ValueError, match="dependence"):
+        vote(cards, np.zeros((1, 2)), 1.0, dependence=dependence)

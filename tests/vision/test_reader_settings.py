@@ -1,0 +1,41 @@
+"""reader.json's calibration values as the reader loads them (vision.reader.ReaderSettings)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from vision.errors import ModelError
+from vision.reader import MODELS_DIR, ReaderSettings
+
+
+def _settings_with(tmp_path: Path, **changes: object) -> Path:
+    data = json.loads((MODELS_DIR / "reader.json").read_text())
+    for key, value in changes.items():
+        if value is None:
+            data.pop(key, None)
+        else:
+            data[key] = value
+    path = tmp_path / "reader.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_the_corners_dependence_is_read_and_defaults_to_independent(tmp_path: Path) -> None:
+    assert ReaderSettings.load(_settings_with(tmp_path, dependence=0.625)).dependence == 0.625
+    assert ReaderSettings.load(_settings_with(tmp_path, dependence=None)).dependence == 0.0
+
+
+@pytest.mark.parametrize("bad", [-0.5, 2.0, "much"])
+def test_a_dependence_outside_0_to_1_is_a_model_error(tmp_path: Path, bad: object) -> None:
+    with pytest.raises(ModelError, match=r"dependence|usable"):
+        ReaderSettings.load(_settings_with(tmp_path, dependence=bad))
+
+
+def test_the_shipped_settings_are_in_range() -> None:
+    settings = ReaderSettings.load(MODELS_DIR / "reader.json")
+    assert settings.temperature > 0.0
+    assert 0.5 <= settings.threshold < 1.0
+    assert 0.0 <= settings.dependence <= 1.0
