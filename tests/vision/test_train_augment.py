@@ -11,7 +11,7 @@ from vision.classify import prepare_crops  # noqa: E402
 from vision.train.__main__ import _augment  # noqa: E402
 
 
-def _glyphs(n: int) -> "torch.Tensor":
+def _glyphs(n: int) -> torch.Tensor:
     """Prepared crops of a dark bar (a '1') on paper, with a little noise."""
     rng = np.random.default_rng(3)
     crops = np.full((n, 64, 32, 3), 225, np.uint8)
