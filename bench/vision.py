@@ -3,6 +3,7 @@
     python -m bench.vision                 # all figures (a few minutes)
     python -m bench.vision --scenes 20     # fewer synthetic scenes
     python -m bench.vision --json out.json # also write the figures as JSON
+    python -m bench.vision --skip-peers    # without the peer (bench/vision_peer.py: a classical reader)
 
 Figures:
 - synthetic hold-out: scenes drawn with deck styles from the hold-out font pool (never trained
@@ -190,6 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=["speed", "synthetic", "real"], help="measure only this group")
     parser.add_argument("--true-outlines", action="store_true",
                         help="synthetic scenes: read cards at their true outlines (the classifier alone)")  # fmt: skip
+    parser.add_argument("--skip-peers", action="store_true", help="do not measure the classical template reader beside")
     args = parser.parse_args(argv)
     reader = CardReader(args.models)
     figures: dict[str, Any] = {}
@@ -213,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         if r["confusions"]:
             print("  misses (truth→read(confidence)): " + " ".join(r["confusions"]))
     if args.only not in (None, "real"):
-        return _finish(figures, args.json)
+        return _finish(figures, args)
     real = bicycle(reader)
     if real is None:
         print("bicycle-webcam: skipped (../shared/vision-real absent)")
@@ -232,12 +234,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"fanned-corners/0.jpg: {fan['right']}/{fan['corners']} labelled corners right, unsure {fan['unsure']}, "
               f"wrong {fan['wrong']}")  # fmt: skip
         print("  " + " ".join(fan["details"]))
-    return _finish(figures, args.json)
+    return _finish(figures, args)
 
 
-def _finish(figures: dict[str, Any], path: Path | None) -> int:
-    if path is not None:
-        path.write_text(json.dumps(figures, indent=1) + "\n")
+def _finish(figures: dict[str, Any], args: argparse.Namespace) -> int:
+    if not args.skip_peers:  # the peer on the same scenes, photos and frames, in this run
+        from bench.vision_peer import beside
+
+        if args.true_outlines:
+            print("(the peer finds its own outlines: --true-outlines applies to tocktable only)")
+        figures["peer_template_reader"] = beside(figures, scenes=args.scenes, frames=args.frames, only=args.only)
+    if args.json is not None:
+        args.json.write_text(json.dumps(figures, indent=1) + "\n")
     return 0
 
 
