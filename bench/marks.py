@@ -4,6 +4,7 @@
     python -m bench.marks --scenes 20          # fewer scenes
     python -m bench.marks --models DIR         # the card reader's models from DIR (default models/)
     python -m bench.marks --json out.json      # also write the figures as JSON
+    python -m bench.marks --misses DIR         # a picture of each card the card reader misses
 
 Figures (all on deck styles of the hold-out font pool and scene seeds never used while the
 reader was tuned: tuning used train-style decks, seeds 1000-1599 and 5000-5149, and a look at
@@ -11,8 +12,8 @@ hold-out seeds 70000-70099, 31000-31019 and this benchmark's first run at seed 9
 starts at 97000):
 - scenes: 1280×720 tables (every surface, any card rotation, the renderer's light, blur, noise,
   glare and JPEG), 12 face-down cards each, about 15 % of them plain backs. Read from the true
-  outlines (the mark reader alone) and from the card reader's own outlines (the whole pipeline:
-  detect, face-down, mark).
+  outlines (the mark reader alone) and through the card reader (the whole pipeline: detect,
+  face-down, mark; the mark it reports, so a partial card's "plain" counts as unsure).
 - stickers at any angle: one card per shot, the sticker turned at random on the back, 110-220
   pixels tall, random table colour, light, tint, blur, noise, JPEG.
 - the learned alternative: nearest prototype of the card model's embedding (prototypes from
@@ -93,8 +94,29 @@ def _face_down_scene(rng: np.random.Generator, number: int, *, deck: str) -> Sce
     return SceneSpec(cards=cards, seed=number, deck=deck)
 
 
-def scenes(marks: MarkReader, card_reader: Any, count: int, *, seed: int) -> dict[str, Any]:
-    """Hold-out scenes: marks from the true outlines, and through the card reader when given."""
+def _save_miss(path: Path, image: np.ndarray, truth: np.ndarray, found: np.ndarray, pyramid: Pyramid) -> None:
+    """A picture of a card read wrongly or not at all through the card reader: the frame around
+    it with the true outline (green) and the reader's (red), and the mark patch cut at each."""
+    import cv2
+
+    shown = image.copy()
+    for quad, colour in ((truth, (0, 200, 0)), (found, (0, 0, 255))):
+        cv2.polylines(shown, [np.round(quad).astype(np.int32)], True, colour, 2)
+    x0, y0 = np.maximum(truth.min(axis=0) - 80, 0).astype(int)
+    x1, y1 = (truth.max(axis=0) + 80).astype(int)
+    crop = shown[y0:y1, x0:x1]
+    patches = np.concatenate([cv2.resize(centre_patch(image, q, pyramid=pyramid), (144, 144)) for q in (truth, found)])
+    canvas = np.zeros((max(crop.shape[0], 288), crop.shape[1] + 144, 3), np.uint8)
+    canvas[: crop.shape[0], : crop.shape[1]] = crop
+    canvas[:288, crop.shape[1] :] = patches
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), canvas)
+
+
+def scenes(marks: MarkReader, card_reader: Any, count: int, *, seed: int, misses: Path | None = None
+           ) -> dict[str, Any]:  # fmt: skip
+    """Hold-out scenes: marks from the true outlines, and through the card reader when given (as
+    it reports them); ``misses``: save a picture of each card read wrongly or unsure there."""
     from vision.detect import quad_iou
 
     rng = np.random.default_rng(seed)
@@ -114,7 +136,7 @@ def scenes(marks: MarkReader, card_reader: Any, count: int, *, seed: int) -> dic
             seen = card_reader.read(image)
             _, card_embeddings = card_reader.classify_cards(thumbnails(image, [t.corners for t in scene.truth]))
             embeddings += list(zip(truths, card_embeddings, strict=True))
-            for truth, t in zip(truths, scene.truth, strict=True):
+            for card, (truth, t) in enumerate(zip(truths, scene.truth, strict=True)):
                 ious = [quad_iou(t.corners, c) for c in seen.corners]
                 if not ious or max(ious) < 0.5:
                     continue
@@ -123,7 +145,12 @@ def scenes(marks: MarkReader, card_reader: Any, count: int, *, seed: int) -> dic
                 if obs.face_up:
                     continue
                 face_down += 1
-                pipeline_tally.add(truth, marks.read(image, [obs.corners], pyramid=pyramid)[0].mark)
+                read = obs.mark  # what the card reader itself reports (a partial card's "plain" is unsure)
+                pipeline_tally.add(truth, read)
+                if misses is not None and read != truth:
+                    _save_miss(misses / f"{number}-{card}-{truth}-{read}.png", image, t.corners,
+                               obs.corners, pyramid)  # fmt: skip
+
         sys.stderr.write(f"\r  scenes {k + 1}/{count}")
     sys.stderr.write("\n")
     out: dict[str, Any] = {"scenes": count, "true_outlines": truth_tally.figures()}
@@ -215,6 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=Path, default=None, help="card reader models (default: models/)")
     parser.add_argument("--seed", type=int, default=97, help="first seed (default 97: never used in tuning)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--misses", type=Path, help="save a picture of each miss through the card reader here")
     args = parser.parse_args(argv)
     marks = MarkReader()
     card_reader = None
@@ -225,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:  # no models yet: the mark reader's own figures still stand
         print(f"card reader not available ({error}): pipeline and learned-peer figures skipped")
     figures: dict[str, Any] = {}
-    figures["scenes"] = scenes(marks, card_reader, args.scenes, seed=args.seed)
+    figures["scenes"] = scenes(marks, card_reader, args.scenes, seed=args.seed, misses=args.misses)
     embeddings = figures["scenes"].pop("_embeddings", None)
     print(_line("scenes, true outlines", figures["scenes"]["true_outlines"]))
     if "pipeline" in figures["scenes"]:

@@ -113,6 +113,24 @@ def test_an_outline_drawn_too_large_or_small_keeps_the_size(reader: MarkReader) 
     assert counts[1.2][0] >= 48, counts
 
 
+def test_the_aces_ring_is_seen_on_a_light_back(reader: MarkReader) -> None:
+    """On a light back the ace's black ring shows as a dark band with lighter back beyond it; a
+    large pip's disc ends straight onto the back."""
+    from vision.faces import FACE_H, draw_tock_mark
+    from vision.rectify import CARD_ASPECT
+
+    rings = {}
+    for mark in ("h:ace", "s:ace", "h:large", "s:large"):
+        canvas = np.full((FACE_H, round(FACE_H * CARD_ASPECT), 3), 170.0, np.float32)
+        draw_tock_mark(canvas, mark)
+        back = np.clip(canvas, 0, 255).astype(np.uint8)
+        h, w = back.shape[:2]
+        corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64) - 0.5
+        rings[mark] = reader.features(centre_patch(back, corners)).ring
+        assert reader.read_back(back).mark == mark
+    assert min(rings["h:ace"], rings["s:ace"]) > 0.2 and max(rings["h:large"], rings["s:large"]) < 0.1, rings
+
+
 def test_a_pip_of_no_size_is_unsure_never_plain(reader: MarkReader) -> None:
     """A pip shaped like a suit inside a white disc is a mark even when its size fits no class
     (an outline far too large or small): unsure, not "plain"."""
