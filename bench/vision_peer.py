@@ -11,7 +11,7 @@ over a dark table). This module re-implements its approach in our own code, step
 1. grey → 5×5 Gaussian blur → ONE fixed threshold: the brightness of a background sample (a pixel
    near the top centre of the frame) plus 60 grey levels; the card is whatever is brighter.
 2. external contours whose area is that of a card → ``approxPolyDP`` (1 % of the perimeter) → keep
-   the 4-corner ones.
+   the 4-corner ones (see below for the convex hull).
 3. perspective flatten to a 200×300 card, its long side upright (an upright or a 180° card both
    show an index top left: the faces are point-symmetric).
 4. cut the top-left corner, zoom it 4×, threshold it (inverse) at a fixed 30 levels below a white
@@ -33,6 +33,8 @@ Where it departs from the original, each time so as not to fail on our renderer 
 have nothing to do with the method (all set once, on training-style scenes: ``train-*`` decks,
 scene seeds 100..; never on the hold-out):
 - the card's area is a share of the frame (0.4 %..25 %), not a pixel count for one camera;
+- the 4 corners are fitted to the contour's convex hull: an index printed against the card's edge
+  would otherwise bite into the outline;
 - the corner box is 24 % × 43 % of the card (the original's is about 16 % × 28 %): our deck styles
   print indices bigger and lower than one Bicycle deck;
 - the flattened card's outer 3 pixels count as paper (an index printed near the edge would join
@@ -126,7 +128,8 @@ def find_cards(frame: np.ndarray) -> list[np.ndarray]:
     for contour in contours:
         if not low < cv2.contourArea(contour) < high:
             continue
-        approx = cv2.approxPolyDP(contour, 0.01 * cv2.arcLength(contour, True), True)
+        hull = cv2.convexHull(contour)  # an index printed against the card's edge bites into its outline
+        approx = cv2.approxPolyDP(hull, 0.01 * cv2.arcLength(hull, True), True)
         if len(approx) == 4:
             quads.append(approx.reshape(4, 2).astype(np.float64))
     return quads
