@@ -354,7 +354,7 @@ def _measure_normalised(low: np.ndarray, chroma: np.ndarray, redness: np.ndarray
     best: MarkFeatures | None = None
     for blob, within, ink_parts in _pip_candidates(ink, white, light, redness, chroma, design):
         features = yield from _measure_pip(blob, within, ink, low, redness, design, white_level, white_middle,
-                                           ink_parts)  # fmt: skip
+                                           ink_parts, chroma)  # fmt: skip
         if best is None or features.shape_score > best.shape_score:
             best = features
         if features.shape_score >= _PLAINLY_A_SUIT:
@@ -364,9 +364,10 @@ def _measure_normalised(low: np.ndarray, chroma: np.ndarray, redness: np.ndarray
 
 def _measure_pip(blob: np.ndarray, within: np.ndarray, ink: np.ndarray, low: np.ndarray, redness: np.ndarray,
                  design: _Design, white_level: float, white_middle: float,
-                 ink_parts: _Parts | None = None) -> _Search:  # fmt: skip
+                 ink_parts: _Parts | None = None, chroma: np.ndarray | None = None) -> _Search:  # fmt: skip
     """The measurements of one pip found in a patch (``ink_parts``: the components of
-    ``ink & within`` when already known); yields its shape match, is sent the scores."""
+    ``ink & within`` when already known; ``chroma``: to look for the ace's ring); yields its
+    shape match, is sent the scores."""
     core = cv2.erode(blob, _DISK3) > 0
     if core.sum() < 4:
         core = blob > 0
@@ -393,7 +394,9 @@ def _measure_pip(blob: np.ndarray, within: np.ndarray, ink: np.ndarray, low: np.
     centre = centroid + design.offsets[suit, turn] * height_px
     white_end, contrast = _white_end(low, soft, centre, height_px)
     # Only a white that ends about where the ace's ring is can be the ace's: look for the ring then.
-    ring = _ring(low, soft, centre, height_px) if contrast >= 0.2 and white_end < _RING_LOOK else 0.0
+    # The ring is dark in every channel, a coloured back is not (its darkest channel may be).
+    look = chroma is not None and contrast >= 0.2 and white_end < _RING_LOOK
+    ring = _ring(low + chroma, soft, centre, height_px) if look and chroma is not None else 0.0
     return MarkFeatures(True, red, (float(suit_scores[0]), float(suit_scores[1]), float(suit_scores[2]),
                                     float(suit_scores[3])), height_px / PX_PER_HEIGHT, white_end, contrast,
                         white_level, white_middle, ring)  # fmt: skip
@@ -402,10 +405,11 @@ def _measure_pip(blob: np.ndarray, within: np.ndarray, ink: np.ndarray, low: np.
 _RING_LOOK = 0.68  # pip heights: a white ending further out is a medium's or a small's disc
 
 
-def _ring(low: np.ndarray, soft: np.ndarray, centre: np.ndarray, height_px: float) -> float:
-    """Past the white round the pip, how much lighter the angular mean gets again after its
-    darkest radius, relative to the white: the ace's black ring on a lighter back (0.2..0.7);
-    a disc's edge onto the back stays dark (at most 0.1). A dark back shows no ring either way."""
+def _ring(high: np.ndarray, soft: np.ndarray, centre: np.ndarray, height_px: float) -> float:
+    """Past the white round the pip, how much lighter (brightest channel) the angular mean gets
+    again after its darkest radius, relative to the white: the ace's black ring on a lighter or
+    coloured back; a disc's edge onto the back stays at the back's level. A dark back shows no
+    ring either way."""
     first, last, step = _PROFILE
     distance = np.hypot(_XX64 - centre[0], _YY64 - centre[1]) / max(height_px, 1.0)
     use = (soft < 0.05) & (distance >= first) & (distance < last)
@@ -414,7 +418,7 @@ def _ring(low: np.ndarray, soft: np.ndarray, centre: np.ndarray, height_px: floa
     counts = np.bincount(bins, minlength=n)[:n]
     if counts.min() < 3:
         return 0.0
-    profile = np.bincount(bins, weights=low[use], minlength=n)[:n] / counts
+    profile = np.bincount(bins, weights=high[use], minlength=n)[:n] / counts
     inside = float(profile[_ON_DISC].sum() / _ON_DISC_COUNT)
     beyond = np.flatnonzero(_BEYOND)
     darkest = int(beyond[np.argmin(profile[beyond])])
@@ -527,10 +531,9 @@ _SIZE_FIT = 0.45  # a pip's log height further than this from every class's: not
 _END_SPREAD = (0.08, 0.008)  # spread of the white's end: this share of (end - 0.5), plus this
 _END_FIT = 4.0  # a white's end further than this many spreads from its class's: not sure
 _NO_RING = math.log(0.05)  # no edge round the pip at all: the ace's ring would have shown
-# A ring seen (lighter again past the darkest): about 60 % of aces on rendered backs, under 1 % of
-# other marks; not seen: 40 % of aces (dark backs), 99 % of the others. The odds used are milder
-# (20 and 0.5): an outline 30 % too large makes a large pip look like an ace's.
-_RING_CUT, _RING_SCALE, _RING_SEEN, _RING_UNSEEN = 0.15, 0.03, math.log(20.0), math.log(0.5)
+# A ring seen (lighter again past the darkest, in the brightest channel): 87-100 % of aces on
+# rendered tuning backs, under 1 % of large pips; the odds used are milder (20 and 0.2).
+_RING_CUT, _RING_SCALE, _RING_SEEN, _RING_UNSEEN = 0.15, 0.03, math.log(20.0), math.log(0.2)
 
 
 def _size_scores(f: MarkFeatures, design: _Design) -> tuple[dict[str, float], bool]:

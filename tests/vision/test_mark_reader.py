@@ -109,8 +109,8 @@ def test_an_outline_drawn_too_large_or_small_keeps_the_size(reader: MarkReader) 
             for truth, reading in zip(scene.truth, readings, strict=True):
                 tally[0 if reading.mark == truth.mark else 1 if reading.mark is None else 2] += 1
     assert [tally[2] for tally in counts.values()] == [0, 0, 0], counts
-    assert counts[0.9][0] >= 70 and counts[1.1][0] >= 70, counts  # of 72
-    assert counts[1.2][0] >= 48, counts
+    assert counts[0.9][0] >= 68 and counts[1.1][0] >= 70, counts  # of 72
+    assert counts[1.2][0] >= 64, counts
 
 
 def test_the_aces_ring_is_seen_on_a_light_back(reader: MarkReader) -> None:
