@@ -320,33 +320,34 @@ def measure(reader: CardReader | TemplateReader, *, scenes: int, frames: int,
     return figures
 
 
-def _counts(figures: dict[str, Any], name: str) -> tuple[int, int, int, int, int] | None:
-    """(cards or photos, found, right, unsure, wrong) of one set."""
+def _counts(figures: dict[str, Any], name: str) -> tuple[int, int, int, int, int, int] | None:
+    """(cards or photos, face up, found, right, unsure, wrong) of one set."""
     r = figures.get(name)
     if r is None:
         return None
     if name == "bicycle_webcam":
-        return r["photos"], r["photos"] - r["no_card"], r["right"], r["unsure"], r["wrong"]
-    return r["cards"], r["found"], r["right"], r["unsure"], r["wrong"]
+        return r["photos"], r["photos"], r["photos"] - r["no_card"], r["right"], r["unsure"], r["wrong"]
+    return r["cards"], r["face_up"], r["found"], r["right"], r["unsure"], r["wrong"]
 
 
 def _ratio(top: float, bottom: float) -> str:
-    return f"{top / bottom:.2f}x" if bottom else ("inf" if top else "-")
+    return f"{top / bottom:.2f}x" if bottom else "- (the peer has none)"
 
 
 def report(ours: dict[str, Any], peer: dict[str, Any]) -> dict[str, Any]:
     """Print tocktable beside the peer, per set, with the ratios; return the ratios."""
     ratios: dict[str, Any] = {}
     print("peer: classical OpenCV template reader (fixed threshold, contours, templates; bench/vision_peer.py)")
-    print(f"  {'set':<20} {'reader':<10} {'cards':>6} {'found':>6} {'right':>6} {'unsure':>7} {'wrong':>6}")
+    header = ("cards", "face up", "found", "right", "unsure", "wrong")
+    print(f"  {'set':<20} {'reader':<10} " + " ".join(f"{h:>7}" for h in header))
     for name in SETS:
         a, b = _counts(ours, name), _counts(peer, name)
         if a is None or b is None:
             print(f"  {name:<20} skipped (not measured in this run)")
             continue
         for who, c in (("tocktable", a), ("peer", b)):
-            print(f"  {name:<20} {who:<10} {c[0]:>6} {c[1]:>6} {c[2]:>6} {c[3]:>7} {c[4]:>6}")
-        ratios[name] = {"right": _ratio(a[2], b[2])}
+            print(f"  {name:<20} {who:<10} " + " ".join(f"{v:>7}" for v in c))
+        ratios[name] = {"right": _ratio(a[3], b[3])}
         print(f"  {'':<20} tocktable right / peer right = {ratios[name]['right']}")
     if "speed" in ours and "speed" in peer:
         ms_ours, ms_peer = ours["speed"]["median_ms"], peer["speed"]["median_ms"]
