@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from table.cards import Card
-from vision.scene import BACKS, PlacedCard, SceneSpec, _draw_hands, deal_rows, render_scene
+from vision.scene import BACKS, TABLES, PlacedCard, SceneSpec, _draw_hands, deal_rows, render_scene
 from vision.segment import CORE_FRACTION, OUT_SCALE
 
 WORK_WIDTH = 320
@@ -124,11 +124,30 @@ def _targets(corners: list[np.ndarray], hands: np.ndarray, size: tuple[int, int]
                      cv2.resize(core, size_out, interpolation=cv2.INTER_AREA)])  # fmt: skip
 
 
-def sample(seed: int, tock: float | None = None) -> SegSample:
-    """One rendered table and its targets (deterministic for ``seed`` and ``tock``).
+PALE_TABLES = ("white-cloth", "beige-cloth", "grey-laminate", "grey-felt", "light-wood")
+"""Light tables: where a lamp's glare on the cloth can look like a white card face, and a card's
+edge shows least against the cloth (the base detector drew phantom cards there)."""
+
+
+def down_rows(rng: np.random.Generator) -> tuple[tuple[PlacedCard, ...], str]:
+    """A 16:9 table of rows of mostly face-down cards (Tock, plain and patterned backs), as a game
+    deals them, and its surface: a light one more often than not."""
+    cards = deal_rows(rng, count=int(rng.integers(6, 15)), touching=bool(rng.random() < 0.3),
+                      face_up=float(rng.uniform(0.0, 0.3)))  # fmt: skip
+    backs = rng.choice(["tock", "plain", *BACKS[2:]], size=len(cards),
+                       p=[0.6, 0.2] + [0.2 / (len(BACKS) - 2)] * (len(BACKS) - 2))  # fmt: skip
+    cards = tuple(replace(c, back=str(b)) for c, b in zip(cards, backs, strict=True))
+    table = str(rng.choice(PALE_TABLES)) if rng.random() < 0.6 else str(rng.choice(sorted(TABLES)))
+    return cards, table
+
+
+def sample(seed: int, tock: float | None = None, rows: float = 0.0) -> SegSample:
+    """One rendered table and its targets (deterministic for ``seed``, ``tock`` and ``rows``).
 
     ``tock``: the share of face-down cards given a Tock back (its sticker in the middle of the
-    back is what a core must not break at); None leaves the layout's own backs.
+    back is what a core must not break at); None leaves the layout's own backs. ``rows``: the
+    share of tables that are instead :func:`down_rows` (their own random stream, so ``rows=0``
+    gives the same tables as before it existed).
     """
     rng = np.random.default_rng([seed, 7001])
     size = _SIZES[int(rng.integers(len(_SIZES)))]
@@ -136,8 +155,14 @@ def sample(seed: int, tock: float | None = None) -> SegSample:
     if tock is not None:
         backs = np.random.default_rng([seed, 7002]).random(len(cards)) < tock
         cards = tuple(replace(c, back="tock") if b and not c.face_up else c for c, b in zip(cards, backs, strict=True))
+    table = None
+    if rows > 0:
+        other = np.random.default_rng([seed, 7003])
+        if other.random() < rows:
+            size = (640, 360)
+            cards, table = down_rows(other)
     hands = int(rng.choice([0, 0, 0, 1, 2, 3]))
-    spec = SceneSpec(cards=cards, size=size, seed=int(rng.integers(1 << 30)), hands=hands,
+    spec = SceneSpec(cards=cards, size=size, table=table, seed=int(rng.integers(1 << 30)), hands=hands,
                      deck=f"train-{int(rng.integers(100000))}")  # fmt: skip
     scene = render_scene(spec)
     hand_mask = np.zeros((size[1], size[0]), np.uint8)
@@ -154,16 +179,16 @@ def sample(seed: int, tock: float | None = None) -> SegSample:
     return SegSample(image, target)
 
 
-def _chunk(job: tuple[list[int], float | None]) -> list[SegSample]:
-    seeds, tock = job
-    return [sample(s, tock) for s in seeds]
+def _chunk(job: tuple[list[int], float | None, float]) -> list[SegSample]:
+    seeds, tock, rows = job
+    return [sample(s, tock, rows) for s in seeds]
 
 
-def render_samples(count: int, *, seed: int, jobs: int = 1, tock: float | None = None,
+def render_samples(count: int, *, seed: int, jobs: int = 1, tock: float | None = None, rows: float = 0.0,
                    progress: Callable[[int], None] | None = None) -> list[SegSample]:  # fmt: skip
     """``count`` samples (seeds derived from ``seed``), rendered in ``jobs`` processes."""
     seeds = [seed * 1_000_003 + k for k in range(count)]
-    chunks = [(seeds[i : i + 50], tock) for i in range(0, count, 50)]
+    chunks = [(seeds[i : i + 50], tock, rows) for i in range(0, count, 50)]
     out: list[SegSample] = []
     if jobs > 1:
         import multiprocessing

@@ -67,15 +67,17 @@ class SegNet(nn.Module):  # type: ignore[misc]
         return out
 
 
-def _load(samples: int, seed: int, cache: Path | None, jobs: int, tock: float | None = None
+def _load(samples: int, seed: int, cache: Path | None, jobs: int, tock: float | None = None, rows: float = 0.0
           ) -> list[tuple[np.ndarray, np.ndarray]]:  # fmt: skip
     name = f"seg-{samples}-{seed}-v{DATA_VERSION}" + (f"-tock{tock:g}" if tock is not None else "")
+    name += f"-rows{rows:g}" if rows > 0 else ""
     path = cache / f"{name}.pkl" if cache else None
     if path is not None and path.exists():
         with path.open("rb") as f:
             data: list[tuple[np.ndarray, np.ndarray]] = pickle.load(f)
         return data
-    rendered = render_samples(samples, seed=seed, jobs=jobs, tock=tock, progress=Progress(samples, "render tables"))
+    rendered = render_samples(samples, seed=seed, jobs=jobs, tock=tock, rows=rows,
+                              progress=Progress(samples, "render tables"))
     data = [(s.image, s.target) for s in rendered]
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -170,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--tock", type=float, help="share of face-down cards given a Tock back (default: the layouts' own)"
     )
+    parser.add_argument("--rows", type=float, default=0.0,
+                        help="share of tables that are rows of mostly face-down cards (default 0)")
     parser.add_argument("--init", type=Path, help="start from these weights (a detector.pt of an earlier run)")
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 3e-3)")
     args = parser.parse_args(argv)
@@ -177,8 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
     start = time.monotonic()
-    data = _load(args.samples, args.seed, args.cache, args.jobs, args.tock)
-    held = _load(max(args.samples // 20, 20), args.seed + 1000, args.cache, args.jobs, args.tock)
+    data = _load(args.samples, args.seed, args.cache, args.jobs, args.tock, args.rows)
+    held = _load(max(args.samples // 20, 20), args.seed + 1000, args.cache, args.jobs, args.tock, args.rows)
     net = SegNet()
     if args.init is not None:
         net.load_state_dict(torch.load(args.init))
