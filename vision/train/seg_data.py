@@ -3,9 +3,12 @@
 Each sample is a whole table scene drawn by :func:`vision.scene.render_scene` (deck styles from
 the "train" font pool only) in one of several layouts a real night produces: rows apart, rows
 touching, piles, fanned hands, a board with hole cards around it, one or two large cards cut by
-the frame's edge, sometimes hands reaching over the cards. The scene is drawn at twice the
-detector's work size and shrunk like a camera frame is at run time. Targets come from the truth
-corners in drawing order (a later card hides an earlier one), with the hands' own pixels removed:
+the frame's edge, sometimes hands reaching over the cards; with ``rows``, a share of the tables
+are rows of mostly face-down cards (Tock, plain and patterned backs) on light tables more often
+than not (:func:`down_rows`), where the base detector drew phantom cards and card halos on the
+cloth. The scene is drawn at twice the detector's work size and shrunk like a camera frame is
+at run time. Targets come from the truth corners in drawing order (a later card hides an
+earlier one), with the hands' own pixels removed:
 
 - card: the share of each output pixel covered by any visible card;
 - core: the share covered by some card's visible part lying at least CORE_FRACTION of that

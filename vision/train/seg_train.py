@@ -6,12 +6,16 @@
 Renders ``--samples`` tables (:mod:`vision.train.seg_data`, "train" font pool), trains a small
 U-shaped network to answer "card" and "core" at half the work resolution, exports it to ONNX
 with any input size, quantises it to 8 bits and writes ``detector.json``. Every random choice
-comes from ``--seed``. The shipped model is the base run fine-tuned on tables with many Tock
-backs (about 10 min more); both commands are in ``models/detector.json`` and the model card:
+comes from ``--seed``. The shipped model is the base run fine-tuned twice: on tables with many
+Tock backs, then on tables half of which are rows of mostly face-down cards, light tables more
+often (about 10 min each at full speed); the commands are in ``models/detector.json`` and the
+model card (``detector.json`` is then written with the last stage's figures only):
 
     python -m vision.train.seg_train --cache C --out C/base
     python -m vision.train.seg_train --cache C --init C/base/detector.pt --samples 2500 --steps 2500 \
-        --seed 2 --tock 0.6 --lr 1e-3
+        --seed 2 --tock 0.6 --lr 1e-3 --out C/tock
+    python -m vision.train.seg_train --cache C --init C/tock/detector.pt --samples 2500 --steps 2500 \
+        --seed 3 --tock 0.6 --rows 0.5 --lr 1e-3
 """
 
 from __future__ import annotations
@@ -76,8 +80,9 @@ def _load(samples: int, seed: int, cache: Path | None, jobs: int, tock: float | 
         with path.open("rb") as f:
             data: list[tuple[np.ndarray, np.ndarray]] = pickle.load(f)
         return data
-    rendered = render_samples(samples, seed=seed, jobs=jobs, tock=tock, rows=rows,
-                              progress=Progress(samples, "render tables"))
+    rendered = render_samples(
+        samples, seed=seed, jobs=jobs, tock=tock, rows=rows, progress=Progress(samples, "render tables")
+    )
     data = [(s.image, s.target) for s in rendered]
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -172,8 +177,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--tock", type=float, help="share of face-down cards given a Tock back (default: the layouts' own)"
     )
-    parser.add_argument("--rows", type=float, default=0.0,
-                        help="share of tables that are rows of mostly face-down cards (default 0)")
+    parser.add_argument(
+        "--rows", type=float, default=0.0, help="share of tables that are rows of mostly face-down cards (default 0)"
+    )
     parser.add_argument("--init", type=Path, help="start from these weights (a detector.pt of an earlier run)")
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 3e-3)")
     args = parser.parse_args(argv)
