@@ -67,8 +67,11 @@ def segmented(segmenter: CardSegmenter, small: np.ndarray, min_area: float, *,
         for inst, area in zip(masks, areas, strict=True):
             if area > _OVERSIZE * typical:
                 kept += _whole_cards_in(inst.full(cards.shape) * 255, known, typical, explain)
-    # What is still far smaller than a card shows only part of one, whatever its shape.
-    return [(quad, fit, partial or area < 0.7 * typical) for (quad, fit, partial), area in kept]
+    # What is still far smaller than a card shows only part of one, whatever its shape: a half is at
+    # most about 0.55 of a card, while whole cards of one table differ by up to 1.5 times in area
+    # (distance, tilt) and the map may fit inside a white-bordered card, so a whole card can
+    # measure 0.65 of the typical one (0.7 made such plain backs partial, their "plain" unsure).
+    return [(quad, fit, partial or area < 0.6 * typical) for (quad, fit, partial), area in kept]
 
 
 def _whole_cards_in(mask: np.ndarray, known: Quads, typical: float, explain: Callable[[np.ndarray, Quads], Quads]
