@@ -113,6 +113,37 @@ def test_an_outline_drawn_too_large_or_small_keeps_the_size(reader: MarkReader) 
     assert counts[1.2][0] >= 64, counts
 
 
+def _stretched(corners: np.ndarray, along: float) -> np.ndarray:
+    """The outline made ``along`` times longer along the card's long side (its centre kept)."""
+    from vision.rectify import order_corners
+
+    quad = order_corners(np.asarray(corners, np.float64))
+    centre = quad.mean(axis=0)
+    down = quad[3] - quad[0]
+    down /= np.linalg.norm(down)
+    rel = quad - centre
+    return centre + rel + np.outer(rel @ down * (along - 1.0), down)
+
+
+def test_an_outline_too_long_does_not_turn_a_club_into_a_spade(reader: MarkReader) -> None:
+    """An outline 20 % too long squeezes the sticker in the patch; the round disc shows it and the
+    pip is matched again, straightened: small clubs and spades are never read as each other."""
+    rng = np.random.default_rng(46)
+    right = total = 0
+    for k in range(6):
+        number = 46_000 + k
+        placed = tuple(PlacedCard(c.card, False, c.center, angle=c.angle, height=c.height, back="tock")
+                       for c in deal_rows(rng))  # fmt: skip
+        scene = render_scene(SceneSpec(cards=placed, seed=number, deck=f"holdout-{number}"))
+        black = [t for t in scene.truth if t.mark is not None and t.mark[0] in "cs"]
+        readings = reader.read(scene.image, [_stretched(t.corners, 1.2) for t in black])
+        for truth, reading in zip(black, readings, strict=True):
+            assert reading.mark in (truth.mark, None), (number, truth.mark, reading)
+            right += reading.mark == truth.mark
+            total += 1
+    assert total >= 30 and right >= 0.75 * total, (right, total)
+
+
 def test_the_aces_ring_is_seen_on_a_light_back(reader: MarkReader) -> None:
     """On a light back the ace's black ring shows as a dark band with lighter back beyond it; a
     large pip's disc ends straight onto the back."""
