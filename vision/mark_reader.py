@@ -397,7 +397,8 @@ def _measure_pip(blob: np.ndarray, within: np.ndarray, ink: np.ndarray, low: np.
     centroid = np.array([moments["m10"], moments["m01"]]) / moments["m00"]
     centre = centroid + design.offsets[suit, turn] * height_px
     white_end, contrast = _white_end(low, soft, centre, height_px)
-    if red <= _RED_CUT and contrast >= 0.2:
+    close = abs(float(suit_scores[Suit.SPADES] - suit_scores[Suit.CLUBS])) < _SQUEEZE_LOOK
+    if red <= _RED_CUT and contrast >= 0.2 and close:
         # A club and a spade differ little, and an outline too long or too wide bends the pip's
         # shape: the round disc shows by how much; the pip is matched again, straightened.
         squeeze = _stretch(low, soft, centre, height_px)
@@ -407,7 +408,7 @@ def _measure_pip(blob: np.ndarray, within: np.ndarray, ink: np.ndarray, low: np.
             suit_scores = scores.max(axis=1)
     # Only a white that ends about where the ace's ring is can be the ace's: look for the ring then.
     # The ring is dark in every channel, a coloured back is not (its darkest channel may be).
-    look = chroma is not None and contrast >= 0.2 and white_end < _RING_LOOK
+    look = contrast >= 0.2 and white_end < _RING_LOOK and height_px < _RING_HEIGHT * PX_PER_HEIGHT
     ring = _ring(low + chroma, soft, centre, height_px) if look and chroma is not None else 0.0
     return MarkFeatures(True, red, (float(suit_scores[0]), float(suit_scores[1]), float(suit_scores[2]),
                                     float(suit_scores[3])), height_px / PX_PER_HEIGHT, white_end, contrast,
@@ -415,7 +416,9 @@ def _measure_pip(blob: np.ndarray, within: np.ndarray, ink: np.ndarray, low: np.
 
 
 _RING_LOOK = 0.68  # pip heights: a white ending further out is a medium's or a small's disc
+_RING_HEIGHT = 0.27  # card heights: a pip taller than this is a large one's, outline too large or not
 _UNSQUEEZE = 0.05  # log of the disc's squeeze past which a black pip is matched again, straightened
+_SQUEEZE_LOOK = 0.012  # a club/spade margin past this is plain whatever the squeeze (squeezed: under 0.006)
 
 
 def _ring(high: np.ndarray, soft: np.ndarray, centre: np.ndarray, height_px: float) -> float:
@@ -424,18 +427,32 @@ def _ring(high: np.ndarray, soft: np.ndarray, centre: np.ndarray, height_px: flo
     coloured back; a disc's edge onto the back stays at the back's level. A dark back shows no
     ring either way."""
     first, last, step = _PROFILE
-    distance = np.hypot(_XX64 - centre[0], _YY64 - centre[1]) / max(height_px, 1.0)
-    use = (soft < 0.05) & (distance >= first) & (distance < last)
+    box = _box(centre, last * max(height_px, 1.0))
+    if box is None:
+        return 0.0
+    distance = np.hypot(_XX64[box] - centre[0], _YY64[box] - centre[1]) / max(height_px, 1.0)
+    use = (soft[box] < 0.05) & (distance >= first) & (distance < last)
     bins = ((distance[use] - first) / step).astype(np.int64)
     n = len(_RADII)
     counts = np.bincount(bins, minlength=n)[:n]
     if counts.min() < 3:
         return 0.0
-    profile = np.bincount(bins, weights=high[use], minlength=n)[:n] / counts
+    profile = np.bincount(bins, weights=high[box][use], minlength=n)[:n] / counts
     inside = float(profile[_ON_DISC].sum() / _ON_DISC_COUNT)
     beyond = np.flatnonzero(_BEYOND)
     darkest = int(beyond[np.argmin(profile[beyond])])
     return float(profile[darkest:].max() - profile[darkest]) / max(inside, 1e-3)
+
+
+def _box(centre: np.ndarray, reach: float) -> tuple[slice, slice] | None:
+    """The patch's rows and columns within ``reach`` of ``centre`` (a pixel of margin against
+    rounding), or None when the centre or the reach is not finite."""
+    if not (math.isfinite(centre[0]) and math.isfinite(centre[1]) and math.isfinite(reach)):
+        return None
+    x0 = min(max(math.floor(centre[0] - reach) - 1, 0), PATCH)
+    y0 = min(max(math.floor(centre[1] - reach) - 1, 0), PATCH)
+    return (slice(y0, max(min(math.ceil(centre[1] + reach) + 2, PATCH), y0)),
+            slice(x0, max(min(math.ceil(centre[0] + reach) + 2, PATCH), x0)))  # fmt: skip
 
 
 def _white_end(low: np.ndarray, soft: np.ndarray, centre: np.ndarray, height_px: float) -> tuple[float, float]:
@@ -444,13 +461,9 @@ def _white_end(low: np.ndarray, soft: np.ndarray, centre: np.ndarray, height_px:
     first, last, step = _PROFILE
     # Only pixels nearer than ``last`` pip heights count: look in the box round the centre alone
     # (a pixel of margin against rounding; row-major order is kept, so the sums are the same).
-    reach = last * max(height_px, 1.0)
-    if not (math.isfinite(centre[0]) and math.isfinite(centre[1]) and math.isfinite(reach)):
+    box = _box(centre, last * max(height_px, 1.0))
+    if box is None:
         return 0.0, 0.0  # no pixel can count
-    x0 = min(max(math.floor(centre[0] - reach) - 1, 0), PATCH)
-    y0 = min(max(math.floor(centre[1] - reach) - 1, 0), PATCH)
-    box = (slice(y0, max(min(math.ceil(centre[1] + reach) + 2, PATCH), y0)),
-           slice(x0, max(min(math.ceil(centre[0] + reach) + 2, PATCH), x0)))  # fmt: skip
     distance = np.hypot(_XX64[box] - centre[0], _YY64[box] - centre[1]) / max(height_px, 1.0)
     use = (soft[box] < 0.05) & (distance >= first) & (distance < last)
     low = low[box]
@@ -495,9 +508,13 @@ def _stretch(low: np.ndarray, soft: np.ndarray, centre: np.ndarray, height_px: f
     (left and right): the disc is round, so this is how the card's outline squeezed the patch one
     way (0.98..1.02 on true outlines, 0.87..0.90 on one 20 % too long); 1.0 when not measurable."""
     first, step, n = _PROFILE[0], _STRETCH_STEP, len(_STRETCH_RADII)
-    dx, dy = _XX64 - centre[0], _YY64 - centre[1]
+    box = _box(centre, _STRETCH_LAST * max(height_px, 1.0))
+    if box is None:
+        return 1.0
+    dx, dy = _XX64[box] - centre[0], _YY64[box] - centre[1]
     distance = np.hypot(dx, dy) / max(height_px, 1.0)
-    use = (soft < 0.05) & (distance >= first) & (distance < _STRETCH_LAST)
+    use = (soft[box] < 0.05) & (distance >= first) & (distance < _STRETCH_LAST)
+    low = low[box]
     bins = ((distance[use] - first) / step).astype(np.int64) + n * (np.abs(dy[use]) > np.abs(dx[use]))
     counts = np.bincount(bins, minlength=2 * n)[: 2 * n].reshape(2, n)
     if counts.min() < 3:
