@@ -44,7 +44,7 @@ def read_at_true_outlines(reader: CardReader, image: np.ndarray, truth: tuple[Ca
     """``reader.read`` with its detector replaced by the scene's true outlines (the classifier alone)."""
     outlines = [Outline(order_corners(t.corners), partial=False, fit=1.0) for t in truth]
     detect = reader.detect
-    reader.detect = lambda frame: outlines  # type: ignore[method-assign]
+    reader.detect = lambda frame, **_: outlines  # type: ignore[method-assign]
     try:
         return reader.read(image)
     finally:

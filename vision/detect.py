@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -326,11 +326,13 @@ def _overlaps(quad: np.ndarray, others: list[tuple[np.ndarray, float, bool]]) ->
     return False
 
 
-def find_cards(frame: np.ndarray, *, min_height: float = 0.05, segmenter: CardSegmenter | None = None) -> list[Outline]:
+def find_cards(frame: np.ndarray, *, min_height: float = 0.05, segmenter: CardSegmenter | None = None,
+               gray: Callable[[], np.ndarray] | None = None) -> list[Outline]:
     """Every card outline in a BGR frame; cards shorter than ``min_height`` of the frame's smaller side are ignored.
 
     With a ``segmenter`` (the learned model, :mod:`vision.segment`) the cards are found by it;
-    without one, by the classical steps of this module's docstring.
+    without one, by the classical steps of this module's docstring. ``gray`` gives the frame in
+    grey when asked (the card reader makes it on another thread meanwhile); without it, it is made here.
     """
     h, w = frame.shape[:2]
     width = segmenter.settings.work_width if segmenter is not None else WORK_WIDTH
@@ -345,14 +347,14 @@ def find_cards(frame: np.ndarray, *, min_height: float = 0.05, segmenter: CardSe
         found = _classical(small, min_area, side)
     if not found:
         return []
-    gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    grey = gray() if gray is not None else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     rough = np.stack([(quad + 0.5) / scale - 0.5 for quad, _, _ in found])
     reach = max(4.0, 2.5 / scale)
-    quads = refine(gray, rough, reach)
+    quads = refine(grey, rough, reach)
     # A quad that had far to go gets a second, closer look.
     far = np.abs(quads - rough).max(axis=(1, 2)) > 0.4 * reach
     if far.any():
-        quads[far] = refine(gray, quads[far], reach / 2)
+        quads[far] = refine(grey, quads[far], reach / 2)
     return [Outline(order_corners(q), partial, fit) for q, (_, fit, partial) in zip(quads, found, strict=True)]
 
 

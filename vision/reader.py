@@ -13,7 +13,7 @@ enough (below the calibrated threshold): unsure is always better than wrong.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +45,9 @@ from vision.segment import CardSegmenter
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 """Where the shipped models live (``models/`` at the top of the project)."""
+
+_OWN_SHARE = 6
+"""While the helper thread reads the corners, the reading thread reads those of 1 card in this many."""
 
 
 @dataclass(frozen=True)
@@ -271,9 +274,10 @@ class CardReader:
 
     # --- the three steps -----------------------------------------------------------------------
 
-    def detect(self, frame: np.ndarray) -> list[Outline]:
-        """Step 1: the outline of every card in the frame (FrameError for what is not a frame)."""
-        return find_cards(check_frame(frame), segmenter=self.segmenter)
+    def detect(self, frame: np.ndarray, *, gray: Callable[[], np.ndarray] | None = None) -> list[Outline]:
+        """Step 1: the outline of every card in the frame (FrameError for what is not a frame).
+        ``gray``, when given, answers the frame in grey (made elsewhere meanwhile)."""
+        return find_cards(check_frame(frame), segmenter=self.segmenter, gray=gray)
 
     def classify_indices(self, crops: np.ndarray) -> dict[str, np.ndarray]:
         """Step 3a: index crops (2 per card: top left, bottom right) → per-card votes of the corners."""
@@ -311,22 +315,33 @@ class CardReader:
         image = check_frame(frame)
         if min(image.shape[:2]) < 32:
             return Observations.empty(self.embedding_size, self.card_embedding_size)
-        outlines = self.detect(image)
+        # While the detector works, the helper thread makes what the later steps need of the frame:
+        # its grey copy (for the outlines' rims) and the pyramid level the thumbnails come from.
+        pyramid = Pyramid(image)
+        prepared = self._helper().submit(_prepare, image, pyramid)
+        try:
+            outlines = self.detect(image, gray=prepared.result)
+        finally:
+            prepared.result()  # the pyramid is the helper's until then
         if not outlines:
             return Observations.empty(self.embedding_size, self.card_embedding_size)
         quads = [o.corners for o in outlines]
-        pyramid = Pyramid(image)
         crops = index_crops(image, quads, pyramid=pyramid)  # step 2: rectify
         # The corner models run on the other core (onnxruntime lets go of the GIL) while this one
         # runs the card model and reads the marks of every card it takes for a back.
-        corner_job = self._helper().submit(self.classify_indices, crops)
+        # That is less work, so this thread also reads the corners of the last few cards itself.
+        split = len(quads) - len(quads) // _OWN_SHARE
+        corner_job = self._helper().submit(self.classify_indices, crops[: 2 * split])
         try:
             p_face, card_embedding = self.classify_cards(thumbnails(image, quads, pyramid=pyramid))
             maybe_down = [int(i) for i in np.flatnonzero(p_face <= 0.5)]
             backs = dict(zip(maybe_down, read_backs(image, [quads[i] for i in maybe_down], pyramid=pyramid,
                                                     profile=self.profile, marks=self.marks), strict=True))  # fmt: skip
+            last = self.classify_indices(crops[2 * split :]) if split < len(quads) else None
         finally:
             readings = corner_job.result()
+        if last is not None:
+            readings = {key: np.concatenate([value, last[key]]) for key, value in readings.items()}
         # A card whose corners plainly show an index is face up whatever the card model says, and
         # its card embedding (kept for the enrollment of backs) is left empty.
         plain = readings["seen"] > 0.8
@@ -410,6 +425,14 @@ class CardReader:
         weight = (1.0 - none)[:, None]
         pooled = np.exp((weight * np.log(cards + 1e-9)).sum(axis=0) / max(float(weight.sum()), 1e-9))
         return self._index_reading((pooled / pooled.sum())[None], np.array([float(none.mean())]))
+
+
+def _prepare(image: np.ndarray, pyramid: Pyramid) -> np.ndarray:
+    """The frame in grey, and the pyramid's first half-size level filled (thumbnails of cards of
+    the usual size are warped from it)."""
+    pyramid.level_for(2.5)
+    grey: np.ndarray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return grey
 
 
 @dataclass(frozen=True)

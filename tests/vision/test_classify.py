@@ -93,3 +93,15 @@ def test_dependence_outside_0_to_1_is_refused(dependence: float) -> None:
     cards = np.stack([_corner(3, 0.9), _corner(3, 0.9)])[None]
     with pytest.raises(ValueError, match="dependence"):
         vote(cards, np.zeros((1, 2)), 1.0, dependence=dependence)
+
+
+@pytest.mark.parametrize("shape", [(24, 2048), (5, 7), (3, 1), (2, 333)])
+def test_the_crops_percentiles_are_numpys_to_the_bit(shape: tuple[int, int]) -> None:
+    from vision.classify import _percentiles
+
+    rng = np.random.default_rng(shape[1])
+    for dtype in (np.float32, np.float64):
+        rows = (rng.random(shape) * 255).astype(dtype)
+        reference = np.percentile(rows, [2, 98], axis=1)
+        ours = _percentiles(rows, (2.0, 98.0))
+        assert all(np.array_equal(reference[k], ours[k]) for k in range(2))
