@@ -33,7 +33,7 @@ from vision.learned_outlines import segmented
 from vision.quads import card_shaped as _card_shaped
 from vision.quads import intersect as _intersect
 from vision.quads import quad_from_blob as _quad_from_blob
-from vision.rectify import CARD_ASPECT, order_corners
+from vision.rectify import CARD_ASPECT, order_corners_many
 from vision.segment import CardSegmenter
 
 WORK_WIDTH = 320
@@ -355,7 +355,8 @@ def find_cards(frame: np.ndarray, *, min_height: float = 0.05, segmenter: CardSe
     far = np.abs(quads - rough).max(axis=(1, 2)) > 0.4 * reach
     if far.any():
         quads[far] = refine(grey, quads[far], reach / 2)
-    return [Outline(order_corners(q), partial, fit) for q, (_, fit, partial) in zip(quads, found, strict=True)]
+    ordered = order_corners_many(quads)
+    return [Outline(q, partial, fit) for q, (_, fit, partial) in zip(ordered, found, strict=True)]
 
 
 def _classical(small: np.ndarray, min_area: float, side: float) -> list[tuple[np.ndarray, float, bool]]:
@@ -403,8 +404,10 @@ def refine(gray: np.ndarray, quads: np.ndarray, reach: float) -> np.ndarray:
     ts = np.linspace(0.14, 0.86, 14)
     offsets = np.arange(-reach, reach + 0.25, 0.75)
     base = quads[:, :, None, :] + along[:, :, None, :] * ts[None, None, :, None]  # (N, 4, T, 2)
-    points = base[:, :, :, None, :] + normal[:, :, None, None, :] * offsets[:, None]  # (N, 4, T, O, 2)
-    flat = points.reshape(-1, len(offsets), 2).astype(np.float32)
+    # The sample points (N, 4, T, O, 2) in float32, as remap takes them.
+    points = base.astype(np.float32)[:, :, :, None, :] + (normal.astype(np.float32)[:, :, None, None, :]
+                                                          * offsets.astype(np.float32)[:, None])  # fmt: skip
+    flat = points.reshape(-1, len(offsets), 2)
     samples = cv2.remap(gray, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     step = np.abs(np.diff(samples.astype(np.float32), axis=1))
     clear = step >= np.maximum(0.4 * step.max(axis=1, keepdims=True), 4.0)
@@ -429,8 +432,8 @@ def refine(gray: np.ndarray, quads: np.ndarray, reach: float) -> np.ndarray:
     refined = p + s_[..., None] * d
     out = quads.copy()
     moved = np.linalg.norm(refined - quads, axis=2).max(axis=1)
-    for k in range(n):
-        if np.abs(det[k]).min() >= 1e-6 and moved[k] <= reach * 1.5 and _card_shaped(refined[k]):
+    for k in np.flatnonzero((np.abs(det).min(axis=1) >= 1e-6) & (moved <= reach * 1.5)):
+        if _card_shaped(refined[k]):
             out[k] = refined[k]
     return out
 

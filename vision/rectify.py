@@ -54,6 +54,24 @@ def order_corners(points: np.ndarray) -> np.ndarray:
     return pts
 
 
+def order_corners_many(quads: np.ndarray) -> np.ndarray:
+    """:func:`order_corners` of every quad (N×4×2) at once: the same corners in the same order."""
+    pts = np.asarray(quads, dtype=np.float64).reshape(-1, 4, 2)
+    if not np.all(np.isfinite(pts)):
+        raise FrameError("every card needs 4 finite (x, y) corners")
+    n = len(pts)
+    rows = np.arange(n)[:, None]
+    centre = pts.mean(axis=1, keepdims=True)
+    angles = np.arctan2(pts[..., 1] - centre[..., 1], pts[..., 0] - centre[..., 0])
+    pts = pts[rows, np.argsort(angles, axis=1)]  # clockwise on screen (y points down)
+    side = np.linalg.norm(pts - np.roll(pts, -1, axis=1), axis=2)
+    long_first = side[:, 0] + side[:, 2] > side[:, 1] + side[:, 3]
+    pts = np.where(long_first[:, None, None], np.roll(pts, -1, axis=1), pts)
+    turn = pts[:, 2].sum(axis=1) < pts[:, 0].sum(axis=1)
+    out: np.ndarray = np.where(turn[:, None, None], np.roll(pts, 2, axis=1), pts)
+    return out
+
+
 def card_homography(corners: np.ndarray) -> np.ndarray:
     """The 3×3 map from unit card coordinates (u, v in 0..1, upright) to frame pixels."""
     unit = np.array([[0, 0], [1, 0], [1, 1], [0, 1]], np.float32)

@@ -383,3 +383,13 @@ def test_reading_with_the_corner_models_beside_equals_reading_step_by_step(seed:
     assert np.allclose(fast.confidence, slow.confidence, atol=1e-6)
     assert np.allclose(fast.card_embeddings, slow.card_embeddings, atol=1e-5)
     assert np.allclose(fast.embeddings, slow.embeddings, atol=1e-5)
+
+
+def test_corners_of_many_cards_are_ordered_as_one_by_one() -> None:
+    from vision.rectify import order_corners_many
+
+    rng = np.random.default_rng(12)
+    quads = np.concatenate([rng.random((500, 4, 2)) * 400,
+                            np.stack([t.corners for t in render_scene(SceneSpec(
+                                cards=deal_rows(rng, touching=True), seed=12)).truth])])  # fmt: skip
+    assert np.array_equal(order_corners_many(quads), np.stack([order_corners(q) for q in quads]))
