@@ -44,7 +44,7 @@ from table.cards import Card
 from table.errors import CardParseError
 from table.tock import Mark, MarkParseError
 from vision.errors import VisionError
-from vision.mark_reader import PLAIN, card_regions
+from vision.mark_reader import _CENTRE_BOX, PATCH, PLAIN, card_regions
 from vision.rectify import Pyramid
 
 if TYPE_CHECKING:  # the reader imports this module
@@ -54,22 +54,21 @@ if TYPE_CHECKING:  # the reader imports this module
 PROFILE_NAME = "deck-profile.npz"
 """The deck profile's file name in the data directory."""
 
-PROFILE_VERSION = 1
-"""Format version of the profile file; a file of another version is refused with a clear message."""
-
-BACK_SIZE = (40, 56)
-"""(width, height) a back is straightened to for its descriptor."""
+PROFILE_VERSION = 2
+"""Format version of the profile file; a file of another version is refused with a clear message
+(version 1 only held backs of another kind: its faces are still read, its backs are refused)."""
 
 # Calibration of the face match (cosine similarities of the corner model's embeddings, measured
 # on the real Bicycle photos: the card's own prototype 0.915..1.0, the best other card at most
 # 0.89; the margin of a right match over the next card at least 0.07).
 _FACE_SIMILARITY = (0.85, 0.02)  # centre and scale of the "is this the enrolled deck at all" factor
 _FACE_MARGIN = (0.02, 0.01)  # centre and scale of the "this card rather than the next" factor
-# Backs (another mark design, a picture descriptor of the whole back): weak. Measured on our own
-# stickers treated as an unknown design, wrong matches reached a margin of 0.14 over the next mark,
-# so a back is named only past 0.25 (nearly all are left unsure: see bench/enroll.py).
-_BACK_SIMILARITY = (0.7, 0.05)
-_BACK_MARGIN = (0.25, 0.02)
+# Backs (another mark design; rings and angular harmonics round the mark, see back_descriptors).
+# Measured on our own stickers treated as an unknown design (rendered tables of seeds 201 and 305,
+# not the benchmark's): a right match has a cosine 0.81..1.0, wrong nearest marks
+# reached a margin of 0.041 over the next mark; a back is named past 0.05 (about half are).
+_BACK_SIMILARITY = (0.7, 0.03)
+_BACK_MARGIN = (0.035, 0.007)
 
 
 class ProfileError(VisionError, ValueError):
@@ -202,16 +201,16 @@ class DeckProfile:
                       margin=_FACE_MARGIN, threshold=self.threshold)  # fmt: skip
 
     def match_backs(self, descriptors: np.ndarray) -> list[Match]:
-        """The nearest enrolled mark of each back descriptor (N, 2, F): both half turns of a back,
-        the better one counts."""
+        """The nearest enrolled mark of each back descriptor (N, BACK_FEATURES) of
+        :func:`back_descriptors` (they do not change as a card turns: one per card)."""
         if not self.back_labels or not len(descriptors):
             return []
-        both = [
-            _match(self.back_prototypes, self.back_labels, descriptors[:, turn], similarity=_BACK_SIMILARITY,
-                   margin=_BACK_MARGIN, threshold=self.threshold)
-            for turn in range(descriptors.shape[1])
-        ]  # fmt: skip
-        return [max(options, key=lambda m: m.similarity) for options in zip(*both, strict=True)]
+        descriptors = np.asarray(descriptors, np.float32)
+        if descriptors.ndim != 2 or descriptors.shape[1] != self.back_prototypes.shape[1]:
+            raise ProfileError(f"back descriptors must be (N, {self.back_prototypes.shape[1]}) to match this profile, "
+                               f"got shape {descriptors.shape}")  # fmt: skip
+        return _match(self.back_prototypes, self.back_labels, descriptors, similarity=_BACK_SIMILARITY,
+                      margin=_BACK_MARGIN, threshold=self.threshold)  # fmt: skip
 
     # ------------------------------------------------------------------ files
     def save(self, path: str | Path) -> Path:
@@ -248,7 +247,11 @@ class DeckProfile:
                 faces, backs = np.asarray(data["faces"], np.float32), np.asarray(data["backs"], np.float32)
         except (OSError, ValueError, KeyError) as error:
             raise ProfileError(f"cannot read deck profile {path}: {error}") from None
-        if meta.get("version") != PROFILE_VERSION:
+        if meta.get("version") == 1 and meta.get("back_labels"):
+            raise ProfileError(f"deck profile {path} holds backs described the old way (format version 1), "
+                               "which this version cannot match: enroll the backs again "
+                               "(tocktable enroll --marks)")  # fmt: skip
+        if meta.get("version") not in (1, PROFILE_VERSION):  # a version 1 file without backs: its faces are the same
             raise ProfileError(f"deck profile {path} has format version {meta.get('version')!r}; this version "
                                f"reads {PROFILE_VERSION}: enroll the deck again (tocktable enroll)")  # fmt: skip
         if model_hash is not None and meta.get("model_hash") != model_hash:
@@ -283,24 +286,63 @@ def _rows(
 
 
 # ---------------------------------------------------------------------------------- backs
+_RINGS, _ANGLES = 16, 64  # the polar resampling of the back's middle: rings out to its edge, angles round
+_HARMONICS = (2, 10)  # angular harmonics kept per ring: the 1st follows an off-centre mark, not its shape
+_HARMONIC_WEIGHT = 3.0  # the shape (harmonics) against the ring colours: the suit is in the shape
+_BACK_BLUR = 1.5  # pixels of the patch: a sharp enrollment photo against a table's small, softer cards
+_RECENTRE = 0.4  # of the patch's side: how far from its middle the mark's centre is looked for
+BACK_FEATURES = _RINGS * 3 * (1 + _HARMONICS[1] - _HARMONICS[0] + 1)
+"""Length of a back descriptor (:func:`back_descriptors`)."""
+
+
+def _mark_centre(patch: np.ndarray) -> tuple[float, float]:
+    """Where the mark sits in a normalised centre patch: the centroid of what differs from the
+    back (the patch's border colour) near its middle, found twice (the second nearer the first).
+    A sticker stuck off the card's middle, or a card outline drawn a little off, moves the mark in
+    the patch; the polar resampling must turn round the mark, not round the patch."""
+    side = patch.shape[0]
+    border = np.concatenate([patch[:4].reshape(-1, 3), patch[-4:].reshape(-1, 3), patch[:, :4].reshape(-1, 3),
+                             patch[:, -4:].reshape(-1, 3)])  # fmt: skip
+    differs = np.abs(patch - np.median(border, axis=0)).sum(axis=2)
+    differs = np.maximum(differs - float(np.median(differs)), 0.0)
+    x, y = (side - 1) / 2, (side - 1) / 2
+    for _ in range(2):
+        weight = differs * (np.hypot(_GRID_X - x, _GRID_Y - y) < _RECENTRE * side)
+        total = float(weight.sum())
+        if total <= 1e-6:
+            break
+        x, y = float((_GRID_X * weight).sum() / total), float((_GRID_Y * weight).sum() / total)
+    return x, y
+
+
+_GRID_Y, _GRID_X = np.mgrid[0:PATCH, 0:PATCH].astype(np.float32)
+
+
 def back_descriptors(frame: np.ndarray, cards: Sequence[np.ndarray], *, pyramid: Pyramid | None = None,
                      ordered: bool = False) -> np.ndarray:  # fmt: skip
-    """A picture descriptor of each card's back, for both half turns: (N, 2, F) float32
-    (``ordered``: see :func:`vision.mark_reader.card_regions`).
+    """A descriptor of each card's back that does not change as the card or its mark turns:
+    (N, BACK_FEATURES) float32 (``ordered``: see :func:`vision.mark_reader.card_regions`).
 
-    The back straightened to BACK_SIZE, each colour channel with its mean and spread taken out
-    (the room's light), so two photos of the same back are near whatever the lamp.
+    The middle of the back (the mark reader's centre patch), each colour channel with its mean and
+    spread taken out (the room's light), is resampled in rings round the mark's centre
+    (:func:`_mark_centre`); per ring, its mean colour (the plain back's look and the mark's
+    colours, by distance from the centre) and the magnitudes of angular harmonics 2..10 of each
+    channel (the mark's shape; a magnitude does not change as the ring turns).
     """
     pyramid = pyramid or Pyramid(frame)
-    w, h = BACK_SIZE
-    out = np.zeros((len(cards), 2, w * h * 3), np.float32)
-    for k, region in enumerate(card_regions(pyramid, cards, (0.0, 0.0, 1.0, 1.0), (w, h), ordered=ordered)):
-        back = region.astype(np.float32)
-        back = np.asarray(cv2.GaussianBlur(back, (0, 0), 1.0), np.float32)  # misregistration must not decorrelate
-        back -= back.mean(axis=(0, 1))
-        back /= np.maximum(back.std(axis=(0, 1)), 4.0)
-        out[k, 0] = back.reshape(-1)
-        out[k, 1] = back[::-1, ::-1].reshape(-1)
+    out = np.zeros((len(cards), BACK_FEATURES), np.float32)
+    first, last = _HARMONICS
+    for k, region in enumerate(card_regions(pyramid, cards, _CENTRE_BOX, (PATCH, PATCH), ordered=ordered)):
+        patch = np.asarray(cv2.GaussianBlur(region.astype(np.float32), (0, 0), _BACK_BLUR), np.float32)
+        patch -= patch.mean(axis=(0, 1))
+        patch /= np.maximum(patch.std(axis=(0, 1)), 4.0)
+        # (angles, rings, 3); past the patch's edge (the mark's centre off its middle) is the mean, 0
+        flags = cv2.WARP_POLAR_LINEAR + cv2.INTER_LINEAR + cv2.WARP_FILL_OUTLIERS
+        polar = cv2.warpPolar(patch, (_RINGS, _ANGLES), _mark_centre(patch), PATCH / 2, flags)
+        rings = polar.mean(axis=0)
+        shape = np.abs(np.fft.rfft(polar, axis=0)[first : last + 1]) / _ANGLES
+        vector = np.concatenate([rings.reshape(-1), _HARMONIC_WEIGHT * shape.reshape(-1)])
+        out[k] = vector / max(float(np.linalg.norm(vector)), 1e-9)
     return out
 
 

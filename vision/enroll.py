@@ -127,14 +127,14 @@ def face_sample(reader: Any, image: Any) -> Sample:
 
 
 def back_sample(reader: Any, image: Any) -> Sample:
-    """The descriptor of the largest face-down card in ``image`` (both half turns: the first is kept)."""
+    """The descriptor of the largest face-down card in ``image``."""
     observations = reader.read(image)
     i = _largest(observations, face_up=False)
     if i is None:
         raise EnrollError("no face-down card in the picture: lay the card face down, alone, in full view")
     from vision.reader import check_frame
 
-    descriptor = back_descriptors(check_frame(image), [observations.corners[i]])[0, 0]
+    descriptor = back_descriptors(check_frame(image), [observations.corners[i]])[0]
     return Sample(descriptor, observations[i].mark, float(observations.confidence[i]), observations.corners[i].copy())
 
 
