@@ -295,24 +295,27 @@ BACK_FEATURES = _RINGS * 3 * (1 + _HARMONICS[1] - _HARMONICS[0] + 1)
 """Length of a back descriptor (:func:`back_descriptors`)."""
 
 
-def _mark_centre(patch: np.ndarray) -> tuple[float, float]:
-    """Where the mark sits in a normalised centre patch: the centroid of what differs from the
-    back (the patch's border colour) near its middle, found twice (the second nearer the first).
-    A sticker stuck off the card's middle, or a card outline drawn a little off, moves the mark in
-    the patch; the polar resampling must turn round the mark, not round the patch."""
-    side = patch.shape[0]
-    border = np.concatenate([patch[:4].reshape(-1, 3), patch[-4:].reshape(-1, 3), patch[:, :4].reshape(-1, 3),
-                             patch[:, -4:].reshape(-1, 3)])  # fmt: skip
-    differs = np.abs(patch - np.median(border, axis=0)).sum(axis=2)
-    differs = np.maximum(differs - float(np.median(differs)), 0.0)
-    x, y = (side - 1) / 2, (side - 1) / 2
+def _mark_centres(patches: np.ndarray) -> np.ndarray:
+    """Where the mark sits in each normalised centre patch (N, side, side, 3): the centroid of what
+    differs from the back (the patch's border colour) near its middle, found twice (the second
+    nearer the first): (N, 2) x, y. A sticker stuck off the card's middle, or a card outline drawn
+    a little off, moves the mark in the patch; the rings must go round the mark, not the patch."""
+    n, side = len(patches), patches.shape[1]
+    top, bottom = patches[:, :4].reshape(n, -1, 3), patches[:, -4:].reshape(n, -1, 3)
+    left, right = patches[:, :, :4].reshape(n, -1, 3), patches[:, :, -4:].reshape(n, -1, 3)
+    border = np.concatenate([top, bottom, left, right], axis=1)
+    differs = np.abs(patches - np.median(border, axis=1)[:, None, None]).sum(axis=3)
+    differs = np.maximum(differs - np.median(differs.reshape(n, -1), axis=1)[:, None, None], 0.0)
+    centres = np.full((n, 2), (side - 1) / 2, np.float64)
     for _ in range(2):
-        weight = differs * (np.hypot(_GRID_X - x, _GRID_Y - y) < _RECENTRE * side)
-        total = float(weight.sum())
-        if total <= 1e-6:
-            break
-        x, y = float((_GRID_X * weight).sum() / total), float((_GRID_Y * weight).sum() / total)
-    return x, y
+        near = np.hypot(_GRID_X - centres[:, :1, None], _GRID_Y - centres[:, 1:, None]) < _RECENTRE * side
+        weight = differs * near
+        total = weight.sum(axis=(1, 2))
+        found = total > 1e-6
+        safe = np.maximum(total, 1e-6)
+        moved = np.stack([(_GRID_X * weight).sum(axis=(1, 2)) / safe, (_GRID_Y * weight).sum(axis=(1, 2)) / safe], 1)
+        centres[found] = moved[found]
+    return centres
 
 
 _GRID_Y, _GRID_X = np.mgrid[0:PATCH, 0:PATCH].astype(np.float32)
@@ -325,24 +328,26 @@ def back_descriptors(frame: np.ndarray, cards: Sequence[np.ndarray], *, pyramid:
 
     The middle of the back (the mark reader's centre patch), each colour channel with its mean and
     spread taken out (the room's light), is resampled in rings round the mark's centre
-    (:func:`_mark_centre`); per ring, its mean colour (the plain back's look and the mark's
+    (:func:`_mark_centres`); per ring, its mean colour (the plain back's look and the mark's
     colours, by distance from the centre) and the magnitudes of angular harmonics 2..10 of each
     channel (the mark's shape; a magnitude does not change as the ring turns).
     """
     pyramid = pyramid or Pyramid(frame)
-    out = np.zeros((len(cards), BACK_FEATURES), np.float32)
+    regions = card_regions(pyramid, cards, _CENTRE_BOX, (PATCH, PATCH), ordered=ordered)
+    if not len(regions):
+        return np.zeros((0, BACK_FEATURES), np.float32)
+    patches = np.stack([cv2.GaussianBlur(r.astype(np.float32), (0, 0), _BACK_BLUR) for r in regions])
+    patches -= patches.mean(axis=(1, 2), keepdims=True)
+    patches /= np.maximum(patches.std(axis=(1, 2), keepdims=True), 4.0)
+    # (N, angles, rings, 3); past the patch's edge (the mark's centre off its middle) is the mean, 0
+    flags = cv2.WARP_POLAR_LINEAR + cv2.INTER_LINEAR + cv2.WARP_FILL_OUTLIERS
+    polar = np.stack([cv2.warpPolar(patch, (_RINGS, _ANGLES), (float(x), float(y)), PATCH / 2, flags)
+                      for patch, (x, y) in zip(patches, _mark_centres(patches), strict=True)])  # fmt: skip
     first, last = _HARMONICS
-    for k, region in enumerate(card_regions(pyramid, cards, _CENTRE_BOX, (PATCH, PATCH), ordered=ordered)):
-        patch = np.asarray(cv2.GaussianBlur(region.astype(np.float32), (0, 0), _BACK_BLUR), np.float32)
-        patch -= patch.mean(axis=(0, 1))
-        patch /= np.maximum(patch.std(axis=(0, 1)), 4.0)
-        # (angles, rings, 3); past the patch's edge (the mark's centre off its middle) is the mean, 0
-        flags = cv2.WARP_POLAR_LINEAR + cv2.INTER_LINEAR + cv2.WARP_FILL_OUTLIERS
-        polar = cv2.warpPolar(patch, (_RINGS, _ANGLES), _mark_centre(patch), PATCH / 2, flags)
-        rings = polar.mean(axis=0)
-        shape = np.abs(np.fft.rfft(polar, axis=0)[first : last + 1]) / _ANGLES
-        vector = np.concatenate([rings.reshape(-1), _HARMONIC_WEIGHT * shape.reshape(-1)])
-        out[k] = vector / max(float(np.linalg.norm(vector)), 1e-9)
+    rings = polar.mean(axis=1).reshape(len(polar), -1)
+    shape = np.abs(np.fft.rfft(polar, axis=1)[:, first : last + 1]).reshape(len(polar), -1) / _ANGLES
+    out = np.concatenate([rings, _HARMONIC_WEIGHT * shape], axis=1).astype(np.float32)
+    out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
     return out
 
 
