@@ -96,12 +96,18 @@ def vote(cards: np.ndarray, none: np.ndarray, temperature: float, *, dependence:
     summed vote is divided by the corners' total weight to this power (never by less than 1, so a
     card seen by one corner is read as before): 0 counts them as independent, 1 takes their mean.
     """
+    posterior = posteriors(cards, none, temperature, dependence=dependence)
+    best = posterior.argmax(axis=1)
+    seen = 1.0 - np.prod(none, axis=1)
+    return best, posterior[np.arange(len(best)), best], seen
+
+
+def posteriors(cards: np.ndarray, none: np.ndarray, temperature: float, *, dependence: float = 0.0) -> np.ndarray:
+    """The voted posterior over all 52 cards of each card (N, 52), as :func:`vote` weighs its corners."""
     if not 0.0 <= dependence <= 1.0:
         raise ValueError(f"dependence must be between 0 (independent corners) and 1 (one witness), got {dependence!r}")
     weight = 1.0 - none  # (N, C)
     witnesses = np.maximum(weight.sum(axis=1), 1.0) ** dependence  # (N,)
     score = (weight[:, :, None] * np.log(cards + 1e-6)).sum(axis=1) / (temperature * witnesses[:, None])
-    posterior = softmax(score)
-    best = posterior.argmax(axis=1)
-    seen = 1.0 - np.prod(none, axis=1)
-    return best, posterior[np.arange(len(best)), best], seen
+    out: np.ndarray = softmax(score)
+    return out

@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from vision.learned_outlines import segmented
-from vision.quads import card_shaped as _card_shaped
+from vision.quads import card_shaped_many
 from vision.quads import intersect as _intersect
 from vision.quads import quad_from_blob as _quad_from_blob
 from vision.rectify import CARD_ASPECT, order_corners_many
@@ -432,9 +432,8 @@ def refine(gray: np.ndarray, quads: np.ndarray, reach: float) -> np.ndarray:
     refined = p + s_[..., None] * d
     out = quads.copy()
     moved = np.linalg.norm(refined - quads, axis=2).max(axis=1)
-    for k in np.flatnonzero((np.abs(det).min(axis=1) >= 1e-6) & (moved <= reach * 1.5)):
-        if _card_shaped(refined[k]):
-            out[k] = refined[k]
+    good = (np.abs(det).min(axis=1) >= 1e-6) & (moved <= reach * 1.5) & card_shaped_many(refined)
+    out[good] = refined[good]
     return out
 
 

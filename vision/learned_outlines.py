@@ -13,7 +13,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from vision.quads import card_shaped, quad_from_blob
+from vision.quads import card_shaped, card_shaped_many, quad_from_blob
 from vision.rectify import CARD_ASPECT
 from vision.segment import CardSegmenter, Instance, instances
 
@@ -230,11 +230,9 @@ def fit_sides_many(contours: list[np.ndarray], quads: list[np.ndarray]) -> list[
     s_ = (gap[..., 0] * -direction[..., 1] + gap[..., 1] * direction[..., 0]) / np.where(np.abs(det) < 1e-9, 1.0, det)
     corners = c0 + s_[..., None] * d0
     moved = np.linalg.norm(corners - quad, axis=2).max(axis=1)
-    out = []
-    for k in range(n):
-        good = enough[k] and np.abs(det[k]).min() >= 1e-9 and moved[k] < max(3.0, 0.08 * float(length[k].min()))
-        out.append(corners[k] if good and card_shaped(corners[k]) else quad[k])
-    return out
+    good = enough & (np.abs(det).min(axis=1) >= 1e-9) & (moved < np.maximum(3.0, 0.08 * length.min(axis=1)))
+    good &= card_shaped_many(np.where(np.isfinite(corners), corners, 0.0))
+    return [corners[k] if good[k] else quad[k] for k in range(n)]
 
 
 _PUSHED = {(True, True): [1, 2], (True, False): [0, 3], (False, True): [3, 2], (False, False): [0, 1]}

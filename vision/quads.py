@@ -24,6 +24,23 @@ def card_shaped(quad: np.ndarray) -> bool:
     return 0.52 < ratio < 0.92 and parallel < 1.5
 
 
+def card_shaped_many(quads: np.ndarray) -> np.ndarray:
+    """:func:`card_shaped` of every quad (N×4×2) at once (bool per quad)."""
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    nxt, after = np.roll(q, -1, axis=1), np.roll(q, -2, axis=1)
+    d1, d2 = nxt - q, after - nxt
+    sides = np.hypot(d1[..., 0], d1[..., 1])  # (N, 4)
+    turns = d1[..., 0] * d2[..., 1] - d1[..., 1] * d2[..., 0]
+    convex = np.all(turns > 0, axis=1) | np.all(turns < 0, axis=1)
+    a, b = (sides[:, 0] + sides[:, 2]) / 2, (sides[:, 1] + sides[:, 3]) / 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.minimum(a, b) / np.maximum(a, b)
+        parallel = np.maximum(np.maximum(sides[:, 0], sides[:, 2]) / np.minimum(sides[:, 0], sides[:, 2]),
+                              np.maximum(sides[:, 1], sides[:, 3]) / np.minimum(sides[:, 1], sides[:, 3]))  # fmt: skip
+    out: np.ndarray = (sides.min(axis=1) >= 6) & convex & (ratio > 0.52) & (ratio < 0.92) & (parallel < 1.5)
+    return out
+
+
 def quad_from_blob(contour: np.ndarray) -> tuple[np.ndarray, float] | None:
     """The rough quad (work pixels) a blob is, if it is one card: its hull's four corners, or else
     its tightest rectangle (a ragged outline). Refinement at full resolution makes it exact."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, overload
 
@@ -23,11 +23,12 @@ import cv2
 import numpy as np
 
 from table.cards import Card
-from vision.classify import corner_probabilities, prepare_crops, prepare_thumbnails, softmax, vote
+from vision.classify import corner_probabilities, posteriors, prepare_crops, prepare_thumbnails, softmax, vote
 from vision.deck_profile import DeckProfile, ProfileError, model_hash, read_backs, refine_observations
 from vision.detect import Outline, find_cards
 from vision.errors import FrameError, ModelError
 from vision.mark_reader import MarkReader
+from vision.pip_check import pip_vetoes
 from vision.rectify import (
     CROP_H,
     CROP_W,
@@ -348,8 +349,19 @@ class CardReader:
         p_face[plain], card_embedding[plain] = 1.0, 0.0
         readings["p_face"], readings["card_embedding"] = p_face, card_embedding
         partial = np.array([o.partial for o in outlines], bool)
-        return refine_observations(self._decide(np.stack(quads), partial, readings), image, pyramid=pyramid,
-                                   profile=self.profile, marks=self.marks, backs=backs)  # fmt: skip
+        decided = self._check_pips(self._decide(np.stack(quads), partial, readings), readings, image, pyramid)
+        return refine_observations(decided, image, pyramid=pyramid, profile=self.profile, marks=self.marks,
+                                   backs=backs)  # fmt: skip
+
+    def _check_pips(self, decided: Observations, readings: dict[str, np.ndarray], image: np.ndarray,
+                    pyramid: Pyramid) -> Observations:  # fmt: skip
+        """The readings whose pips contradict them made unsure (:mod:`vision.pip_check`)."""
+        posterior = posteriors(readings["cards"], readings["none"], self.settings.temperature,
+                               dependence=self.settings.dependence)  # fmt: skip
+        veto = pip_vetoes(image, decided.corners, decided.card_ids, posterior, pyramid=pyramid)
+        if not veto.any():
+            return decided
+        return replace(decided, card_ids=np.where(veto, -1, decided.card_ids))
 
     def _helper(self) -> ThreadPoolExecutor:
         """The one worker thread that runs the corner models beside the rest of a read."""
@@ -370,7 +382,7 @@ class CardReader:
         pyramid = Pyramid(image)
         readings = self.classify(index_crops(image, [corners], pyramid=pyramid),
                                  thumbnails(image, [corners], pyramid=pyramid))  # fmt: skip
-        decided = self._decide(corners[None], np.zeros(1, bool), readings)
+        decided = self._check_pips(self._decide(corners[None], np.zeros(1, bool), readings), readings, image, pyramid)
         return refine_observations(decided, image, pyramid=pyramid, profile=self.profile, marks=self.marks)[0]
 
     def _index_probabilities(self, crops: Any) -> tuple[np.ndarray, np.ndarray]:

@@ -393,3 +393,19 @@ def test_corners_of_many_cards_are_ordered_as_one_by_one() -> None:
                             np.stack([t.corners for t in render_scene(SceneSpec(
                                 cards=deal_rows(rng, touching=True), seed=12)).truth])])  # fmt: skip
     assert np.array_equal(order_corners_many(quads), np.stack([order_corners(q) for q in quads]))
+
+
+def test_card_shapes_of_many_quads_are_judged_as_one_by_one() -> None:
+    from vision.quads import card_shaped, card_shaped_many
+
+    rng = np.random.default_rng(21)
+    base = np.array([[0, 0], [63, 0], [63, 88], [0, 88]], np.float64)
+    quads = []
+    for _ in range(3000):
+        turn = rng.uniform(0, 2 * math.pi)
+        rotation = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+        quad = base * rng.uniform(0.05, 3) @ rotation.T + rng.normal(0, rng.uniform(0, 15), (4, 2))
+        quads.append(quad[rng.permutation(4)] if rng.random() < 0.2 else quad)
+    expected = [card_shaped(q) for q in quads]
+    assert 0.2 < np.mean(expected) < 0.9  # both answers are exercised
+    assert card_shaped_many(np.array(quads)).tolist() == expected
