@@ -44,7 +44,7 @@ from table.cards import Card
 from table.errors import CardParseError
 from table.tock import Mark, MarkParseError
 from vision.errors import VisionError
-from vision.mark_reader import _CENTRE_BOX, PATCH, PLAIN, card_regions
+from vision.mark_reader import _CENTRE_BOX, PLAIN, card_regions
 from vision.rectify import Pyramid
 
 if TYPE_CHECKING:  # the reader imports this module
@@ -65,8 +65,8 @@ _FACE_SIMILARITY = (0.85, 0.02)  # centre and scale of the "is this the enrolled
 _FACE_MARGIN = (0.02, 0.01)  # centre and scale of the "this card rather than the next" factor
 # Backs (another mark design; rings and angular harmonics round the mark, see back_descriptors).
 # Measured on our own stickers treated as an unknown design (rendered tables of seeds 201 and 305,
-# not the benchmark's): a right match has a cosine 0.81..1.0, wrong nearest marks
-# reached a margin of 0.041 over the next mark; a back is named past 0.05 (about half are).
+# not the benchmark's): nearest mark right 553 of 570, a right match's cosine 0.80..1.0; wrong
+# nearest marks reached a margin of 0.044 over the next mark; a back is named past 0.05 (347).
 _BACK_SIMILARITY = (0.7, 0.03)
 _BACK_MARGIN = (0.035, 0.007)
 
@@ -289,7 +289,8 @@ def _rows(
 _RINGS, _ANGLES = 16, 64  # the polar resampling of the back's middle: rings out to its edge, angles round
 _HARMONICS = (2, 10)  # angular harmonics kept per ring: the 1st follows an off-centre mark, not its shape
 _HARMONIC_WEIGHT = 3.0  # the shape (harmonics) against the ring colours: the suit is in the shape
-_BACK_BLUR = 1.5  # pixels of the patch: a sharp enrollment photo against a table's small, softer cards
+_PATCH = 48  # pixels a side of the back's middle (the mark reader's centre box): finer only costs
+_BACK_BLUR = 0.7  # pixels of the patch: a sharp enrollment photo against a table's small, softer cards
 _RECENTRE = 0.4  # of the patch's side: how far from its middle the mark's centre is looked for
 BACK_FEATURES = _RINGS * 3 * (1 + _HARMONICS[1] - _HARMONICS[0] + 1)
 """Length of a back descriptor (:func:`back_descriptors`)."""
@@ -318,7 +319,7 @@ def _mark_centres(patches: np.ndarray) -> np.ndarray:
     return centres
 
 
-_GRID_Y, _GRID_X = np.mgrid[0:PATCH, 0:PATCH].astype(np.float32)
+_GRID_Y, _GRID_X = np.mgrid[0:_PATCH, 0:_PATCH].astype(np.float32)
 
 
 def back_descriptors(frame: np.ndarray, cards: Sequence[np.ndarray], *, pyramid: Pyramid | None = None,
@@ -326,14 +327,18 @@ def back_descriptors(frame: np.ndarray, cards: Sequence[np.ndarray], *, pyramid:
     """A descriptor of each card's back that does not change as the card or its mark turns:
     (N, BACK_FEATURES) float32 (``ordered``: see :func:`vision.mark_reader.card_regions`).
 
-    The middle of the back (the mark reader's centre patch), each colour channel with its mean and
-    spread taken out (the room's light), is resampled in rings round the mark's centre
+    The middle of the back (the mark reader's centre box, 48 pixels a side), each colour channel
+    with its mean and spread taken out (the room's light), is resampled in rings round the mark's centre
     (:func:`_mark_centres`); per ring, its mean colour (the plain back's look and the mark's
     colours, by distance from the centre) and the magnitudes of angular harmonics 2..10 of each
     channel (the mark's shape; a magnitude does not change as the ring turns).
     """
     pyramid = pyramid or Pyramid(frame)
-    regions = card_regions(pyramid, cards, _CENTRE_BOX, (PATCH, PATCH), ordered=ordered)
+    return _describe(card_regions(pyramid, cards, _CENTRE_BOX, (_PATCH, _PATCH), ordered=ordered))
+
+
+def _describe(regions: np.ndarray) -> np.ndarray:
+    """:func:`back_descriptors` of centre patches (N, _PATCH, _PATCH, 3), 0..255."""
     if not len(regions):
         return np.zeros((0, BACK_FEATURES), np.float32)
     patches = np.stack([cv2.GaussianBlur(r.astype(np.float32), (0, 0), _BACK_BLUR) for r in regions])
@@ -341,7 +346,7 @@ def back_descriptors(frame: np.ndarray, cards: Sequence[np.ndarray], *, pyramid:
     patches /= np.maximum(patches.std(axis=(1, 2), keepdims=True), 4.0)
     # (N, angles, rings, 3); past the patch's edge (the mark's centre off its middle) is the mean, 0
     flags = cv2.WARP_POLAR_LINEAR + cv2.INTER_LINEAR + cv2.WARP_FILL_OUTLIERS
-    polar = np.stack([cv2.warpPolar(patch, (_RINGS, _ANGLES), (float(x), float(y)), PATCH / 2, flags)
+    polar = np.stack([cv2.warpPolar(patch, (_RINGS, _ANGLES), (float(x), float(y)), _PATCH / 2, flags)
                       for patch, (x, y) in zip(patches, _mark_centres(patches), strict=True)])  # fmt: skip
     first, last = _HARMONICS
     rings = polar.mean(axis=1).reshape(len(polar), -1)
