@@ -305,21 +305,22 @@ def _mark_centres(patches: np.ndarray) -> np.ndarray:
     top, bottom = patches[:, :4].reshape(n, -1, 3), patches[:, -4:].reshape(n, -1, 3)
     left, right = patches[:, :, :4].reshape(n, -1, 3), patches[:, :, -4:].reshape(n, -1, 3)
     border = np.concatenate([top, bottom, left, right], axis=1)
-    differs = np.abs(patches - np.median(border, axis=1)[:, None, None]).sum(axis=3)
-    differs = np.maximum(differs - np.median(differs.reshape(n, -1), axis=1)[:, None, None], 0.0)
-    centres = np.full((n, 2), (side - 1) / 2, np.float64)
+    apart = np.abs(patches - np.median(border, axis=1)[:, None, None])
+    differs = (apart[..., 0] + apart[..., 1] + apart[..., 2]).reshape(n, -1)  # numpy sums a 3-long axis slowly
+    differs = np.maximum(differs - np.median(differs, axis=1, keepdims=True), 0.0)
+    centres = np.full((n, 2), (side - 1) / 2, np.float32)
+    reach = (_RECENTRE * side) ** 2
     for _ in range(2):
-        near = np.hypot(_GRID_X - centres[:, :1, None], _GRID_Y - centres[:, 1:, None]) < _RECENTRE * side
-        weight = differs * near
-        total = weight.sum(axis=(1, 2))
-        found = total > 1e-6
-        safe = np.maximum(total, 1e-6)
-        moved = np.stack([(_GRID_X * weight).sum(axis=(1, 2)) / safe, (_GRID_Y * weight).sum(axis=(1, 2)) / safe], 1)
-        centres[found] = moved[found]
+        near = (_GRID_XY[:, 1] - centres[:, :1]) ** 2 + (_GRID_XY[:, 2] - centres[:, 1:]) ** 2 < reach
+        sums = (differs * near) @ _GRID_XY  # (N, 3): total weight, its x and y moments
+        found = sums[:, 0] > 1e-6
+        centres[found] = sums[found, 1:] / sums[found, :1]
     return centres
 
 
-_GRID_Y, _GRID_X = np.mgrid[0:_PATCH, 0:_PATCH].astype(np.float32)
+_GRID_XY = np.stack([np.ones(_PATCH * _PATCH), *np.mgrid[0:_PATCH, 0:_PATCH][::-1].reshape(2, -1)], axis=1)
+_GRID_XY = _GRID_XY.astype(np.float32)
+"""Each patch pixel's (1, x, y), row-major: weighted sums of all three in one product."""
 
 
 def back_descriptors(frame: np.ndarray, cards: Sequence[np.ndarray], *, pyramid: Pyramid | None = None,
@@ -341,9 +342,13 @@ def _describe(regions: np.ndarray) -> np.ndarray:
     """:func:`back_descriptors` of centre patches (N, _PATCH, _PATCH, 3), 0..255."""
     if not len(regions):
         return np.zeros((0, BACK_FEATURES), np.float32)
-    patches = np.stack([cv2.GaussianBlur(r.astype(np.float32), (0, 0), _BACK_BLUR) for r in regions])
-    patches -= patches.mean(axis=(1, 2), keepdims=True)
-    patches /= np.maximum(patches.std(axis=(1, 2), keepdims=True), 4.0)
+    blurred = np.stack([cv2.GaussianBlur(r.astype(np.float32), (0, 0), _BACK_BLUR) for r in regions])
+    # Each channel's mean and spread, as products (numpy's reductions over the middle axes are slow).
+    pixels = blurred.reshape(len(blurred), -1, 3)
+    share = np.full((1, pixels.shape[1]), 1.0 / pixels.shape[1], np.float32)
+    mean = share @ pixels
+    spread = np.sqrt(np.maximum(share @ (pixels * pixels) - mean * mean, 0.0))
+    patches = ((pixels - mean) / np.maximum(spread, 4.0)).reshape(blurred.shape)
     # (N, angles, rings, 3); past the patch's edge (the mark's centre off its middle) is the mean, 0
     flags = cv2.WARP_POLAR_LINEAR + cv2.INTER_LINEAR + cv2.WARP_FILL_OUTLIERS
     polar = np.stack([cv2.warpPolar(patch, (_RINGS, _ANGLES), (float(x), float(y)), _PATCH / 2, flags)
