@@ -145,8 +145,13 @@ def synthetic(reader: CardReader, decks: int, scenes: int, *, seed: int) -> dict
 def backs(reader: CardReader, decks: int, scenes: int, *, seed: int) -> dict[str, Any]:
     from table.cards import Card
     from table.tock import ALL_MARKS, mark_of
+    from vision.deck_profile import read_backs
+    from vision.mark_reader import MarkReader
+    from vision.rectify import Pyramid
 
     enrolled: Counter[str] = Counter()
+    cost: dict[str, list[float]] = {"profile": [], "marks": []}
+    marks = MarkReader()
     rng = np.random.default_rng(seed)
     for d in range(decks):
         deck = f"holdout-{seed * 100 + d}"
@@ -168,8 +173,16 @@ def backs(reader: CardReader, decks: int, scenes: int, *, seed: int) -> dict[str
                     continue
                 obs = seen[int(np.argmax(ious))]
                 _tally(enrolled, str(truth.mark), obs.mark, obs.confidence)
+            # The cost of the backs' reading alone, against our own mark reader on the same cards.
+            down = [seen.corners[i] for i in range(len(seen)) if not seen.face_up[i]]
+            pyramid = Pyramid(scene.image)
+            for name, use, with_marks in (("profile", profile, None), ("marks", None, marks)):
+                start = time.perf_counter()
+                read_backs(scene.image, down, pyramid=pyramid, profile=use, marks=with_marks)
+                cost[name].append(1000 * (time.perf_counter() - start) / max(len(down), 1))
     reader.use_profile(None)
-    return {"decks": decks, "scenes_per_deck": scenes, "enrolled_backs": _rates(enrolled)}
+    return {"decks": decks, "scenes_per_deck": scenes, "enrolled_backs": _rates(enrolled),
+            "ms_per_back": {k: float(np.median(v)) for k, v in cost.items()}}  # fmt: skip
 
 
 def _line(name: str, f: dict[str, Any]) -> str:
@@ -205,6 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     print("  " + _line("without (models alone)", figures["synthetic"]["without_profile"]))
     figures["backs"] = backs(reader, args.decks, args.scenes, seed=args.seed + 1)
     print("  " + _line("backs enrolled as another mark design (one per mark)", figures["backs"]["enrolled_backs"]))
+    cost = figures["backs"]["ms_per_back"]
+    print(f"  reading a back with the profile: {cost['profile']:.3f} ms median (our own mark reader, same cards: "
+          f"{cost['marks']:.3f} ms)")  # fmt: skip
     if args.json:
         args.json.write_text(json.dumps(figures, indent=1))
     return 0
