@@ -3,9 +3,10 @@
 A :class:`DeckProfile` holds prototypes of the deck as the card reader sees it: for each card,
 the corner model's embedding of its index (mean of both corners, unit length), and optionally,
 for a deck whose backs carry marks of another design than ours, a descriptor of one back per mark
-that does not change as the card or its mark turns (:func:`back_descriptors`). Reading with a profile is nearest-prototype: the closest card's cosine similarity and
-its margin over the next card give a calibrated confidence (DESIGN.md §7: 100 % of the real
-Bicycle photos from one photo per card).
+that does not change as the card or its mark turns (:func:`back_descriptors`). Reading with a
+profile is nearest-prototype: the closest card's cosine similarity and its margin over the next
+card give a calibrated confidence (DESIGN.md §7: 100 % of the real Bicycle photos from one photo
+per card).
 
 A profile is a small ``.npz`` file (about 50 KB for 52 cards) holding the prototypes, a format
 ``version`` and the hash of the corner model it was made with: embeddings of another model are
