@@ -13,8 +13,11 @@ enough (below the calibrated threshold): unsure is always better than wrong.
 from __future__ import annotations
 
 import json
+import os
+import threading
+import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, overload
@@ -247,7 +250,10 @@ class CardReader:
         self.model_hash = model_hash(models_dir)
         self.marks: MarkReader | None = MarkReader()
         self.profile: DeckProfile | None = None
-        self._pool: ThreadPoolExecutor | None = None
+        # The helper thread (started on first use); made again in a forked child, where the
+        # parent's thread does not exist; shut down by close(), ``with`` or when the reader goes.
+        self._pool_lock = threading.Lock()
+        self._pool, self._pool_pid = self._new_pool(), os.getpid()
 
     @classmethod
     def default(cls, *, profile: DeckProfile | str | Path | None = None) -> CardReader:
@@ -316,14 +322,17 @@ class CardReader:
         image = check_frame(frame)
         if min(image.shape[:2]) < 32:
             return Observations.empty(self.embedding_size, self.card_embedding_size)
+        profile, marks = self.profile, self.marks  # one profile for the whole frame, whatever use_profile does
         # While the detector works, the helper thread makes what the later steps need of the frame:
         # its grey copy (for the outlines' rims) and the pyramid level the thumbnails come from.
         pyramid = Pyramid(image)
         prepared = self._helper().submit(_prepare, image, pyramid)
         try:
             outlines = self.detect(image, gray=prepared.result)
-        finally:
-            prepared.result()  # the pyramid is the helper's until then
+        except BaseException:
+            wait([prepared])  # the pyramid is the helper's until then; this thread's error is the one raised
+            raise
+        prepared.result()
         if not outlines:
             return Observations.empty(self.embedding_size, self.card_embedding_size)
         quads = [o.corners for o in outlines]
@@ -337,10 +346,12 @@ class CardReader:
             p_face, card_embedding = self.classify_cards(thumbnails(image, quads, pyramid=pyramid))
             maybe_down = [int(i) for i in np.flatnonzero(p_face <= 0.5)]
             backs = dict(zip(maybe_down, read_backs(image, [quads[i] for i in maybe_down], pyramid=pyramid,
-                                                    profile=self.profile, marks=self.marks), strict=True))  # fmt: skip
+                                                    profile=profile, marks=marks), strict=True))  # fmt: skip
             last = self.classify_indices(crops[2 * split :]) if split < len(quads) else None
-        finally:
-            readings = corner_job.result()
+        except BaseException:
+            wait([corner_job])  # the helper is done with the frame; this thread's error is the one raised
+            raise
+        readings = corner_job.result()
         if last is not None:
             readings = {key: np.concatenate([value, last[key]]) for key, value in readings.items()}
         # A card whose corners plainly show an index is face up whatever the card model says, and
@@ -350,7 +361,7 @@ class CardReader:
         readings["p_face"], readings["card_embedding"] = p_face, card_embedding
         partial = np.array([o.partial for o in outlines], bool)
         decided = self._check_pips(self._decide(np.stack(quads), partial, readings), readings, image, pyramid)
-        return refine_observations(decided, image, pyramid=pyramid, profile=self.profile, marks=self.marks,
+        return refine_observations(decided, image, pyramid=pyramid, profile=profile, marks=marks,
                                    backs=backs)  # fmt: skip
 
     def _check_pips(self, decided: Observations, readings: dict[str, np.ndarray], image: np.ndarray,
@@ -363,11 +374,29 @@ class CardReader:
             return decided
         return replace(decided, card_ids=np.where(veto, -1, decided.card_ids))
 
+    def _new_pool(self) -> ThreadPoolExecutor:
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tocktable-corners")
+        weakref.finalize(self, pool.shutdown, wait=False)
+        return pool
+
     def _helper(self) -> ThreadPoolExecutor:
         """The one worker thread that runs the corner models beside the rest of a read."""
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tocktable-corners")
-        return self._pool
+        with self._pool_lock:
+            if self._pool_pid != os.getpid():  # a forked child: the parent's thread is not here
+                self._pool, self._pool_pid = self._new_pool(), os.getpid()
+            return self._pool
+
+    def close(self) -> None:
+        """Stop the helper thread (a later read starts it again)."""
+        with self._pool_lock:
+            self._pool.shutdown(wait=True)
+            self._pool = self._new_pool()
+
+    def __enter__(self) -> CardReader:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
 
     def read_card(self, rectified: Any) -> Observation:
         """One card that is already straightened (upright or upside down, any size)."""
