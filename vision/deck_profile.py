@@ -45,7 +45,7 @@ from table.cards import Card
 from table.errors import CardParseError
 from table.tock import Mark, MarkParseError
 from vision.errors import VisionError
-from vision.mark_reader import _CENTRE_BOX, PLAIN, card_regions
+from vision.mark_reader import CENTRE_BOX, PLAIN, card_regions
 from vision.rectify import Pyramid
 
 if TYPE_CHECKING:  # the reader imports this module
@@ -67,7 +67,9 @@ _FACE_MARGIN = (0.02, 0.01)  # centre and scale of the "this card rather than th
 # Backs (another mark design; rings and angular harmonics round the mark, see back_descriptors).
 # Measured on our own stickers treated as an unknown design (rendered tables of seeds 201 and 305,
 # not the benchmark's): nearest mark right 553 of 570, a right match's cosine 0.80..1.0; wrong
-# nearest marks reached a margin of 0.044 over the next mark; a back is named past 0.05 (347).
+# nearest marks reached a margin of 0.044 over the next mark. The margin factor is a logistic
+# centred on 0.035 (scale 0.007): at the profile's threshold a back is named from a margin of
+# about 0.05 (347 of 570 named there, 0 wrong).
 _BACK_SIMILARITY = (0.7, 0.03)
 _BACK_MARGIN = (0.035, 0.007)
 
@@ -336,7 +338,7 @@ def back_descriptors(frame: np.ndarray, cards: Sequence[np.ndarray], *, pyramid:
     channel (the mark's shape; a magnitude does not change as the ring turns).
     """
     pyramid = pyramid or Pyramid(frame)
-    return _describe(card_regions(pyramid, cards, _CENTRE_BOX, (_PATCH, _PATCH), ordered=ordered))
+    return _describe(card_regions(pyramid, cards, CENTRE_BOX, (_PATCH, _PATCH), ordered=ordered))
 
 
 def _describe(regions: np.ndarray) -> np.ndarray:

@@ -60,6 +60,9 @@ import numpy as np
 from table.cards import Suit
 from table.tock import ALL_MARKS, Mark, SizeClass
 from vision.errors import FrameError, VisionError
+from vision.mark_disc import ring as _ring
+from vision.mark_disc import stretch as _stretch
+from vision.mark_disc import white_end as _white_end
 
 # Names imported "as" themselves are re-exported: the patch's geometry (public API) and the parts
 # of the pip search that tests reach through this module.
@@ -167,10 +170,11 @@ def card_regions(pyramid: Pyramid, cards: Sequence[np.ndarray], box: tuple[float
 
 def centre_patch(frame: np.ndarray, corners: np.ndarray, *, pyramid: Pyramid | None = None) -> np.ndarray:
     """The middle of a card straightened into a PATCH × PATCH BGR square (SPAN of its height)."""
-    return card_region(pyramid or Pyramid(frame), corners, _CENTRE_BOX, (PATCH, PATCH))
+    return card_region(pyramid or Pyramid(frame), corners, CENTRE_BOX, (PATCH, PATCH))
 
 
-_CENTRE_BOX = (0.5 - SPAN / CARD_ASPECT / 2, 0.5 - SPAN / 2, 0.5 + SPAN / CARD_ASPECT / 2, 0.5 + SPAN / 2)
+CENTRE_BOX = (0.5 - SPAN / CARD_ASPECT / 2, 0.5 - SPAN / 2, 0.5 + SPAN / CARD_ASPECT / 2, 0.5 + SPAN / 2)
+"""The middle of an upright card where a mark sits (x0, y0, x1, y1 as fractions of the card)."""
 
 
 # ---------------------------------------------------------------------------------- design
@@ -240,15 +244,9 @@ def _card_box(image: np.ndarray) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------- measuring
-_YY64, _XX64 = _YY.astype(np.float64), _XX.astype(np.float64)  # float32 - float64 is float64 anyway
 _NEAR_INDEX = np.flatnonzero(_NEAR_CENTRE)
 _MIDDLE_INDEX = np.flatnonzero(((_XX - _CENTRE) ** 2 + (_YY - _CENTRE) ** 2) <= (0.1 * PX_PER_HEIGHT) ** 2)
 _OUTSIDE_INDEX = np.flatnonzero(((_XX - _CENTRE) ** 2 + (_YY - _CENTRE) ** 2) >= (0.22 * PX_PER_HEIGHT) ** 2)
-_PROFILE = (0.46, 1.0, 0.02)  # radial profile: first, last radius and step, in pip heights
-_INSIDE = (0.5, 0.58)  # radii (pip heights) that are on the disc's white for every mark
-_RADII = _PROFILE[0] + _PROFILE[2] * (np.arange(round((_PROFILE[1] - _PROFILE[0]) / _PROFILE[2])) + 0.5)
-_ON_DISC, _BEYOND = (_INSIDE[0] <= _RADII) & (_INSIDE[1] >= _RADII), _INSIDE[1] < _RADII
-_ON_DISC_COUNT = int(_ON_DISC.sum())
 
 
 def _byte_quantile(values: np.ndarray, q: float) -> np.ndarray:
@@ -421,112 +419,6 @@ _UNSQUEEZE = 0.05  # log of the disc's squeeze past which a black pip is matched
 _SQUEEZE_LOOK = 0.012  # a club/spade margin past this is plain whatever the squeeze (squeezed: under 0.006)
 
 
-def _ring(high: np.ndarray, soft: np.ndarray, centre: np.ndarray, height_px: float) -> float:
-    """Past the white round the pip, how much lighter (brightest channel) the angular mean gets
-    again after its darkest radius, relative to the white: the ace's black ring on a lighter or
-    coloured back; a disc's edge onto the back stays at the back's level. A dark back shows no
-    ring either way."""
-    first, last, step = _PROFILE
-    box = _box(centre, last * max(height_px, 1.0))
-    if box is None:
-        return 0.0
-    distance = np.hypot(_XX64[box] - centre[0], _YY64[box] - centre[1]) / max(height_px, 1.0)
-    use = (soft[box] < 0.05) & (distance >= first) & (distance < last)
-    bins = ((distance[use] - first) / step).astype(np.int64)
-    n = len(_RADII)
-    counts = np.bincount(bins, minlength=n)[:n]
-    if counts.min() < 3:
-        return 0.0
-    profile = np.bincount(bins, weights=high[box][use], minlength=n)[:n] / counts
-    inside = float(profile[_ON_DISC].sum() / _ON_DISC_COUNT)
-    beyond = np.flatnonzero(_BEYOND)
-    darkest = int(beyond[np.argmin(profile[beyond])])
-    return float(profile[darkest:].max() - profile[darkest]) / max(inside, 1e-3)
-
-
-def _box(centre: np.ndarray, reach: float) -> tuple[slice, slice] | None:
-    """The patch's rows and columns within ``reach`` of ``centre`` (a pixel of margin against
-    rounding), or None when the centre or the reach is not finite."""
-    if not (math.isfinite(centre[0]) and math.isfinite(centre[1]) and math.isfinite(reach)):
-        return None
-    x0 = min(max(math.floor(centre[0] - reach) - 1, 0), PATCH)
-    y0 = min(max(math.floor(centre[1] - reach) - 1, 0), PATCH)
-    return (slice(y0, max(min(math.ceil(centre[1] + reach) + 2, PATCH), y0)),
-            slice(x0, max(min(math.ceil(centre[0] + reach) + 2, PATCH), x0)))  # fmt: skip
-
-
-def _white_end(low: np.ndarray, soft: np.ndarray, centre: np.ndarray, height_px: float) -> tuple[float, float]:
-    """Where the white around the pip ends (pip heights from the disc's centre) and how much
-    darker it gets there: the angular mean of the whiteness, radius by radius, off the pip."""
-    first, last, step = _PROFILE
-    # Only pixels nearer than ``last`` pip heights count: look in the box round the centre alone
-    # (a pixel of margin against rounding; row-major order is kept, so the sums are the same).
-    box = _box(centre, last * max(height_px, 1.0))
-    if box is None:
-        return 0.0, 0.0  # no pixel can count
-    distance = np.hypot(_XX64[box] - centre[0], _YY64[box] - centre[1]) / max(height_px, 1.0)
-    use = (soft[box] < 0.05) & (distance >= first) & (distance < last)
-    low = low[box]
-    bins = ((distance[use] - first) / step).astype(np.int64)
-    n = len(_RADII)
-    counts = np.bincount(bins, minlength=n)[:n]
-    if counts.min() < 3:
-        return 0.0, 0.0
-    profile = np.bincount(bins, weights=low[use], minlength=n)[:n] / counts
-    return _fall(profile, _RADII, _ON_DISC, _BEYOND, last, step)
-
-
-def _fall(profile: np.ndarray, radii: np.ndarray, on_disc: np.ndarray, beyond: np.ndarray, last: float,
-          step: float) -> tuple[float, float]:  # fmt: skip
-    """Where a radial profile of whiteness (at ``radii``) falls half way from the disc's white to
-    the darkest beyond it (``last`` if it never does or there is no edge), and that contrast."""
-    inside = profile[on_disc].sum() / int(on_disc.sum())
-    darkest = float(profile[beyond].min())
-    contrast = float(inside - darkest)
-    if contrast < 0.2:
-        return float(last), max(contrast, 0.0)
-    level = float((inside + darkest) / 2)
-    below = np.flatnonzero(beyond & (profile < level))
-    if not len(below):
-        return float(last), contrast
-    j = int(below[0])
-    a, b = float(profile[j - 1]), float(profile[j])
-    t = min(max((a - level) / max(a - b, 1e-6), 0.0), 1.0)
-    return float(radii[j - 1] + t * step), contrast
-
-
-# In pip heights: a small pip's disc (0.86) on an outline 30 % too long still ends inside; rings
-# twice as wide as the white's end's, as each holds only half the directions.
-_STRETCH_LAST, _STRETCH_STEP = 1.3, 2 * _PROFILE[2]
-_STRETCH_RADII = _PROFILE[0] + _STRETCH_STEP * (np.arange(round((_STRETCH_LAST - _PROFILE[0]) / _STRETCH_STEP)) + 0.5)
-_STRETCH_ON_DISC = (_INSIDE[0] <= _STRETCH_RADII) & (_INSIDE[1] >= _STRETCH_RADII)
-_STRETCH_BEYOND = _INSIDE[1] < _STRETCH_RADII
-
-
-def _stretch(low: np.ndarray, soft: np.ndarray, centre: np.ndarray, height_px: float) -> float:
-    """Where the white ends along the card (above and below the pip) over where it ends across it
-    (left and right): the disc is round, so this is how the card's outline squeezed the patch one
-    way (0.98..1.02 on true outlines, 0.87..0.90 on one 20 % too long); 1.0 when not measurable."""
-    first, step, n = _PROFILE[0], _STRETCH_STEP, len(_STRETCH_RADII)
-    box = _box(centre, _STRETCH_LAST * max(height_px, 1.0))
-    if box is None:
-        return 1.0
-    dx, dy = _XX64[box] - centre[0], _YY64[box] - centre[1]
-    distance = np.hypot(dx, dy) / max(height_px, 1.0)
-    use = (soft[box] < 0.05) & (distance >= first) & (distance < _STRETCH_LAST)
-    low = low[box]
-    bins = ((distance[use] - first) / step).astype(np.int64) + n * (np.abs(dy[use]) > np.abs(dx[use]))
-    counts = np.bincount(bins, minlength=2 * n)[: 2 * n].reshape(2, n)
-    if counts.min() < 3:
-        return 1.0
-    profiles = np.bincount(bins, weights=low[use], minlength=2 * n)[: 2 * n].reshape(2, n) / counts
-    radii, on_disc, beyond = _STRETCH_RADII, _STRETCH_ON_DISC, _STRETCH_BEYOND
-    (across, c_across), (along, c_along) = (_fall(row, radii, on_disc, beyond, _STRETCH_LAST, step) for row in profiles)
-    if min(c_across, c_along) < 0.2 or max(across, along) >= _STRETCH_LAST:
-        return 1.0
-    return along / across
-
-
 # ---------------------------------------------------------------------------------- deciding
 class MarkReader:
     """Reads the Tock mark of face-down cards (see the module docstring).
@@ -561,7 +453,7 @@ class MarkReader:
         if not len(cards):
             return []
         pyramid = pyramid or Pyramid(frame)
-        patches = card_regions(pyramid, cards, _CENTRE_BOX, (PATCH, PATCH), ordered=ordered)
+        patches = card_regions(pyramid, cards, CENTRE_BOX, (PATCH, PATCH), ordered=ordered)
         return [self.decide(features) for features in _measure_many(patches, self._design)]
 
     def read_back(self, rectified: Any) -> MarkReading:

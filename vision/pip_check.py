@@ -62,7 +62,7 @@ def pip_vetoes(frame: np.ndarray, corners: np.ndarray, card_ids: np.ndarray, pos
     ``corners`` (N, 4, 2) in the reader's order, ``card_ids`` (N,) the sure readings (-1 for none),
     ``posterior`` (N, 52) the corners' voted posterior over the cards. A number card read sure is
     contradicted when its pips number exactly the rank of the best card of another rank (itself a
-    number) and not its own.
+    number), which is not its own.
     """
     n = len(card_ids)
     veto = np.zeros(n, bool)
@@ -81,6 +81,5 @@ def pip_vetoes(frame: np.ndarray, corners: np.ndarray, card_ids: np.ndarray, pos
         return veto
     bodies = card_regions(pyramid, [corners[i] for i in candidates], (0.0, 0.0, 1.0, 1.0), BODY, ordered=True)
     for k, rank, body in zip(candidates, alternatives, bodies, strict=True):
-        count = count_pips(body)
-        veto[k] = count == rank + 2 and count != int(card_ids[k]) // 4 + 2
+        veto[k] = count_pips(body) == rank + 2  # the runner-up is of another rank than the reading
     return veto

@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.mark_disc as md
 import vision.mark_pips as mp
 import vision.mark_reader as mr
 from table.cards import Suit
@@ -68,7 +69,7 @@ def _reference_central_blob(ink, white, within, design, *, grow=0, surround=0.8,
 
 def _reference_white_end(low, soft, centre, height_px):  # type: ignore[no-untyped-def]
     """The radial profile over the whole patch."""
-    first, last, step = mr._PROFILE
+    first, last, step = md._PROFILE
     distance = np.hypot(mr._XX - centre[0], mr._YY - centre[1]) / max(height_px, 1.0)
     use = (soft < 0.05) & (distance >= first) & (distance < last)
     bins = ((distance[use] - first) / step).astype(np.int64)
@@ -79,8 +80,8 @@ def _reference_white_end(low, soft, centre, height_px):  # type: ignore[no-untyp
         return 0.0, 0.0
     profile = sums / counts
     radii = first + step * (np.arange(n) + 0.5)
-    inside = profile[(radii >= mr._INSIDE[0]) & (radii <= mr._INSIDE[1])].mean()
-    beyond = radii > mr._INSIDE[1]
+    inside = profile[(radii >= md._INSIDE[0]) & (radii <= md._INSIDE[1])].mean()
+    beyond = radii > md._INSIDE[1]
     darkest = float(profile[beyond].min())
     contrast = float(inside - darkest)
     if contrast < 0.2:
@@ -224,7 +225,7 @@ def test_card_regions_of_many_cards_equal_the_one_card_reference() -> None:
     rng = np.random.default_rng(17)
     frame = cv2.GaussianBlur(rng.integers(0, 256, (720, 1280, 3), dtype=np.uint8), (0, 0), 1.5)
     quads = _random_quads(rng, 720, 1280, 40)
-    for box, size in ((mr._CENTRE_BOX, (mr.PATCH, mr.PATCH)), ((0.0, 0.0, 1.0, 1.0), (40, 56))):
+    for box, size in ((mr.CENTRE_BOX, (mr.PATCH, mr.PATCH)), ((0.0, 0.0, 1.0, 1.0), (40, 56))):
         fast = mr.card_regions(Pyramid(frame), quads, box, size)
         whole = _WholePyramid(frame)
         assert np.array_equal(fast, np.stack([_reference_card_region(whole, q, box, size) for q in quads]))
