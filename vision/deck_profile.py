@@ -111,6 +111,14 @@ def _sure(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(min(z, 40.0), -40.0)))
 
 
+def _checked_rows(values: np.ndarray, width: int, what: str, hint: str = "") -> np.ndarray:
+    """``values`` as float32 rows of ``width``, or ProfileError saying what shape was given."""
+    rows = np.asarray(values, np.float32)
+    if rows.ndim != 2 or rows.shape[1] != width:
+        raise ProfileError(f"{what} must be (N, {width}) to match this profile, got shape {rows.shape}{hint}")
+    return rows
+
+
 def _match(prototypes: np.ndarray, labels: tuple[str, ...], queries: np.ndarray, *,
            similarity: tuple[float, float], margin: tuple[float, float], threshold: float) -> list[Match]:  # fmt: skip
     """Nearest label (best prototype of each label) for each query row."""
@@ -196,10 +204,8 @@ class DeckProfile:
     # ------------------------------------------------------------------ matching
     def match_faces(self, embeddings: np.ndarray) -> list[Match]:
         """The nearest enrolled card of each corner-model embedding (N, D)."""
-        embeddings = np.asarray(embeddings, np.float32)
-        if embeddings.ndim != 2 or embeddings.shape[1] != self.face_prototypes.shape[1]:
-            raise ProfileError(f"embeddings must be (N, {self.face_prototypes.shape[1]}) to match this profile, "
-                               f"got shape {embeddings.shape}: was the profile made with other models?")  # fmt: skip
+        embeddings = _checked_rows(embeddings, self.face_prototypes.shape[1], "embeddings",
+                                   ": was the profile made with other models?")  # fmt: skip
         return _match(self.face_prototypes, self.face_labels, embeddings, similarity=_FACE_SIMILARITY,
                       margin=_FACE_MARGIN, threshold=self.threshold)  # fmt: skip
 
@@ -208,10 +214,7 @@ class DeckProfile:
         :func:`back_descriptors` (they do not change as a card turns: one per card)."""
         if not self.back_labels or not len(descriptors):
             return []
-        descriptors = np.asarray(descriptors, np.float32)
-        if descriptors.ndim != 2 or descriptors.shape[1] != self.back_prototypes.shape[1]:
-            raise ProfileError(f"back descriptors must be (N, {self.back_prototypes.shape[1]}) to match this profile, "
-                               f"got shape {descriptors.shape}")  # fmt: skip
+        descriptors = _checked_rows(descriptors, self.back_prototypes.shape[1], "back descriptors")
         return _match(self.back_prototypes, self.back_labels, descriptors, similarity=_BACK_SIMILARITY,
                       margin=_BACK_MARGIN, threshold=self.threshold)  # fmt: skip
 
