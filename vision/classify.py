@@ -96,7 +96,12 @@ def vote(cards: np.ndarray, none: np.ndarray, temperature: float, *, dependence:
     summed vote is divided by the corners' total weight to this power (never by less than 1, so a
     card seen by one corner is read as before): 0 counts them as independent, 1 takes their mean.
     """
-    posterior = posteriors(cards, none, temperature, dependence=dependence)
+    return verdicts(posteriors(cards, none, temperature, dependence=dependence), none)
+
+
+def verdicts(posterior: np.ndarray, none: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """From :func:`posteriors` (N, 52) and the corners' P(no index) (N, C): best card id, its
+    posterior, P(index seen) — what :func:`vote` answers."""
     best = posterior.argmax(axis=1)
     seen = 1.0 - np.prod(none, axis=1)
     return best, posterior[np.arange(len(best)), best], seen

@@ -26,7 +26,15 @@ import cv2
 import numpy as np
 
 from table.cards import Card
-from vision.classify import corner_probabilities, posteriors, prepare_crops, prepare_thumbnails, softmax, vote
+from vision.classify import (
+    corner_probabilities,
+    posteriors,
+    prepare_crops,
+    prepare_thumbnails,
+    softmax,
+    verdicts,
+    vote,
+)
 from vision.deck_profile import DeckProfile, ProfileError, model_hash, read_backs, refine_observations
 from vision.detect import Outline, find_cards
 from vision.errors import FrameError, ModelError
@@ -291,12 +299,13 @@ class CardReader:
         n = len(crops) // 2
         rank_logits, suit_logits, embedding = self._corners.run(None, {"crops": prepare_crops(crops)})
         cards, none = corner_probabilities(rank_logits, suit_logits)
-        best, posterior, seen = vote(cards.reshape(n, 2, 52), none.reshape(n, 2), self.settings.temperature,
-                                     dependence=self.settings.dependence)  # fmt: skip
+        everything = posteriors(cards.reshape(n, 2, 52), none.reshape(n, 2), self.settings.temperature,
+                                dependence=self.settings.dependence)  # fmt: skip
+        best, posterior, seen = verdicts(everything, none.reshape(n, 2))
         weights = (1.0 - none.reshape(n, 2))[:, :, None]
         emb = (embedding.reshape(n, 2, -1) * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-6)
         return {"best": best, "posterior": posterior, "seen": seen, "cards": cards.reshape(n, 2, 52),
-                "none": none.reshape(n, 2), "embedding": emb.astype(np.float32)}  # fmt: skip
+                "none": none.reshape(n, 2), "posteriors": everything, "embedding": emb.astype(np.float32)}  # fmt: skip
 
     def classify_cards(self, thumbs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Step 3b: whole-card thumbnails → P(face up) and the card model's embedding."""
@@ -367,9 +376,7 @@ class CardReader:
     def _check_pips(self, decided: Observations, readings: dict[str, np.ndarray], image: np.ndarray,
                     pyramid: Pyramid) -> Observations:  # fmt: skip
         """The readings whose pips contradict them made unsure (:mod:`vision.pip_check`)."""
-        posterior = posteriors(readings["cards"], readings["none"], self.settings.temperature,
-                               dependence=self.settings.dependence)  # fmt: skip
-        veto = pip_vetoes(image, decided.corners, decided.card_ids, posterior, pyramid=pyramid)
+        veto = pip_vetoes(image, decided.corners, decided.card_ids, readings["posteriors"], pyramid=pyramid)
         if not veto.any():
             return decided
         return replace(decided, card_ids=np.where(veto, -1, decided.card_ids))
