@@ -57,7 +57,8 @@ PROFILE_NAME = "deck-profile.npz"
 
 PROFILE_VERSION = 2
 """Format version of the profile file; a file of another version is refused with a clear message
-(version 1 only held backs of another kind: its faces are still read, its backs are refused)."""
+(a version 1 file with faces only is still read, its faces being the same; one that holds backs,
+described another way then, is refused as a whole: enroll again)."""
 
 # Calibration of the face match (cosine similarities of the corner model's embeddings, measured
 # on the real Bicycle photos: the card's own prototype 0.915..1.0, the best other card at most

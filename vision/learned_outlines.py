@@ -101,9 +101,8 @@ def _whole_cards_in(mask: np.ndarray, known: Quads, typical: float, explain: Cal
     return out
 
 
-def _join_halves(found: list[tuple[np.ndarray, float, bool]], instances: list[Instance], areas: list[float],
-                 typical: float, cards: np.ndarray
-                 ) -> tuple[list[tuple[np.ndarray, float, bool]], list[Instance], list[float]]:  # fmt: skip
+def _join_halves(found: Quads, instances: list[Instance], areas: list[float], typical: float, cards: np.ndarray
+                 ) -> tuple[Quads, list[Instance], list[float]]:  # fmt: skip
     small = [i for i, area in enumerate(areas) if area < 0.8 * typical]
     masks = {i: instances[i].full(cards.shape) for i in small}
     grown = [cv2.dilate(masks[i], np.ones((3, 3), np.uint8)) for i in small]
@@ -127,7 +126,7 @@ def _join_halves(found: list[tuple[np.ndarray, float, bool]], instances: list[In
     return [found[k] for k in keep], [instances[k] for k in keep], [areas[k] for k in keep]
 
 
-def _quads_of_instances(instances: list[Instance], cards: np.ndarray) -> list[tuple[np.ndarray, float, bool]]:
+def _quads_of_instances(instances: list[Instance], cards: np.ndarray) -> Quads:
     """Each instance's quad (work pixels), its fit, and whether part of the card is hidden."""
     out: list[tuple[np.ndarray, float, bool] | None] = []
     contours, wholes = [], []
