@@ -258,6 +258,9 @@ class CardReader:
         self.model_hash = model_hash(models_dir)
         self.marks: MarkReader | None = MarkReader()
         self.profile: DeckProfile | None = None
+        from vision.expert import Expert  # a second look at unsure cards (none without models/expert.json)
+
+        self.expert = Expert.load(models_dir, providers=providers, options=session_options(threads))
         # The helper thread (started on first use); made again in a forked child, where the
         # parent's thread does not exist; shut down by close(), ``with`` or when the reader goes.
         self._pool_lock = threading.Lock()
@@ -298,14 +301,19 @@ class CardReader:
         """Step 3a: index crops (2 per card: top left, bottom right) → per-card votes of the corners."""
         n = len(crops) // 2
         rank_logits, suit_logits, embedding = self._corners.run(None, {"crops": prepare_crops(crops)})
-        cards, none = corner_probabilities(rank_logits, suit_logits)
-        everything = posteriors(cards.reshape(n, 2, 52), none.reshape(n, 2), self.settings.temperature,
-                                dependence=self.settings.dependence)  # fmt: skip
-        best, posterior, seen = verdicts(everything, none.reshape(n, 2))
-        weights = (1.0 - none.reshape(n, 2))[:, :, None]
+        flat_cards, flat_none = corner_probabilities(rank_logits, suit_logits)
+        cards, none = flat_cards.reshape(n, 2, 52), flat_none.reshape(n, 2)
+        everything = posteriors(cards, none, self.settings.temperature, dependence=self.settings.dependence)
+        weights = (1.0 - none)[:, :, None]
         emb = (embedding.reshape(n, 2, -1) * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-6)
-        return {"best": best, "posterior": posterior, "seen": seen, "cards": cards.reshape(n, 2, 52),
-                "none": none.reshape(n, 2), "posteriors": everything, "embedding": emb.astype(np.float32)}  # fmt: skip
+        asked = np.zeros(n, bool)  # the cards the expert read again (vision.expert)
+        if self.expert is not None:
+            looked = self.expert.second_look(crops, cards, none, everything, temperature=self.settings.temperature,
+                                             dependence=self.settings.dependence)  # fmt: skip
+            cards, none, everything, asked = looked.cards, looked.none, looked.posteriors, looked.asked
+        best, posterior, seen = verdicts(everything, none)
+        return {"best": best, "posterior": posterior, "seen": seen, "cards": cards, "none": none,
+                "posteriors": everything, "embedding": emb.astype(np.float32), "expert": asked}  # fmt: skip
 
     def classify_cards(self, thumbs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Step 3b: whole-card thumbnails → P(face up) and the card model's embedding."""

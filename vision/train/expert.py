@@ -1,0 +1,179 @@
+"""Train the "expert": a bigger, finer corner reader asked only about the cards the ensemble doubts.
+
+    python -m vision.train.expert --cache /tmp/s16/cache           # about 25 min on 2 threads
+    python -m vision.train.expert --steps 20 --out /tmp/expert      # a quick smoke run
+
+It reads the same 2×64×32 prepared crops as the corner ensemble (:func:`vision.classify.prepare_crops`),
+so the rendered training data of ``python -m vision.train`` (its cache) is reused as it is: the
+base and focus cards of the "train" font pool, every font family (the ensemble's members each
+leave a quarter out). The network keeps the crop's full resolution in its first layer (the
+ensemble's members halve it at once) and is wider, to tell a small club from a spade and a thin
+"Q" from a "J". The crop augmentation is version 2 (glyph width, stroke weight, extra blur: the
+expert's misses to fix are unseen fonts' glyphs).
+
+Writes ``expert.onnx`` (8-bit, with the float version as ``expert.fp32.onnx`` beside it),
+``expert.pt`` (the torch weights) and the hold-out figures of the expert alone to ``expert.json``
+in ``--out``; the gate and the weight it gets in the reader are fitted afterwards on calibration
+scenes (:mod:`vision.train.expert_fit`). Every random choice comes from ``--seed``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from vision.classify import NO_INDEX, corner_probabilities, prepare_crops
+from vision.rectify import CROP_H, CROP_W
+from vision.train.__main__ import Progress, _augment, _batches, _dataset, _sha
+from vision.train.data import CornerData, concat
+from vision.train.quantize import quantize_model
+
+WIDTHS = (16, 32, 48, 96, 128)
+
+
+def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False), nn.BatchNorm2d(cout),
+                         nn.ReLU(inplace=True))  # fmt: skip
+
+
+class ExpertNet(nn.Module):
+    """One index crop (2 × 64 × 32) → rank logits (13 ranks + "no index") and suit logits.
+
+    First layer at stride 1 (the full 64×32), then halved to 32×16, 16×8, 8×4; 198 k parameters
+    (the ensemble's members have 70 k and start at 32×16).
+    """
+
+    def __init__(self, widths: tuple[int, int, int, int, int] = WIDTHS) -> None:
+        super().__init__()
+        a, b, c, d, e = widths
+        self.features = nn.Sequential(
+            _conv(2, a),
+            _conv(a, b, stride=2), _conv(b, c), nn.MaxPool2d(2),
+            _conv(c, d), nn.MaxPool2d(2),
+            _conv(d, e),
+        )  # fmt: skip
+        self.embed = nn.Sequential(nn.Linear(2 * e, 96), nn.ReLU(inplace=True), nn.Dropout(0.1))
+        self.rank = nn.Linear(96, NO_INDEX + 1)
+        self.suit = nn.Linear(96, 4)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        f = self.features(x)
+        e = self.embed(torch.cat([f.mean(dim=(2, 3)), f.amax(dim=(2, 3))], dim=1))
+        return self.rank(e), self.suit(e)
+
+
+def train_expert(data: CornerData, *, seed: int, steps: int, batch: int = 256, augment: int = 2) -> ExpertNet:
+    """The expert trained on every crop of ``data`` (AdamW, one-cycle, label smoothing as the ensemble)."""
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    generator = torch.Generator().manual_seed(seed)
+    net = ExpertNet()
+    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=2e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
+    progress = Progress(steps, "train expert")
+    step, running = 0, 0.0
+    net.train()
+    while step < steps:
+        for rows in _batches(len(data.rank), batch, rng):
+            if step >= steps:
+                break
+            x = _augment(torch.from_numpy(prepare_crops(data.crops[rows])), generator, augment)
+            rank = torch.from_numpy(data.rank[rows])
+            suit = torch.from_numpy(data.suit[rows])
+            weight = torch.from_numpy(data.weight[rows])
+            rank_logits, suit_logits = net(x)
+            rank_loss = (F.cross_entropy(rank_logits, rank, reduction="none", label_smoothing=0.05) * weight).mean()
+            has_index = (rank != NO_INDEX).float() * weight
+            suit_loss = (F.cross_entropy(suit_logits, suit, reduction="none", label_smoothing=0.05) * has_index).sum()
+            loss = rank_loss + suit_loss / max(float(has_index.sum()), 1.0)
+            optimiser.zero_grad()
+            loss.backward()  # type: ignore[no-untyped-call]
+            optimiser.step()
+            schedule.step()
+            step += 1
+            running = 0.98 * running + 0.02 * float(loss) if step > 1 else float(loss)
+            progress(step, f"loss {running:.3f}")
+    return net.eval()
+
+
+def top1(net: nn.Module, data: CornerData) -> dict[str, float]:
+    """Top-1 of the card (rank and suit) on the crops that show an index, and of "no index"."""
+    with torch.no_grad():
+        outs = [net(torch.from_numpy(prepare_crops(data.crops[i : i + 1024]))) for i in range(0, len(data.rank), 1024)]
+    rank = torch.cat([o[0] for o in outs]).numpy()[None]
+    suit = torch.cat([o[1] for o in outs]).numpy()[None]
+    cards, none = corner_probabilities(rank, suit)
+    has = (data.rank != NO_INDEX) & (data.weight > 0)
+    truth = data.rank * 4 + data.suit
+    return {"crops": int(has.sum()), "card_top1": float((cards.argmax(1) == truth)[has].mean()),
+            "none_right": float(((none > 0.5) == ~has)[data.weight > 0].mean())}  # fmt: skip
+
+
+def export(net: ExpertNet, out: Path, calibration: np.ndarray) -> Path:
+    """``expert.onnx`` (8-bit, calibrated on rendered training-pool crops) in ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "expert.onnx"
+    torch.onnx.export(net, (torch.zeros(2, 2, CROP_H, CROP_W),), str(path), input_names=["crops"],
+                      output_names=["rank_logits", "suit_logits"],
+                      dynamic_axes={"crops": {0: "n"}, "rank_logits": {0: "n"}, "suit_logits": {0: "n"}},
+                      opset_version=17, dynamo=False)  # fmt: skip
+    batches = [prepare_crops(calibration[i : i + 64]) for i in range(0, min(len(calibration), 2048), 64)]
+    quantize_model(path, "crops", batches)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.train.expert", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cards", type=int, default=30000, help="base training cards (the cache's, default 30000)")
+    parser.add_argument("--focus-cards", type=int, default=24000, help="focus training cards (default 24000)")
+    parser.add_argument("--check-cards", type=int, default=2000, help="calibration and hold-out cards (each)")
+    parser.add_argument("--steps", type=int, default=1000, help="batches of 256 (default 1000)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the data (as vision.train) and training")
+    parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
+    parser.add_argument("--jobs", type=int, default=2, help="processes rendering data missing from the cache")
+    parser.add_argument("--augment", type=int, choices=(1, 2), default=2, help="crop augmentation version")
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "models")
+    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tocktable", help="rendered data cache")
+    args = parser.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    torch.use_deterministic_algorithms(True)
+    started = time.monotonic()
+    parts = [_dataset("train", args.cards, "train", args.seed, args.cache, args.jobs)]
+    if args.focus_cards:
+        parts.append(_dataset("focus", args.focus_cards, "train", args.seed + 3000, args.cache, args.jobs, focus=True))
+    train, _ = concat(parts)
+    calib, _ = _dataset("calibration", args.check_cards, "train", args.seed + 1000, args.cache, args.jobs)
+    hold, _ = _dataset("holdout", args.check_cards, "holdout", args.seed + 2000, args.cache, args.jobs)
+    hold_focus, _ = _dataset("holdout", args.check_cards, "holdout", args.seed + 4000, args.cache, args.jobs,
+                             focus=True)  # fmt: skip
+    print(f"training crops {len(train.rank)}, font families {len(set(train.family.tolist()))}")
+    net = train_expert(train, seed=args.seed * 100 + 50, steps=args.steps, augment=args.augment)
+    args.out.mkdir(parents=True, exist_ok=True)
+    torch.save(net.state_dict(), args.out / "expert.pt")
+    path = export(net, args.out, calib.crops)
+    figures = {"holdout_crops": top1(net, hold), "holdout_focus_crops": top1(net, hold_focus)}
+    manifest = {
+        "model": "expert.onnx",
+        "input": "crops N×2×64×32 (vision.classify.prepare_crops), outputs rank_logits N×14, suit_logits N×4",
+        "trained": {"command": "python -m vision.train.expert " + " ".join(argv if argv is not None else sys.argv[1:]),
+                    "seed": args.seed, "steps": args.steps, "augment": args.augment, "widths": list(WIDTHS),
+                    "parameters": sum(p.numel() for p in net.parameters()),
+                    "minutes": round((time.monotonic() - started) / 60, 1), "torch": torch.__version__},
+        "figures_float": figures,
+        "sha256": _sha(path),
+    }  # fmt: skip
+    (args.out / "expert.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    print(json.dumps(manifest, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
