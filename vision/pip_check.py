@@ -3,14 +3,23 @@
 The corner models read a card from its two index corners; in some fonts a small 6 looks like an
 8, a 4 like a 6, and both corners of one card are printed alike, so they can agree on the wrong
 rank. The body of a number card says its rank another way: a 6 shows six pips. Counting pips is
-rough (a pip cut by a neighbour lying over the card, two pips run together under blur), so the
-count never names a card; it only takes a reading back to "unsure" when it is exactly the rank
-the corners nearly read instead (the runner-up) and not the rank they read. Measured on the
-synthetic hold-out's touching rows: the three number cards read as another rank were all caught,
-one right reading of 171 became unsure; on cards apart nothing changed.
-"""
+rough (a pip cut by a neighbour lying over the card or by an outline a few pixels off, two pips
+run together under blur), so the count is used in two careful ways:
+
+- it takes a reading back to "unsure" when it is exactly the rank the corners nearly read instead
+  (the runner-up) and not the rank they read;
+- it names a card only when the corners hesitate between two number ranks of one suit and the
+  pips lie as a deck prints them (none cut, each mirrored through the card's centre): then it
+  says which of the two.
+
+Measured (synthetic, detected outlines): of 515 regular layouts on number cards of training-font
+scenes none was miscounted; on the hold-out's cards apart a 6 the corners read 8 or 6 (0.56/0.44)
+is named 6s; on 360 other hold-out scenes 5 more cards were named right and none wrong.
+""""""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -34,6 +43,17 @@ _ALIKE = 2.0
 _RUNNER_UP = 0.001
 """The runner-up rank must hold at least this posterior for the count to be asked at all."""
 
+_MIRROR_TOLERANCE = 0.06
+"""Pips mirror each other through the card's centre to within this share of the card's width."""
+
+_PAIR_MASS = 0.95
+"""The pips name a card only when the corners' posterior of the two ranks in doubt (one suit) is at
+least this: then the doubt is between those two alone."""
+
+_COUNT_TRUST = 0.99
+"""How far a regular layout's count is trusted: of 515 regular counts on number cards of 160
+training-font scenes (cards apart and touching rows, detected outlines), none was wrong."""
+
 NUMBER_RANKS = 9
 """Card ids rank * 4 + suit: ranks 0..8 are the number cards 2..10."""
 
@@ -42,44 +62,91 @@ def count_pips(body_bgr: np.ndarray) -> int | None:
     """The number of pip-sized blobs of ink in the middle of a straightened card (BGR, upright or
     upside down), split from the paper by Otsu's threshold; None when they are not alike in size
     (a pip cut by a card lying over it, pips run together): then the count is not trusted."""
+    return pip_layout(body_bgr).count
+
+
+@dataclass(frozen=True)
+class PipLayout:
+    """What the middle of a straightened card shows: ``count`` as :func:`count_pips` answers it, and
+    whether the pips lie as a deck prints them (``regular``): none cut by the edge of the part
+    looked at, and every pip mirrored by another through the card's centre (a seven's one extra
+    pip on the middle column excepted). An outline a few pixels off, or a card lying over this
+    one, cuts or shifts pips and breaks that symmetry."""
+
+    count: int | None
+    regular: bool
+
+
+def pip_layout(body_bgr: np.ndarray) -> PipLayout:
+    """The pips of a straightened card (BGR, upright or upside down): :class:`PipLayout`."""
     grey = cv2.cvtColor(body_bgr, cv2.COLOR_BGR2GRAY)
     h, w = grey.shape
-    x0, y0, x1, y1 = _PIP_BOX
-    middle = grey[int(y0 * h) : int(y1 * h), int(x0 * w) : int(x1 * w)]
-    _, ink = cv2.threshold(middle, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
-    _, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    areas = stats[1:, cv2.CC_STAT_AREA]
+    x0, y0, x1, y1 = (int(f * n) for f, n in zip(_PIP_BOX, (w, h, w, h), strict=True))
+    _, ink = cv2.threshold(grey[y0:y1, x0:x1], 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    _, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    stats, centres = stats[1:], centres[1:]
+    areas = stats[:, cv2.CC_STAT_AREA]
     if not len(areas):
-        return 0
-    pips = areas[areas > _LARGEST_SHARE * areas.max()]
-    return len(pips) if pips.max() <= _ALIKE * pips.min() else None
+        return PipLayout(0, False)
+    big = areas > _LARGEST_SHARE * areas.max()
+    pips, boxes = areas[big], stats[big]
+    if pips.max() > _ALIKE * pips.min():
+        return PipLayout(None, False)
+    inside = ((boxes[:, cv2.CC_STAT_LEFT] > 0) & (boxes[:, cv2.CC_STAT_TOP] > 0)
+              & (boxes[:, cv2.CC_STAT_LEFT] + boxes[:, cv2.CC_STAT_WIDTH] < x1 - x0)
+              & (boxes[:, cv2.CC_STAT_TOP] + boxes[:, cv2.CC_STAT_HEIGHT] < y1 - y0)).all()  # fmt: skip
+    return PipLayout(len(pips), bool(inside) and _symmetric(centres[big] + (x0, y0), w, h))
 
 
-def pip_vetoes(frame: np.ndarray, corners: np.ndarray, card_ids: np.ndarray, posterior: np.ndarray, *,
-               pyramid: Pyramid) -> np.ndarray:  # fmt: skip
-    """Which readings the pips contradict (bool per card).
+def _symmetric(centres: np.ndarray, w: int, h: int) -> bool:
+    """Whether pip centres (K, 2) are point-symmetric about the card's centre, as printed layouts
+    are (a seven's extra pip, on the middle column, excepted)."""
+    mirrored = np.array([w, h], np.float64) - centres
+    gap = np.linalg.norm(centres[:, None, :] - mirrored[None, :, :], axis=2).min(axis=1)
+    unmatched = gap > _MIRROR_TOLERANCE * w
+    if len(centres) == 7 and unmatched.sum() == 1:
+        return bool(abs(centres[unmatched][0, 0] - w / 2) < _MIRROR_TOLERANCE * w)
+    return not unmatched.any()
 
-    ``corners`` (N, 4, 2) in the reader's order, ``card_ids`` (N,) the sure readings (-1 for none),
-    ``posterior`` (N, 52) the corners' voted posterior over the cards. A number card read sure is
-    contradicted when its pips number exactly the rank of the best card of another rank (itself a
-    number), which is not its own.
+
+def pip_verdicts(frame: np.ndarray, corners: np.ndarray, readings: tuple[np.ndarray, np.ndarray, np.ndarray],
+                 posterior: np.ndarray, *, pyramid: Pyramid) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """The readings after the pips have been asked: new (card ids, confidences).
+
+    ``corners`` (N, 4, 2) in the reader's order; ``readings`` the reader's (card ids (N,) with -1
+    for none, face up (N,), confidences (N,)); ``posterior`` (N, 52) the corners' voted posterior
+    over the cards. Asked are the face-up cards whose best card is a number card (and their
+    reading, if any) and whose runner-up of another rank is a number too (:data:`_RUNNER_UP`):
+
+    - a reading is vetoed (made unsure) when the pips number the runner-up's rank;
+    - a card is named when the corners hesitate between two number ranks of one suit only
+      (:data:`_PAIR_MASS`) and the pips, lying as a deck prints them (:attr:`PipLayout.regular`),
+      number one of the two; its confidence is the pair's posterior times :data:`_COUNT_TRUST`.
     """
-    n = len(card_ids)
-    veto = np.zeros(n, bool)
-    candidates, alternatives = [], []
-    for i in np.flatnonzero(card_ids >= 0):
-        best = int(card_ids[i])
-        if best // 4 >= NUMBER_RANKS:
+    card_ids, face_up, confidence = (np.array(a) for a in readings)
+    asked: list[tuple[int, int, int, float]] = []  # card, best id, runner-up rank, the pair's posterior
+    for i in np.flatnonzero(face_up):
+        best = int(np.argmax(posterior[i]))
+        rank, suit = divmod(best, 4)
+        if rank >= NUMBER_RANKS or card_ids[i] not in (-1, best):
             continue
         other = posterior[i].copy()
-        other[(best // 4) * 4 : (best // 4) * 4 + 4] = -1.0  # every suit of the read rank
-        alternative = int(np.argmax(other))
-        if alternative // 4 < NUMBER_RANKS and other[alternative] > _RUNNER_UP:
-            candidates.append(int(i))
-            alternatives.append(alternative // 4)
-    if not candidates:
-        return veto
-    bodies = card_regions(pyramid, [corners[i] for i in candidates], (0.0, 0.0, 1.0, 1.0), BODY, ordered=True)
-    for k, rank, body in zip(candidates, alternatives, bodies, strict=True):
-        veto[k] = count_pips(body) == rank + 2  # the runner-up is of another rank than the reading
-    return veto
+        other[rank * 4 : rank * 4 + 4] = -1.0  # every suit of the best rank
+        alternative = int(np.argmax(other)) // 4
+        if alternative >= NUMBER_RANKS or other[alternative * 4 + suit] <= _RUNNER_UP:
+            continue
+        asked.append((int(i), best, alternative, float(posterior[i, best] + posterior[i, alternative * 4 + suit])))
+    if not asked:
+        return card_ids, confidence
+    bodies = card_regions(pyramid, [corners[k] for k, *_ in asked], (0.0, 0.0, 1.0, 1.0), BODY, ordered=True)
+    for (k, best, alternative, pair), body in zip(asked, bodies, strict=True):
+        layout = pip_layout(body)
+        rank, suit = divmod(best, 4)
+        if layout.count is None or layout.count - 2 not in (rank, alternative):
+            continue
+        counted = (layout.count - 2) * 4 + suit
+        if layout.regular and pair >= _PAIR_MASS:
+            card_ids[k], confidence[k] = counted, pair * _COUNT_TRUST
+        elif counted != best:
+            card_ids[k] = -1  # vetoed: unsure (the confidence stays the best guess's)
+    return card_ids, confidence

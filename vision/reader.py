@@ -39,7 +39,7 @@ from vision.deck_profile import DeckProfile, ProfileError, model_hash, read_back
 from vision.detect import Outline, find_cards
 from vision.errors import FrameError, ModelError
 from vision.mark_reader import MarkReader
-from vision.pip_check import pip_vetoes
+from vision.pip_check import pip_verdicts
 from vision.rectify import (
     CROP_H,
     CROP_W,
@@ -383,11 +383,12 @@ class CardReader:
 
     def _check_pips(self, decided: Observations, readings: dict[str, np.ndarray], image: np.ndarray,
                     pyramid: Pyramid) -> Observations:  # fmt: skip
-        """The readings whose pips contradict them made unsure (:mod:`vision.pip_check`)."""
-        veto = pip_vetoes(image, decided.corners, decided.card_ids, readings["posteriors"], pyramid=pyramid)
-        if not veto.any():
+        """The readings after the pips of number cards were asked (:mod:`vision.pip_check`)."""
+        card_ids, confidence = pip_verdicts(image, decided.corners, (decided.card_ids, decided.face_up,
+                                            decided.confidence), readings["posteriors"], pyramid=pyramid)  # fmt: skip
+        if np.array_equal(card_ids, decided.card_ids) and np.array_equal(confidence, decided.confidence):
             return decided
-        return replace(decided, card_ids=np.where(veto, -1, decided.card_ids))
+        return replace(decided, card_ids=card_ids, confidence=confidence)
 
     def _new_pool(self) -> ThreadPoolExecutor:
         pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tocktable-corners")

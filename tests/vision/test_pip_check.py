@@ -1,4 +1,5 @@
-"""The pips of a number card as a second witness: counted on rendered cards, used only to veto."""
+"""The pips of a number card as a second witness: counted on rendered cards; they veto a reading, or
+name a card the corners hesitate on between two ranks when the pips lie as printed."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 
 from table.cards import Card
 from vision.faces import deck_style, render_face
-from vision.pip_check import BODY, count_pips, pip_vetoes
+from vision.pip_check import BODY, count_pips, pip_layout, pip_verdicts
 from vision.rectify import Pyramid, order_corners
 
 RANKS = "23456789T"
@@ -52,23 +53,64 @@ def _posterior(best: str, runner_up: str, share: float) -> np.ndarray:
     return out / out.sum()
 
 
-@pytest.mark.parametrize(("read", "runner_up", "share", "vetoed"), [
-    ("8c", "6c", 0.3, True),    # the corners read 8, nearly 6, and the body shows six pips
-    ("8c", "6c", 1e-5, False),  # no doubt at all about the rank: not asked
-    ("6c", "8c", 0.3, False),   # the body agrees with the reading
-    ("8c", "9c", 0.3, False),   # six pips are neither rank: the count names nothing
-    ("Qc", "6c", 0.3, False),   # a court card has no pips to count
+def _ask(frame: np.ndarray, corners: np.ndarray, read: str | None, posterior: np.ndarray, *,
+         face_up: bool = True) -> tuple[str | None, float]:  # fmt: skip
+    """The reading of one card after the pips were asked, and its confidence."""
+    ids = np.array([Card.parse(read).id if read else -1])
+    before = float(posterior.max())
+    card_ids, confidence = pip_verdicts(frame, corners[None], (ids, np.array([face_up]), np.array([before])),
+                                        posterior[None], pyramid=Pyramid(frame))  # fmt: skip
+    return (str(Card.from_id(int(card_ids[0]))) if card_ids[0] >= 0 else None), float(confidence[0])
+
+
+@pytest.mark.parametrize(("read", "runner_up", "share", "after"), [
+    ("8c", "6c", 0.3, None),    # the corners read 8, nearly 6, and the body shows six pips: vetoed...
+    ("8c", "6c", 1e-5, "8c"),   # no doubt at all about the rank: not asked
+    ("6c", "8c", 0.3, "6c"),    # the body agrees with the reading
+    ("8c", "9c", 0.3, "8c"),    # six pips are neither rank: the count names nothing
+    ("Qc", "6c", 0.3, "Qc"),    # a court card has no pips to count
 ])  # fmt: skip
 def test_a_reading_is_vetoed_only_when_the_pips_are_the_runner_up(read: str, runner_up: str, share: float,
-                                                                    vetoed: bool) -> None:  # fmt: skip
+                                                                    after: str | None) -> None:  # fmt: skip
     frame, corners = _table_with("6c")
-    posterior = _posterior(read, runner_up, share)[None]
-    ids = np.array([Card.parse(read).id])
-    veto = pip_vetoes(frame, corners[None], ids, posterior, pyramid=Pyramid(frame))
-    assert veto.tolist() == [vetoed]
+    posterior = _posterior(read, runner_up, share)
+    posterior[Card.parse("Qd").id] = 0.2  # ...and not named: the two ranks hold too little of the posterior
+    posterior /= posterior.sum()
+    assert _ask(frame, corners, read, posterior)[0] == after
 
 
-def test_unsure_readings_are_never_asked() -> None:
+@pytest.mark.parametrize(("read", "best"), [(None, "8c"), ("8c", "8c"), (None, "6c")])
+def test_a_card_in_doubt_between_two_ranks_is_named_by_its_pips(read: str | None, best: str) -> None:
     frame, corners = _table_with("6c")
-    veto = pip_vetoes(frame, corners[None], np.array([-1]), _posterior("8c", "6c", 0.3)[None], pyramid=Pyramid(frame))
-    assert not veto.any()
+    posterior = _posterior(best, "8c" if best == "6c" else "6c", 0.45)
+    card, confidence = _ask(frame, corners, read, posterior)
+    assert card == "6c"
+    assert confidence == pytest.approx(0.99 * (posterior[Card.parse("6c").id] + posterior[Card.parse("8c").id]))
+
+
+def test_pips_cut_by_the_outline_name_nothing() -> None:
+    frame, corners = _table_with("6c")
+    shifted = corners + np.array([0.0, 30.0])  # an outline a fifth of the card too low: the top pips cut off
+    body = cv2.resize(_face("6c"), BODY, interpolation=cv2.INTER_AREA)
+    assert pip_layout(body).regular
+    card, _ = _ask(frame, shifted, None, _posterior("8c", "6c", 0.45))
+    assert card is None
+
+
+def test_a_card_read_face_down_is_never_named() -> None:
+    frame, corners = _table_with("6c")
+    assert _ask(frame, corners, None, _posterior("8c", "6c", 0.45), face_up=False)[0] is None
+
+
+def test_every_regular_layout_is_symmetric_and_a_seven_may_have_one_odd_pip() -> None:
+    for seed in (0, 1, 2):
+        for rank in RANKS:
+            body = cv2.resize(_face(rank + "d", seed), BODY, interpolation=cv2.INTER_AREA)
+            assert pip_layout(body).regular, (seed, rank)
+    body = cv2.resize(_face("9d"), BODY, interpolation=cv2.INTER_AREA)
+    w, h = BODY
+    body[int(0.45 * h) : int(0.55 * h), int(0.4 * w) : int(0.6 * w)] = body[2, w // 2]  # paper over the middle pip
+    layout = pip_layout(body)
+    assert layout.count == 8 and layout.regular  # eight pips mirrored through the centre: as an eight's are
+    body[int(0.1 * h) : int(0.3 * h), : w // 2] = body[2, w // 2]  # and over the top-left one too
+    assert pip_layout(body).count == 7 and not pip_layout(body).regular
