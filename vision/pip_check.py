@@ -15,7 +15,7 @@ run together under blur), so the count is used in two careful ways:
 Measured (synthetic, detected outlines): of 515 regular layouts on number cards of training-font
 scenes none was miscounted; on the hold-out's cards apart a 6 the corners read 8 or 6 (0.56/0.44)
 is named 6s; on 360 other hold-out scenes 5 more cards were named right and none wrong.
-""""""
+"""
 
 from __future__ import annotations
 
