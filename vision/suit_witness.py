@@ -1,0 +1,266 @@
+"""A second witness for the suit: the suit symbols printed on the card's body.
+
+The corner models read the suit from the index, where the symbol is small (6-12 pixels in a frame
+of a table); in some fonts a small club looks like a spade, a small heart like a diamond, and both
+corners of a card are printed alike, so they agree on the wrong suit. The body shows the suit
+again: a number card's pips, an ace's big pip, the small symbols beside a court card's picture.
+
+:func:`suit_evidence` straightens the body of each card whose suit the corners leave in doubt,
+finds blobs of ink of a symbol's size outside the index corners, reads each with a small CNN
+(``models/suits.onnx``, made by ``python -m vision.train.suits``: club, diamond, heart, spade or
+"not a suit symbol") and answers a likelihood over the four suits per card. The symbols of one
+card are one drawing printed several times, so they are pooled as one witness (a weighted
+geometric mean), not multiplied as independent ones; when they disagree, or none is found, the
+card's row is all ones (the body says nothing). The reader multiplies each card's posterior over
+the 52 cards by its row (expanded over the ranks) and renormalises.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.classify import prepare_crops, softmax
+from vision.errors import FrameError, ModelError
+from vision.mark_reader import card_regions
+from vision.rectify import Pyramid
+from vision.suit_symbols import CLASSES, SYMBOL, crop_symbol
+
+MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
+
+BODY = (150, 210)
+"""Width and height in pixels of the straightened card whose symbols are read."""
+
+_INDEX_X, _INDEX_Y = 0.19, 0.45
+"""A blob whose centre lies within this share of the card's width and height from a corner belongs
+to an index (all four corners: some decks print four), not to the body."""
+
+_SIZE = (7, 105)
+"""The longer side of a symbol's box, in body pixels (a court card's small symbol to an ace's)."""
+
+
+@dataclass(frozen=True)
+class WitnessSettings:
+    """How sure the witness must be, and how much it is believed (fitted on calibration scenes)."""
+
+    doubt: float = 0.02
+    """A card is asked when another suit of its best card's rank holds at least this posterior."""
+    symbol: float = 0.5
+    """A blob counts as a suit symbol when the model gives "not a symbol" less than 1 - this."""
+    agree: float = 0.75
+    """The symbols of a card must give their pooled best suit at least this share of their weight."""
+    power: float = 1.0
+    """The pooled likelihood is raised to this power (below 1: believed less)."""
+    floor: float = 0.02
+    """Every suit keeps at least this likelihood, so the body alone never rules a suit out."""
+
+
+class SuitWitness:
+    """The suit model and its settings. ``SuitWitness.load()`` takes the shipped ``models/suits.onnx``."""
+
+    def __init__(self, model: Path, settings: WitnessSettings | None = None) -> None:
+        import onnxruntime as ort
+
+        if not model.is_file():
+            raise ModelError(f"suit model {model} is missing; train it with python -m vision.train.suits")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        try:
+            self._session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        except Exception as error:  # onnxruntime raises its own untyped errors
+            raise ModelError(f"cannot load suit model {model}: {error}") from None
+        self.settings = settings or WitnessSettings()
+
+    @staticmethod
+    def load(models_dir: Path = MODELS_DIR) -> SuitWitness:
+        """The model in ``models_dir`` with the settings of its ``suits.json`` (defaults if it has none)."""
+        path = models_dir / "suits.json"
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, ValueError) as error:
+            raise ModelError(f"cannot read suit model settings {path}: {error}") from None
+        if list(data.get("classes", ())) != list(CLASSES) or data.get("symbol") != SYMBOL:
+            raise ModelError(
+                f"{path} was made for other classes or symbol size; retrain with python -m vision.train.suits"
+            )
+        try:
+            settings = WitnessSettings(**data.get("witness", {}))
+        except TypeError as error:
+            raise ModelError(f"{path}: unusable witness settings: {error}") from None
+        return SuitWitness(models_dir / "suits.onnx", settings)
+
+    def read_symbols(self, crops: np.ndarray) -> np.ndarray:
+        """Symbol crops (N, SYMBOL, SYMBOL, 3) BGR → class probabilities (N, 5): c, d, h, s, none."""
+        if not len(crops):
+            return np.zeros((0, len(CLASSES)))
+        (logits,) = self._session.run(None, {"symbols": prepare_crops(crops)})
+        out: np.ndarray = softmax(logits.astype(np.float64))
+        return out
+
+    def bodies(self, corners: np.ndarray, *, pyramid: Pyramid) -> np.ndarray:
+        """The straightened cards (N, BODY height, BODY width, 3) of ``corners`` in the reader's order."""
+        return card_regions(pyramid, list(corners), (0.0, 0.0, 1.0, 1.0), BODY, ordered=True)
+
+    def body_likelihood(self, body: np.ndarray) -> np.ndarray | None:
+        """The suit likelihood (4,) one straightened card's body gives, or None when it says nothing."""
+        boxes = symbol_boxes(body)
+        if not boxes:
+            return None
+        probabilities = self.read_symbols(np.stack([crop_symbol(body, box) for box in boxes]))
+        return self.pool(probabilities)
+
+    def pool(self, probabilities: np.ndarray) -> np.ndarray | None:
+        """One card's symbols' class probabilities (M, 5) → suit likelihood (4,), or None (no symbol,
+        or symbols that disagree)."""
+        s = self.settings
+        weight = 1.0 - probabilities[:, -1]
+        keep = weight >= s.symbol
+        if not keep.any():
+            return None
+        suits = probabilities[keep, :4] / np.maximum(probabilities[keep, :4].sum(axis=1, keepdims=True), 1e-9)
+        w = weight[keep] / weight[keep].sum()
+        pooled = np.exp((w[:, None] * np.log(suits + 1e-6)).sum(axis=0))
+        pooled /= pooled.sum()
+        best = int(np.argmax(pooled))
+        if float(w[suits.argmax(axis=1) == best].sum()) < s.agree:
+            return None
+        likelihood: np.ndarray = pooled**s.power
+        likelihood = np.maximum(likelihood / likelihood.max(), s.floor)
+        return likelihood
+
+    def asked(self, posterior: np.ndarray) -> np.ndarray:
+        """Which cards' suit the voted posterior (N, 52) leaves in doubt (bool per card)."""
+        n = len(posterior)
+        best = posterior.argmax(axis=1)
+        rank = best // 4
+        suits = posterior.reshape(n, 13, 4)[np.arange(n), rank]  # (N, 4): the best rank's four suits
+        other = np.where(np.arange(4)[None, :] == (best % 4)[:, None], -1.0, suits).max(axis=1)
+        out: np.ndarray = other >= self.settings.doubt
+        return out
+
+    def evidence(self, frame: np.ndarray, corners: np.ndarray, posterior: np.ndarray, *,
+                 pyramid: Pyramid | None = None, asked: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
+        """Suit likelihoods (N, 4) (c, d, h, s; rows of ones where the body is silent or not asked).
+
+        ``frame`` BGR uint8, ``corners`` (N, 4, 2) in the reader's order (clockwise from the card's
+        upright top left), ``posterior`` (N, 52) the corners' voted posterior (card id = rank * 4 +
+        suit); ``asked`` (N,) bool overrides which cards are looked at (default :meth:`asked`).
+        """
+        corners, posterior = _check(frame, corners, posterior)
+        out = np.ones((len(corners), 4))
+        which = self.asked(posterior) if asked is None else np.asarray(asked, bool)
+        if which.shape != (len(corners),):
+            raise FrameError(f"asked must be one bool per card ({len(corners)}), got shape {which.shape}")
+        picked = np.flatnonzero(which)
+        if not len(picked):
+            return out
+        bodies = self.bodies(corners[picked], pyramid=pyramid or Pyramid(frame))
+        all_boxes = [symbol_boxes(body) for body in bodies]
+        crops = [crop_symbol(body, box) for body, boxes in zip(bodies, all_boxes, strict=True) for box in boxes]
+        probabilities = self.read_symbols(np.stack(crops) if crops else np.zeros((0, SYMBOL, SYMBOL, 3), np.uint8))
+        start = 0
+        for i, boxes in zip(picked, all_boxes, strict=True):
+            row = self.pool(probabilities[start : start + len(boxes)]) if boxes else None
+            start += len(boxes)
+            if row is not None:
+                out[i] = row
+        return out
+
+
+def _check(frame: Any, corners: Any, posterior: Any) -> tuple[np.ndarray, np.ndarray]:
+    if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim != 3 or frame.shape[2] != 3:
+        got = f"{frame.dtype} {frame.shape}" if isinstance(frame, np.ndarray) else type(frame).__name__
+        raise FrameError(f"frame must be an H×W×3 uint8 BGR array, got {got}")
+    if min(frame.shape[:2]) < 1:
+        raise FrameError(f"frame is empty (shape {frame.shape})")
+    c = np.asarray(corners, np.float64)
+    if c.ndim != 3 or c.shape[1:] != (4, 2) or not np.isfinite(c).all():
+        raise FrameError(f"corners must be finite (N, 4, 2) pixel coordinates, got shape {c.shape}")
+    p = np.asarray(posterior, np.float64)
+    if p.shape != (len(c), 52) or not np.isfinite(p).all() or (p < 0).any():
+        raise FrameError(
+            f"posterior must be (N, 52) non-negative finite numbers for {len(c)} cards, got shape {p.shape}"
+        )
+    return c, p
+
+
+def symbol_boxes(body: np.ndarray) -> list[tuple[float, float, float, float]]:
+    """Boxes (x0, y0, x1, y1 body pixels) of the blobs of ink in a straightened card's body that may
+    be suit symbols: of a symbol's size and shape, clear of the index corners and of the card's edge.
+
+    Ink is what Otsu's threshold splits from the paper in the body's middle; a symbol touching a
+    thin line (a court picture's frame) is also looked for with the thin lines opened away.
+    """
+    h, w = body.shape[:2]
+    grey = cv2.cvtColor(body, cv2.COLOR_BGR2GRAY)
+    margin_x, margin_y = int(w * 0.06), int(h * 0.04)
+    inner = grey[margin_y : h - margin_y, margin_x : w - margin_x]
+    level, _ = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    paper = float(np.percentile(inner, 90))
+    if paper - level < 25:  # no ink that stands out from the paper (a blank or washed-out card)
+        return []
+    ink = np.zeros_like(grey)
+    ink[margin_y : h - margin_y, margin_x : w - margin_x] = (inner < level).astype(np.uint8) * 255
+    masks = [ink]
+    for size in (3, 5):  # thin lines opened away, then the symbol's own thin parts (a stem) put back
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        opened = cv2.morphologyEx(ink, cv2.MORPH_OPEN, kernel)
+        masks.append(cv2.bitwise_and(cv2.dilate(opened, kernel), ink))
+    boxes: list[tuple[float, float, float, float]] = []
+    for mask in masks:
+        _, _, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        for (x, y, bw, bh, area), (cx, cy) in zip(stats[1:], centres[1:], strict=True):
+            side = max(bw, bh)
+            if not _SIZE[0] <= side <= _SIZE[1] or min(bw, bh) < 0.4 * side or not 0.25 <= area / (bw * bh) <= 0.95:
+                continue
+            near_x = cx < _INDEX_X * w or cx > (1 - _INDEX_X) * w
+            near_y = cy < _INDEX_Y * h or cy > (1 - _INDEX_Y) * h
+            if near_x and near_y:
+                continue
+            if x <= margin_x or y <= margin_y or x + bw >= w - margin_x or y + bh >= h - margin_y:
+                continue  # cut by the edge of the looked-at region: not a whole symbol
+            box = (float(x), float(y), float(x + bw), float(y + bh))
+            if not any(_iou(box, b) > 0.6 for b in boxes):
+                boxes.append(box)
+    return boxes
+
+
+def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+_DEFAULT_LOCK = threading.Lock()
+
+
+@functools.cache
+def _default() -> SuitWitness:
+    return SuitWitness.load()
+
+
+def suit_evidence(frame: np.ndarray, corners: np.ndarray, posterior: np.ndarray, *, pyramid: Pyramid) -> np.ndarray:
+    """Suit likelihoods (N, 4) from the cards' bodies with the shipped suit model (rows of ones where
+    the body says nothing or the corners leave no doubt): see :meth:`SuitWitness.evidence`."""
+    with _DEFAULT_LOCK:
+        witness = _default()
+    return witness.evidence(frame, corners, posterior, pyramid=pyramid)
+
+
+def apply_evidence(posterior: np.ndarray, likelihood: np.ndarray) -> np.ndarray:
+    """Each card's posterior (N, 52) times its suit likelihood (N, 4) over every rank, renormalised."""
+    out = posterior * np.tile(likelihood, (1, 13))
+    result: np.ndarray = out / np.maximum(out.sum(axis=1, keepdims=True), 1e-300)
+    return result
