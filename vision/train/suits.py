@@ -135,9 +135,11 @@ def _blob(rng: np.random.Generator, height: int) -> np.ndarray:
     elif kind == 2:
         for _ in range(int(rng.integers(1, 4))):
             p = rng.integers(0, side, size=4)
-            cv2.line(canvas, (int(p[0]), int(p[1])), (int(p[2]), int(p[3])), 255, int(side * rng.uniform(0.05, 0.2)))
+            cv2.line(
+                canvas, (int(p[0]), int(p[1])), (int(p[2]), int(p[3])), 255, max(int(side * rng.uniform(0.05, 0.2)), 1)
+            )
     elif kind == 3:
-        cv2.circle(canvas, c, int(side * 0.35), 255, int(side * rng.uniform(0.06, 0.15)))
+        cv2.circle(canvas, c, int(side * 0.35), 255, max(int(side * rng.uniform(0.06, 0.15)), 1))
     else:
         w, h = int(side * rng.uniform(0.1, 0.9)), int(side * rng.uniform(0.1, 0.9))
         cv2.rectangle(canvas, (c[0] - w // 2, c[1] - h // 2), (c[0] + w // 2, c[1] + h // 2), 255, -1)
@@ -233,9 +235,18 @@ def _neighbours(rng: np.random.Generator, canvas: np.ndarray, box: tuple[int, in
     """Ink near the symbol: another pip, a frame line or a rank glyph, outside its box."""
     x0, y0, x1, y1 = box
     for _ in range(int(rng.choice([0, 0, 1, 1, 2]))):
-        kind = int(rng.integers(3))
-        gap = int(rng.integers(1, max(height // 3, 2) + 1))
+        kind = int(rng.integers(5))
+        gap = int(rng.integers(0, max(height // 3, 2) + 1))
         side = int(rng.integers(4))
+        if kind == 3:  # the corner of a court picture's frame, the symbol tucked into it
+            thick = int(rng.integers(1, 3))
+            lx = x0 - gap - thick if side % 2 == 0 else x1 + gap
+            ly = y0 - gap - thick if side < 2 else y1 + gap
+            sx = slice(max(lx, 0), None) if side % 2 == 0 else slice(0, max(lx + thick, 0))
+            sy = slice(max(ly, 0), None) if side < 2 else slice(0, max(ly + thick, 0))
+            canvas[max(ly, 0) : max(ly + thick, 0), sx] = ink
+            canvas[sy, max(lx, 0) : max(lx + thick, 0)] = ink
+            continue
         if kind == 1:  # a frame line along one side
             thick = int(rng.integers(1, 3))
             if side == 0:
@@ -247,7 +258,14 @@ def _neighbours(rng: np.random.Generator, canvas: np.ndarray, box: tuple[int, in
             else:
                 canvas[y1 + gap : y1 + gap + thick, :] = ink
             continue
-        other = _suit(rng, int(rng.integers(4)), height) if kind == 0 else _glyph(rng, height)
+        if kind == 4:  # a stroke or blob of a court picture's paint
+            other = _blob(rng, int(height * rng.uniform(0.5, 1.5)))
+            color = _jitter_color(
+                rng, ((40, 200, 240), (40, 40, 200), (160, 80, 30), (60, 140, 60))[int(rng.integers(4))], 30
+            )
+        else:
+            other = _suit(rng, int(rng.integers(4)), height) if kind == 0 else _glyph(rng, height)
+            color = _jitter_color(rng, tuple(int(v) for v in ink), 20)  # type: ignore[arg-type]
         oh, ow = other.shape
         if side == 0:
             x, y = x0 - gap - ow, y0 + int(rng.integers(-oh // 2, oh // 2 + 1))
@@ -257,7 +275,7 @@ def _neighbours(rng: np.random.Generator, canvas: np.ndarray, box: tuple[int, in
             x, y = x0 + int(rng.integers(-ow // 2, ow // 2 + 1)), y0 - gap - oh
         else:
             x, y = x0 + int(rng.integers(-ow // 2, ow // 2 + 1)), y1 + gap
-        _paint(canvas, other, _jitter_color(rng, tuple(int(v) for v in ink), 20), x, y)  # type: ignore[arg-type]
+        _paint(canvas, other, color, x, y)
 
 
 def _degrade(rng: np.random.Generator, canvas: np.ndarray) -> np.ndarray:
