@@ -40,24 +40,27 @@ class ExpertSettings:
 
     ``gate``: a card is looked at again when its voted posterior is below this; ``min_seen``: and
     when the probability that at least one corner shows an index is above this (backs are never
-    looked at); ``max_cards``: at most this many cards per call, the least sure first; ``weight``:
-    the expert's share when its corner probabilities are mixed with the ensemble's (0..1).
+    looked at); ``max_cards``: at most this many cards per call, the least sure first (None: no
+    limit; the shipped setting, since a limit per call would make a card's reading depend on how
+    the reader splits a frame's cards between its threads); ``weight``: the expert's share when
+    its corner probabilities are mixed with the ensemble's (0..1).
     """
 
     model: str
     gate: float
     weight: float
     min_seen: float = 0.5
-    max_cards: int = 4
+    max_cards: int | None = None
     sha256: str = ""
 
     def __post_init__(self) -> None:
         checks = {"gate": 0.0 <= self.gate <= 1.0, "weight": 0.0 <= self.weight <= 1.0,
-                  "min_seen": 0.0 <= self.min_seen <= 1.0, "max_cards": self.max_cards >= 0}  # fmt: skip
+                  "min_seen": 0.0 <= self.min_seen <= 1.0,
+                  "max_cards": self.max_cards is None or self.max_cards >= 0}  # fmt: skip
         bad = [name for name, ok in checks.items() if not ok]
         if bad:
             raise ModelError(f"expert settings out of range ({', '.join(bad)}): gate, weight and min_seen must be "
-                             f"between 0 and 1, max_cards at least 0; got {self}")  # fmt: skip
+                             f"between 0 and 1, max_cards None or at least 0; got {self}")  # fmt: skip
 
     @staticmethod
     def load(path: Path) -> ExpertSettings:
@@ -67,7 +70,7 @@ class ExpertSettings:
             use = data["use"]
             return ExpertSettings(model=str(data.get("model", "expert.onnx")), gate=float(use["gate"]),
                                   weight=float(use["weight"]), min_seen=float(use.get("min_seen", 0.5)),
-                                  max_cards=int(use.get("max_cards", 4)),
+                                  max_cards=None if use.get("max_cards") is None else int(use["max_cards"]),
                                   sha256=str(data.get("sha256", "")))  # fmt: skip
         except ModelError:
             raise
@@ -141,7 +144,7 @@ class Expert:
 
     def gate(self, posterior: np.ndarray, none: np.ndarray) -> np.ndarray:
         """Which cards to look at again, from the ensemble's voted posteriors (N, 52) and corners'
-        P(no index) (N, 2): unsure, an index in view, at most ``max_cards`` (the least sure)."""
+        P(no index) (N, 2): unsure, an index in view, at most ``max_cards`` if set (the least sure)."""
         best = posterior.max(axis=1) if len(posterior) else np.zeros(0)
         seen = 1.0 - np.prod(none, axis=1) if len(none) else np.zeros(0)
         candidates = np.flatnonzero((best < self.settings.gate) & (seen > self.settings.min_seen))

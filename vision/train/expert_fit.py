@@ -7,9 +7,10 @@ font pool, their own seeds 201000.., every other one a touching row; the first 1
 same scenes), read through the reader's detector and corner ensemble. For every gate (the voted
 posterior below which a card is looked at again) and weight (the expert's share of the mixed
 corner probabilities) on a grid, the face-up cards are voted again with the reader's temperature
-and judged at the reader's threshold. Kept: the pair that names the most cards right while at
-most ``MAX_WRONG`` of them are named wrongly and no more than without the expert; among equals
-the lowest gate (the fewest cards looked at). Never the bench's hold-out fonts or seeds.
+and judged at the reader's threshold. Kept, of the pairs that name at least as many cards right
+as the ensemble alone and at most ``MAX_WRONG`` of them wrongly: the fewest wrong, then the most
+right, then the lowest gate (the fewest cards looked at): unsure is always better than wrong.
+Never the bench's hold-out fonts or seeds.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ import argparse
 import hashlib
 import json
 import shutil
+import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -99,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="the reader's models (default models/)")  # fmt: skip
     parser.add_argument("--scenes", type=int, default=400, help="calibration scenes (default 400)")
     parser.add_argument("--seed", type=int, default=1, help="the calibration seed of vision.train (default 1)")
-    parser.add_argument("--max-cards", type=int, default=4, help="cards the expert reads per call at most")
+    parser.add_argument("--max-cards", type=int, help="cards the expert reads per call at most (default: no limit)")
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tocktable")
     parser.add_argument("--install", action="store_true", help="copy expert.onnx and the fitted json to --models")
     args = parser.parse_args(argv)
@@ -118,26 +121,30 @@ def main(argv: list[str] | None = None) -> int:
     parts = [loaded.probabilities(flat[i : i + 256]) for i in range(0, len(flat), 256)]
     expert_cards = np.concatenate([p[0] for p in parts]).reshape(-1, 2, 52)
     expert_none = np.concatenate([p[1] for p in parts]).reshape(-1, 2)
-    common = {"temperature": settings.temperature, "dependence": settings.dependence,
+    common: dict[str, Any] = {"temperature": settings.temperature, "dependence": settings.dependence,
               "threshold": settings.threshold, "max_cards": args.max_cards}  # fmt: skip
     face_up = int((data["truth"] >= 0).sum())
     base = _judge(data, expert_cards, expert_none, gate=0.0, weight=0.0, **common)
     print(f"{face_up} face-up cards, {len(np.unique(data['scene']))} scenes; without the expert: {base}")
-    allowed = min(int(MAX_WRONG * face_up), base["wrong"])
-    table, best, best_key = [], base, (base["right"], 0.0)
+    # Unsure is always better than wrong (issue 4): of the pairs that name at least as many cards
+    # right as the ensemble alone, within MAX_WRONG, the fewest wrong, then the most right, then
+    # the lowest gate (the fewest cards looked at).
+    allowed = int(MAX_WRONG * face_up)
+    table, best, best_key = [], dict(base), (-base["wrong"], base["right"], 0.0)
     for gate in GATES:
         for weight in WEIGHTS:
             result = _judge(data, expert_cards, expert_none, gate=gate, weight=weight, **common)
             table.append({"gate": gate, "weight": weight, **result})
             print(f"gate {gate:.3f} weight {weight:.2f}: {result}")
-            key = (result["right"], -gate)
-            if result["wrong"] <= allowed and key > best_key:
+            key = (-result["wrong"], result["right"], -gate)
+            if result["wrong"] <= allowed and result["right"] >= base["right"] and key > best_key:
                 best, best_key = {"gate": gate, "weight": weight, **result}, key
     if "gate" not in best:
-        print("the expert names no more cards right on the calibration scenes at any gate and weight")
+        print("the expert makes no pair better than the ensemble alone on the calibration scenes")
         best = {"gate": 0.0, "weight": 0.0, **base}
     manifest["use"] = {"gate": best["gate"], "weight": best["weight"], "min_seen": 0.5, "max_cards": args.max_cards}
-    manifest["fit"] = {"command": "python -m vision.train.expert_fit " + " ".join(argv or []),
+    command = "python -m vision.train.expert_fit " + " ".join(sys.argv[1:] if argv is None else argv)
+    manifest["fit"] = {"command": command,
                        "scenes": args.scenes, "seed": args.seed, "face_up_cards": face_up, "without": base,
                        "with": best, "reader_threshold": settings.threshold, "grid": table}  # fmt: skip
     (args.expert / SETTINGS_FILE).write_text(json.dumps(manifest, indent=1) + "\n")
@@ -149,15 +156,14 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _judge(data: dict[str, np.ndarray], expert_cards: np.ndarray, expert_none: np.ndarray,
-           **kwargs: float) -> dict[str, float]:  # fmt: skip
+def _judge(data: dict[str, np.ndarray], expert_cards: np.ndarray, expert_none: np.ndarray, *, gate: float,
+           weight: float, temperature: float, dependence: float, threshold: float,
+           max_cards: int | None) -> dict[str, float]:  # fmt: skip
     """Right, wrong and unsure face-up cards, and cards looked at per scene, for one gate and weight."""
     from vision.classify import posteriors
 
-    gate, weight = kwargs["gate"], kwargs["weight"]
-    temperature, dependence = kwargs["temperature"], kwargs["dependence"]
     expert = _FixedExpert(_Fixed(expert_cards, expert_none),
-                          ExpertSettings("expert.onnx", gate, weight, max_cards=int(kwargs["max_cards"])))  # fmt: skip
+                          ExpertSettings("expert.onnx", gate, weight, max_cards=max_cards))  # fmt: skip
     right = wrong = unsure = asked = 0
     for k in np.unique(data["scene"]):
         rows = np.flatnonzero(data["scene"] == k)
@@ -168,7 +174,7 @@ def _judge(data: dict[str, np.ndarray], expert_cards: np.ndarray, expert_none: n
         asked += int(looked.asked.sum())
         truth = data["truth"][rows]
         best = looked.posteriors.argmax(axis=1)
-        sure = looked.posteriors.max(axis=1) >= kwargs["threshold"]
+        sure = looked.posteriors.max(axis=1) >= threshold
         face_up = truth >= 0
         right += int((face_up & sure & (best == truth)).sum())
         wrong += int((face_up & sure & (best != truth)).sum())
