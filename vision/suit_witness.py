@@ -251,7 +251,8 @@ def symbol_boxes(body: np.ndarray) -> list[tuple[float, float, float, float]]:
     margin_x, margin_y = int(w * 0.06), int(h * 0.04)
     inner = grey[margin_y : h - margin_y, margin_x : w - margin_x]
     level, _ = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
-    paper = float(np.percentile(inner, 90))
+    flat = inner.ravel()
+    paper = float(np.partition(flat, int(0.9 * (len(flat) - 1)))[int(0.9 * (len(flat) - 1))])  # its 90th percentile
     if paper - level < 25:  # no ink that stands out from the paper (a blank or washed-out card)
         return []
     ink = np.zeros_like(grey)
@@ -264,17 +265,16 @@ def symbol_boxes(body: np.ndarray) -> list[tuple[float, float, float, float]]:
     boxes: list[tuple[float, float, float, float]] = []
     for mask in masks:
         _, _, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        for (x, y, bw, bh, area), (cx, cy) in zip(stats[1:], centres[1:], strict=True):
-            side = max(bw, bh)
-            if not _SIZE[0] <= side <= _SIZE[1] or min(bw, bh) < 0.4 * side or not 0.25 <= area / (bw * bh) <= 0.95:
-                continue
-            near_x = cx < _INDEX_X * w or cx > (1 - _INDEX_X) * w
-            near_y = cy < _INDEX_Y * h or cy > (1 - _INDEX_Y) * h
-            if near_x and near_y:
-                continue
-            if x <= margin_x or y <= margin_y or x + bw >= w - margin_x or y + bh >= h - margin_y:
-                continue  # cut by the edge of the looked-at region: not a whole symbol
-            box = (float(x), float(y), float(x + bw), float(y + bh))
+        x, y, bw, bh, area = stats[1:].T
+        cx, cy = centres[1:].T
+        side, short = np.maximum(bw, bh), np.minimum(bw, bh)
+        fill = area / np.maximum(bw * bh, 1)
+        shaped = (side >= _SIZE[0]) & (side <= _SIZE[1]) & (short >= 0.4 * side) & (fill >= 0.25) & (fill <= 0.95)
+        in_index = ((cx < _INDEX_X * w) | (cx > (1 - _INDEX_X) * w)) & ((cy < _INDEX_Y * h) | (cy > (1 - _INDEX_Y) * h))
+        # a blob cut by the edge of the looked-at region is not a whole symbol
+        inside = (x > margin_x) & (y > margin_y) & (x + bw < w - margin_x) & (y + bh < h - margin_y)
+        for k in np.flatnonzero(shaped & ~in_index & inside):
+            box = (float(x[k]), float(y[k]), float(x[k] + bw[k]), float(y[k] + bh[k]))
             if not any(_iou(box, b) > 0.6 for b in boxes):
                 boxes.append(box)
     return boxes
