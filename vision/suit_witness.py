@@ -324,12 +324,14 @@ def _default() -> SuitWitness:
     return SuitWitness.load()
 
 
-def suit_evidence(frame: np.ndarray, corners: np.ndarray, posterior: np.ndarray, *, pyramid: Pyramid) -> np.ndarray:
+def suit_evidence(frame: np.ndarray, corners: np.ndarray, posterior: np.ndarray, *, pyramid: Pyramid,
+                  asked: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
     """Suit likelihoods (N, 4) from the cards' bodies with the shipped suit model (rows of ones where
-    the body says nothing or the corners leave no doubt): see :meth:`SuitWitness.evidence`."""
+    the body says nothing or the corners leave no doubt): see :meth:`SuitWitness.evidence`.
+    ``asked`` (N,) bool, e.g. the face-up cards in doubt, overrides which cards are looked at."""
     with _DEFAULT_LOCK:
         witness = _default()
-    return witness.evidence(frame, corners, posterior, pyramid=pyramid)
+    return witness.evidence(frame, corners, posterior, pyramid=pyramid, asked=asked)
 
 
 def apply_evidence(posterior: np.ndarray, likelihood: np.ndarray) -> np.ndarray:

@@ -132,3 +132,23 @@ def test_no_cards_no_rows() -> None:
     frame = np.zeros((50, 50, 3), np.uint8)
     out = suit_evidence(frame, np.zeros((0, 4, 2)), np.zeros((0, 52)), pyramid=Pyramid(frame))
     assert out.shape == (0, 4)
+
+
+def test_the_caller_may_say_which_cards_to_look_at() -> None:
+    frame, corners = _table_with(_face("7c", 0))
+    doubtful = _doubtful("7c", "7s")[None]
+    skipped = suit_evidence(frame, corners[None], doubtful, pyramid=Pyramid(frame), asked=np.array([False]))
+    assert np.array_equal(skipped, np.ones((1, 4)))
+    read = suit_evidence(frame, corners[None], doubtful, pyramid=Pyramid(frame))
+    assert int(np.argmax(read[0])) == SUITS.index("c")
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4, 5])
+def test_a_court_card_names_its_own_suit_or_nothing_and_softly(witness: SuitWitness, seed: int) -> None:
+    card = "QJKQJK"[seed] + SUITS[seed % 4]
+    other = card[0] + SUITS[(seed + 3) % 4]
+    frame, corners = _table_with(_face(card, seed))
+    likelihood = witness.evidence(frame, corners[None], _doubtful(card, other)[None], pyramid=Pyramid(frame))[0]
+    if not np.array_equal(likelihood, np.ones(4)):
+        assert int(np.argmax(likelihood)) == SUITS.index(card[1])
+        assert likelihood.min() >= witness.settings.court_floor  # a court card's body is a softer witness
