@@ -262,7 +262,7 @@ def symbol_boxes(body: np.ndarray) -> list[tuple[float, float, float, float]]:
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
         opened = cv2.morphologyEx(ink, cv2.MORPH_OPEN, kernel)
         masks.append(cv2.bitwise_and(cv2.dilate(opened, kernel), ink))
-    boxes: list[tuple[float, float, float, float]] = []
+    found = []
     for mask in masks:
         _, _, stats, centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
         x, y, bw, bh, area = stats[1:].T
@@ -273,11 +273,15 @@ def symbol_boxes(body: np.ndarray) -> list[tuple[float, float, float, float]]:
         in_index = ((cx < _INDEX_X * w) | (cx > (1 - _INDEX_X) * w)) & ((cy < _INDEX_Y * h) | (cy > (1 - _INDEX_Y) * h))
         # a blob cut by the edge of the looked-at region is not a whole symbol
         inside = (x > margin_x) & (y > margin_y) & (x + bw < w - margin_x) & (y + bh < h - margin_y)
-        for k in np.flatnonzero(shaped & ~in_index & inside):
-            box = (float(x[k]), float(y[k]), float(x[k] + bw[k]), float(y[k] + bh[k]))
-            if not any(_iou(box, b) > 0.6 for b in boxes):
-                boxes.append(box)
-    return boxes
+        k = shaped & ~in_index & inside
+        found.append(np.stack([x[k], y[k], x[k] + bw[k], y[k] + bh[k]], axis=1).astype(np.float64))
+    candidates = np.concatenate(found)
+    overlap = _iou(candidates)
+    kept: list[int] = []
+    for i in range(len(candidates)):  # the first of blobs found again by a later mask stands for them
+        if not (overlap[i, kept] > 0.6).any():
+            kept.append(i)
+    return [(float(a), float(b), float(c), float(d)) for a, b, c, d in candidates[kept]]
 
 
 def _dark_ink(inner: np.ndarray, level: float, offset: tuple[int, int], shape: tuple[int, ...]) -> list[np.ndarray]:
@@ -308,12 +312,16 @@ def _parts(box: tuple[float, float, float, float]) -> list[tuple[float, float, f
     return out
 
 
-def _iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+def _iou(boxes: np.ndarray) -> np.ndarray:
+    """Intersection over union of every pair of boxes (M, 4) → (M, M)."""
+    x0, y0, x1, y1 = boxes.T
+    ix = np.clip(np.minimum(x1[:, None], x1[None]) - np.maximum(x0[:, None], x0[None]), 0.0, None)
+    iy = np.clip(np.minimum(y1[:, None], y1[None]) - np.maximum(y0[:, None], y0[None]), 0.0, None)
     inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
+    area = (x1 - x0) * (y1 - y0)
+    union = area[:, None] + area[None] - inter
+    out: np.ndarray = np.where(union > 0, inter / np.maximum(union, 1e-9), 0.0)
+    return out
 
 
 _DEFAULT_LOCK = threading.Lock()
