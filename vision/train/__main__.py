@@ -125,6 +125,19 @@ def _batches(n: int, size: int, rng: np.random.Generator) -> list[np.ndarray]:
     return [order[i : i + size] for i in range(0, n, size)]
 
 
+def corner_loss(rank_logits: torch.Tensor, suit_logits: torch.Tensor, data: CornerData, rows: np.ndarray
+                ) -> torch.Tensor:  # fmt: skip
+    """A corner reader's loss on ``rows`` of ``data``: label-smoothed cross-entropy of the rank
+    (13 ranks and "no index") and, where an index shows, of the suit; each crop by its weight."""
+    rank = torch.from_numpy(data.rank[rows])
+    suit = torch.from_numpy(data.suit[rows])
+    weight = torch.from_numpy(data.weight[rows])
+    rank_loss = (F.cross_entropy(rank_logits, rank, reduction="none", label_smoothing=0.05) * weight).mean()
+    has_index = (rank != NO_INDEX).float() * weight
+    suit_loss = (F.cross_entropy(suit_logits, suit, reduction="none", label_smoothing=0.05) * has_index).sum()
+    return rank_loss + suit_loss / max(float(has_index.sum()), 1.0)
+
+
 def train_corner(data: CornerData, keep: np.ndarray, *, seed: int, steps: int, label: str,
                  augment: int = AUGMENT_VERSION) -> CornerNet:  # fmt: skip
     """One corner reader trained on the crops where ``keep`` is true."""
@@ -144,14 +157,8 @@ def train_corner(data: CornerData, keep: np.ndarray, *, seed: int, steps: int, l
                 break
             rows = index[batch]
             x = _augment(torch.from_numpy(prepare_crops(data.crops[rows])), generator, augment)
-            rank = torch.from_numpy(data.rank[rows])
-            suit = torch.from_numpy(data.suit[rows])
-            weight = torch.from_numpy(data.weight[rows])
             rank_logits, suit_logits, _ = net(x)
-            rank_loss = (F.cross_entropy(rank_logits, rank, reduction="none", label_smoothing=0.05) * weight).mean()
-            has_index = (rank != NO_INDEX).float() * weight
-            suit_loss = (F.cross_entropy(suit_logits, suit, reduction="none", label_smoothing=0.05) * has_index).sum()
-            loss = rank_loss + suit_loss / max(float(has_index.sum()), 1.0)
+            loss = corner_loss(rank_logits, suit_logits, data, rows)
             optimiser.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call]
             optimiser.step()

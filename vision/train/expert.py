@@ -1,6 +1,6 @@
 """Train the "expert": a bigger, finer corner reader asked only about the cards the ensemble doubts.
 
-    python -m vision.train.expert --cache /tmp/s16/cache           # about 25 min on 2 threads
+    python -m vision.train.expert --cache /tmp/s16/cache           # about 16 min on 2 threads
     python -m vision.train.expert --steps 20 --out /tmp/expert      # a quick smoke run
 
 It reads the same 2×64×32 prepared crops as the corner ensemble (:func:`vision.classify.prepare_crops`),
@@ -28,11 +28,10 @@ from pathlib import Path
 import numpy as np
 import torch
 from torch import nn
-from torch.nn import functional as F
 
 from vision.classify import NO_INDEX, corner_probabilities, prepare_crops
 from vision.rectify import CROP_H, CROP_W
-from vision.train.__main__ import Progress, _augment, _batches, _dataset, _sha
+from vision.train.__main__ import Progress, _augment, _batches, _dataset, _sha, corner_loss
 from vision.train.data import CornerData, concat
 from vision.train.quantize import quantize_model
 
@@ -86,20 +85,14 @@ def train_expert(data: CornerData, *, seed: int, steps: int, batch: int = 256, a
             if step >= steps:
                 break
             x = _augment(torch.from_numpy(prepare_crops(data.crops[rows])), generator, augment)
-            rank = torch.from_numpy(data.rank[rows])
-            suit = torch.from_numpy(data.suit[rows])
-            weight = torch.from_numpy(data.weight[rows])
             rank_logits, suit_logits = net(x)
-            rank_loss = (F.cross_entropy(rank_logits, rank, reduction="none", label_smoothing=0.05) * weight).mean()
-            has_index = (rank != NO_INDEX).float() * weight
-            suit_loss = (F.cross_entropy(suit_logits, suit, reduction="none", label_smoothing=0.05) * has_index).sum()
-            loss = rank_loss + suit_loss / max(float(has_index.sum()), 1.0)
+            loss = corner_loss(rank_logits, suit_logits, data, rows)
             optimiser.zero_grad()
             loss.backward()  # type: ignore[no-untyped-call]
             optimiser.step()
             schedule.step()
             step += 1
-            running = 0.98 * running + 0.02 * float(loss) if step > 1 else float(loss)
+            running = 0.98 * running + 0.02 * float(loss.detach()) if step > 1 else float(loss.detach())
             progress(step, f"loss {running:.3f}")
     return net.eval()
 
