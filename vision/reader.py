@@ -54,6 +54,7 @@ from vision.rectify import (
     thumbnails,
 )
 from vision.segment import CardSegmenter
+from vision.suit_witness import SuitWitness, apply_evidence
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 """Where the shipped models live (``models/`` at the top of the project)."""
@@ -261,6 +262,8 @@ class CardReader:
         from vision.expert import Expert  # a second look at unsure cards (none without models/expert.json)
 
         self.expert = Expert.load(models_dir, providers=providers, options=session_options(threads))
+        # The card's body as a witness of its suit (vision.suit_witness; none without models/suits.json).
+        self.suit_witness = SuitWitness.load(models_dir) if (models_dir / "suits.json").is_file() else None
         # The helper thread (started on first use); made again in a forked child, where the
         # parent's thread does not exist; shut down by close(), ``with`` or when the reader goes.
         self._pool_lock = threading.Lock()
@@ -377,9 +380,27 @@ class CardReader:
         p_face[plain], card_embedding[plain] = 1.0, 0.0
         readings["p_face"], readings["card_embedding"] = p_face, card_embedding
         partial = np.array([o.partial for o in outlines], bool)
-        decided = self._check_pips(self._decide(np.stack(quads), partial, readings), readings, image, pyramid)
+        decided = self._witnessed(np.stack(quads), partial, readings, image, pyramid)
         return refine_observations(decided, image, pyramid=pyramid, profile=profile, marks=marks,
                                    backs=backs)  # fmt: skip
+
+    def _witnessed(self, corners: np.ndarray, partial: np.ndarray, readings: dict[str, np.ndarray],
+                   image: np.ndarray, pyramid: Pyramid) -> Observations:  # fmt: skip
+        """The readings decided after the card's body has been asked: the suit symbols of the cards
+        whose suit the corners leave in doubt (:mod:`vision.suit_witness`), then the pips of
+        number cards (:mod:`vision.pip_check`)."""
+        decided = self._decide(corners, partial, readings)
+        witness = self.suit_witness
+        if witness is not None:
+            asked = witness.asked(readings["posteriors"]) & decided.face_up
+            if asked.any():
+                likelihood = witness.evidence(image, corners, readings["posteriors"], pyramid=pyramid, asked=asked)
+                everything = apply_evidence(readings["posteriors"], likelihood)
+                best = everything.argmax(axis=1)
+                readings = {**readings, "posteriors": everything, "best": best,
+                            "posterior": everything[np.arange(len(best)), best]}  # fmt: skip
+                decided = self._decide(corners, partial, readings)
+        return self._check_pips(decided, readings, image, pyramid)
 
     def _check_pips(self, decided: Observations, readings: dict[str, np.ndarray], image: np.ndarray,
                     pyramid: Pyramid) -> Observations:  # fmt: skip
@@ -427,7 +448,7 @@ class CardReader:
         pyramid = Pyramid(image)
         readings = self.classify(index_crops(image, [corners], pyramid=pyramid),
                                  thumbnails(image, [corners], pyramid=pyramid))  # fmt: skip
-        decided = self._check_pips(self._decide(corners[None], np.zeros(1, bool), readings), readings, image, pyramid)
+        decided = self._witnessed(corners[None], np.zeros(1, bool), readings, image, pyramid)
         return refine_observations(decided, image, pyramid=pyramid, profile=self.profile, marks=self.marks)[0]
 
     def _index_probabilities(self, crops: Any) -> tuple[np.ndarray, np.ndarray]:

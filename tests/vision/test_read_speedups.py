@@ -365,13 +365,13 @@ def _read_step_by_step(reader, image):  # type: ignore[no-untyped-def]
     readings["p_face"], readings["card_embedding"] = p_face, card_embedding
     partial = np.array([o.partial for o in outlines], bool)
     decided = reader._decide(np.stack(quads), partial, readings)
-    checked = reader._check_pips(decided, readings, image, pyramid)
-    vetoes = int(((decided.card_ids >= 0) & (checked.card_ids < 0)).sum())
-    return refine_observations(checked, image, pyramid=pyramid, profile=reader.profile, marks=reader.marks), vetoes
+    checked = reader._witnessed(np.stack(quads), partial, readings, image, pyramid)  # the body: suit and pips
+    changed = int((decided.card_ids != checked.card_ids).sum())
+    return refine_observations(checked, image, pyramid=pyramid, profile=reader.profile, marks=reader.marks), changed
 
 
 def _touching_scene_7002() -> np.ndarray:
-    """The third touching-rows scene of bench.vision (seed 7): the pips veto a reading there."""
+    """The third touching-rows scene of bench.vision (seed 7): the card's body changes readings there."""
     rng = np.random.default_rng(7)
     for _ in range(3):
         cards = deal_rows(rng, touching=True)
@@ -390,9 +390,9 @@ def test_reading_with_the_corner_models_beside_equals_reading_step_by_step(seed:
         cards = tuple(replace(c, back="tock") for c in deal_rows(rng, touching=seed % 2 == 0))
         image = render_scene(SceneSpec(cards=cards, seed=4400 + seed, deck=f"holdout-{seed}")).image
     fast = reader.read(image)
-    slow, vetoes = _read_step_by_step(reader, image)
+    slow, changed = _read_step_by_step(reader, image)
     if seed == 7002:
-        assert vetoes > 0  # so the pip check inside read() is compared too
+        assert changed > 0  # so the body's witnesses inside read() are compared too
     assert len(fast) == len(slow) >= 8
     assert not all(fast.face_up) and any(fast.face_up)  # both kinds of card, so both paths run
     assert np.array_equal(fast.card_ids, slow.card_ids) and np.array_equal(fast.face_up, slow.face_up)
