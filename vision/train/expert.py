@@ -69,19 +69,27 @@ class ExpertNet(nn.Module):
         return self.rank(e), self.suit(e)
 
 
-def train_expert(data: CornerData, *, seed: int, steps: int, batch: int = 256, augment: int = 2) -> ExpertNet:
-    """The expert trained on every crop of ``data`` (AdamW, one-cycle, label smoothing as the ensemble)."""
+def train_expert(data: CornerData, *, seed: int, steps: int, batch: int = 256, augment: int = 2,
+                 init: ExpertNet | None = None, lr: float = 3e-3,
+                 draw: np.ndarray | None = None) -> ExpertNet:  # fmt: skip
+    """The expert trained on the crops of ``data`` (AdamW, one-cycle, label smoothing as the ensemble).
+
+    ``init``: start from these weights (a fine-tune); ``draw``: each crop's chance of being drawn
+    into a batch (None: every crop once per pass, in a random order).
+    """
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     generator = torch.Generator().manual_seed(seed)
-    net = ExpertNet()
-    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=2e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
+    net = init if init is not None else ExpertNet()
+    optimiser = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=2e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=lr, total_steps=steps)
     progress = Progress(steps, "train expert")
     step, running = 0, 0.0
     net.train()
     while step < steps:
-        for rows in _batches(len(data.rank), batch, rng):
+        n = len(data.rank)
+        passes = [rng.choice(n, batch, p=draw)] if draw is not None else _batches(n, batch, rng)
+        for rows in passes:
             if step >= steps:
                 break
             x = _augment(torch.from_numpy(prepare_crops(data.crops[rows])), generator, augment)
@@ -95,6 +103,36 @@ def train_expert(data: CornerData, *, seed: int, steps: int, batch: int = 256, a
             running = 0.98 * running + 0.02 * float(loss.detach()) if step > 1 else float(loss.detach())
             progress(step, f"loss {running:.3f}")
     return net.eval()
+
+
+def hard_draw(data: CornerData, ensemble: Path, factor: float) -> np.ndarray:
+    """Each crop's chance of being drawn when the crops the corner ensemble (``ensemble``, an ONNX
+    file) reads with less than 0.9 of its probability on the truth are ``factor`` times as likely:
+    the cards the expert is asked about are the ensemble's doubts."""
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(str(ensemble), providers=["CPUExecutionProvider"])
+    truth_p = np.empty(len(data.rank))
+    progress = Progress(len(data.rank), "ensemble on crops")
+    for i in range(0, len(data.rank), 1024):
+        rank_logits, suit_logits = session.run(None, {"crops": prepare_crops(data.crops[i : i + 1024])})[:2]
+        cards, none = corner_probabilities(rank_logits, suit_logits)
+        rank, suit = data.rank[i : i + 1024], data.suit[i : i + 1024]
+        has = rank != NO_INDEX
+        card_p = cards[np.arange(len(rank)), np.where(has, rank * 4 + suit, 0)] * (1 - none)
+        truth_p[i : i + 1024] = np.where(has, card_p, none)
+        progress(min(i + 1024, len(data.rank)))
+    hard = (truth_p < 0.9) & (data.weight > 0)
+    print(f"hard crops: {int(hard.sum())} of {len(hard)} ({hard.mean():.1%}), drawn {factor:g} times as often")
+    chance = np.where(hard, factor, 1.0)
+    out: np.ndarray = chance / chance.sum()
+    return out
+
+
+def subset(data: CornerData, keep: np.ndarray) -> CornerData:
+    """The crops where ``keep`` is true (card pairs are not needed for training and are dropped)."""
+    return CornerData(data.crops[keep], data.rank[keep], data.suit[keep], data.weight[keep], data.family[keep],
+                      np.zeros((0, 2), np.int64), np.zeros(0, np.int64), np.zeros(0, bool))  # fmt: skip
 
 
 def top1(net: nn.Module, data: CornerData) -> dict[str, float]:
@@ -133,6 +171,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
     parser.add_argument("--jobs", type=int, default=2, help="processes rendering data missing from the cache")
     parser.add_argument("--augment", type=int, choices=(1, 2), default=2, help="crop augmentation version")
+    parser.add_argument("--leave-out", type=int, choices=(0, 1, 2, 3),
+                        help="leave out font families with hash mod 4 = this (a fair gate/weight fit)")  # fmt: skip
+    parser.add_argument("--init", type=Path, help="start from these weights (an expert.pt) instead of at random")
+    parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 3e-3)")
+    parser.add_argument("--hard", type=float, default=1.0,
+                        help="draw crops the ensemble doubts (P(truth) < 0.9) this many times as often")  # fmt: skip
+    parser.add_argument("--ensemble", type=Path, default=Path(__file__).resolve().parents[2] / "models/corners.onnx",
+                        help="the ensemble whose doubts --hard follows (default models/corners.onnx)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "models")
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tocktable", help="rendered data cache")
     args = parser.parse_args(argv)
@@ -148,7 +194,16 @@ def main(argv: list[str] | None = None) -> int:
     hold_focus, _ = _dataset("holdout", args.check_cards, "holdout", args.seed + 4000, args.cache, args.jobs,
                              focus=True)  # fmt: skip
     print(f"training crops {len(train.rank)}, font families {len(set(train.family.tolist()))}")
-    net = train_expert(train, seed=args.seed * 100 + 50, steps=args.steps, augment=args.augment)
+    init = None
+    if args.init is not None:
+        init = ExpertNet()
+        init.load_state_dict(torch.load(args.init, weights_only=True))
+    if args.leave_out is not None:
+        train = subset(train, train.family % 4 != args.leave_out)
+        print(f"left out font families with hash mod 4 = {args.leave_out}: {len(train.rank)} crops")
+    draw = hard_draw(train, args.ensemble, args.hard) if args.hard != 1.0 else None
+    net = train_expert(train, seed=args.seed * 100 + 50, steps=args.steps, augment=args.augment, init=init,
+                       lr=args.lr, draw=draw)  # fmt: skip
     args.out.mkdir(parents=True, exist_ok=True)
     torch.save(net.state_dict(), args.out / "expert.pt")
     path = export(net, args.out, calib.crops)
@@ -158,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
         "input": "crops N×2×64×32 (vision.classify.prepare_crops), outputs rank_logits N×14, suit_logits N×4",
         "trained": {"command": "python -m vision.train.expert " + " ".join(argv if argv is not None else sys.argv[1:]),
                     "seed": args.seed, "steps": args.steps, "augment": args.augment, "widths": list(WIDTHS),
+                    "init": str(args.init) if args.init else None, "lr": args.lr, "hard": args.hard,
+                    "leave_out": args.leave_out,
                     "parameters": sum(p.numel() for p in net.parameters()),
                     "minutes": round((time.monotonic() - started) / 60, 1), "torch": torch.__version__},
         "figures_float": figures,

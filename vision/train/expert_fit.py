@@ -20,6 +20,7 @@ import hashlib
 import json
 import shutil
 import sys
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +34,22 @@ GATES = (0.9, 0.95, 0.98, 0.99, 0.995, 0.999)
 WEIGHTS = (0.25, 0.4, 0.5, 0.6, 0.75, 1.0)
 
 
-def scene_crops(models: Path, scenes: int, seed: int, cache: Path | None) -> dict[str, np.ndarray]:
+def deck_family(number: int) -> int:
+    """The font family hash of deck ``train-{number}`` (as :mod:`vision.train.data` numbers families)."""
+    from vision.faces import deck_style
+    from vision.fonts import index_fonts
+
+    font = deck_style(number, "train").index.font
+    return next((zlib.crc32(f.family.encode()) % 10007 for f in index_fonts("all") if f.path == font), 0)
+
+
+def scene_crops(models: Path, scenes: int, seed: int, cache: Path | None, *,
+                family_mod: int | None = None) -> dict[str, np.ndarray]:  # fmt: skip
     """Every detected card of the calibration scenes: the ensemble's corner readings, both index
-    crops, its scene, and the truth (card id, -1 for a card that is not a matched face-up one)."""
-    path = cache / f"expert-fit-{scenes}-{seed}.npz" if cache else None
+    crops, its scene, and the truth (card id, -1 for a card that is not a matched face-up one).
+    ``family_mod``: only the scenes whose deck's font family hash mod 4 is this."""
+    tag = "" if family_mod is None else f"-fam{family_mod}"
+    path = cache / f"expert-fit-{scenes}-{seed}{tag}.npz" if cache else None
     if path is not None and path.exists():
         return dict(np.load(path))
     from vision.detect import quad_iou
@@ -52,6 +65,9 @@ def scene_crops(models: Path, scenes: int, seed: int, cache: Path | None) -> dic
     for k in range(scenes):
         number = 200_000 + seed * 1000 + k  # as vision.train's scene_readings
         spec = SceneSpec(cards=deal_rows(rng, touching=k % 2 == 1), seed=number, deck=f"train-{number}")
+        if family_mod is not None and deck_family(number) % 4 != family_mod:
+            progress(k + 1)
+            continue
         scene = render_scene(spec)
         outlines = reader.detect(scene.image)
         if outlines:
@@ -102,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="the reader's models (default models/)")  # fmt: skip
     parser.add_argument("--scenes", type=int, default=400, help="calibration scenes (default 400)")
     parser.add_argument("--seed", type=int, default=1, help="the calibration seed of vision.train (default 1)")
+    parser.add_argument("--family-mod", type=int, choices=(0, 1, 2, 3),
+                        help="only scenes whose deck's font family hash mod 4 is this (the families an expert "
+                             "trained with --leave-out did not see)")  # fmt: skip
     parser.add_argument("--max-cards", type=int, help="cards the expert reads per call at most (default: no limit)")
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tocktable")
     parser.add_argument("--install", action="store_true", help="copy expert.onnx and the fitted json to --models")
@@ -109,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     from vision.reader import ReaderSettings
 
     settings = ReaderSettings.load(args.models / "reader.json")
-    data = scene_crops(args.models, args.scenes, args.seed, args.cache)
+    data = scene_crops(args.models, args.scenes, args.seed, args.cache, family_mod=args.family_mod)
     manifest = json.loads((args.expert / SETTINGS_FILE).read_text())
     manifest.pop("use", None)
     model = args.expert / "expert.onnx"
@@ -145,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     manifest["use"] = {"gate": best["gate"], "weight": best["weight"], "min_seen": 0.5, "max_cards": args.max_cards}
     command = "python -m vision.train.expert_fit " + " ".join(sys.argv[1:] if argv is None else argv)
     manifest["fit"] = {"command": command,
-                       "scenes": args.scenes, "seed": args.seed, "face_up_cards": face_up, "without": base,
+                       "scenes": args.scenes, "family_mod": args.family_mod, "seed": args.seed,
+                       "face_up_cards": face_up, "without": base,
                        "with": best, "reader_threshold": settings.threshold, "grid": table}  # fmt: skip
     (args.expert / SETTINGS_FILE).write_text(json.dumps(manifest, indent=1) + "\n")
     print(f"chosen: {best}")
