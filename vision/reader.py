@@ -392,7 +392,7 @@ class CardReader:
         decided = self._decide(corners, partial, readings)
         witness = self.suit_witness
         if witness is not None:
-            asked = witness.asked(readings["posteriors"]) & decided.face_up
+            asked = witness.asked(readings["posteriors"], threshold=self.settings.threshold) & decided.face_up
             if asked.any():
                 likelihood = witness.evidence(image, corners, readings["posteriors"], pyramid=pyramid, asked=asked)
                 everything = apply_evidence(readings["posteriors"], likelihood)

@@ -187,14 +187,26 @@ class SuitWitness:
         likelihood = np.maximum(likelihood / likelihood.max(), s.court_floor if court else s.floor)
         return likelihood
 
-    def asked(self, posterior: np.ndarray) -> np.ndarray:
-        """Which cards' suit the voted posterior (N, 52) leaves in doubt (bool per card)."""
+    def asked(self, posterior: np.ndarray, *, threshold: float = 0.0) -> np.ndarray:
+        """Which cards' suit the voted posterior (N, 52) leaves in doubt (bool per card).
+
+        With the reader's ``threshold``, only the cards the body could still settle are asked: those
+        for which the likeliest answer the body can give (one suit at full weight, the others at
+        the floor) lifts some card to the threshold. A card whose rank is in deep doubt stays
+        unsure whatever its suit, and looking at its body (a court card's picture: many blobs)
+        would only cost time."""
         n = len(posterior)
         best = posterior.argmax(axis=1)
         rank = best // 4
         suits = posterior.reshape(n, 13, 4)[np.arange(n), rank]  # (N, 4): the best rank's four suits
         other = np.where(np.arange(4)[None, :] == (best % 4)[:, None], -1.0, suits).max(axis=1)
         out: np.ndarray = other >= self.settings.doubt
+        if threshold > 0.0:
+            by_suit = posterior.reshape(n, 13, 4)
+            mass, top = by_suit.sum(axis=1), by_suit.max(axis=1)  # (N, 4) each
+            floor = np.where(np.isin(rank, _COURT_RANKS), self.settings.court_floor, self.settings.floor)[:, None]
+            reachable = (top / np.maximum(mass + floor * (1.0 - mass), 1e-12)).max(axis=1)
+            out &= reachable >= threshold
         return out
 
     def evidence(self, frame: np.ndarray, corners: np.ndarray, posterior: np.ndarray, *,

@@ -82,6 +82,24 @@ def test_cards_not_in_doubt_are_not_looked_at(witness: SuitWitness) -> None:
     assert int(np.argmax(asked[0])) == SUITS.index("c")
 
 
+def test_with_a_threshold_only_cards_the_body_could_settle_are_asked(witness: SuitWitness) -> None:
+    settled = np.full((1, 52), 1e-6)
+    settled[0, Card.parse("7c").id], settled[0, Card.parse("7s").id] = 0.55, 0.45  # the suit alone in doubt
+    ranks = np.full((1, 52), 1e-6)
+    for k, card in enumerate(["Jc", "Js", "Qc", "Qs", "Kc", "Ks"]):  # the rank in doubt as well
+        ranks[0, Card.parse(card).id] = 0.2 - 0.01 * k
+    for posterior in (settled, ranks):
+        posterior /= posterior.sum()
+        assert witness.asked(posterior)[0]  # in doubt about the suit, both
+    threshold = 0.784
+    assert witness.asked(settled, threshold=threshold)[0]
+    assert not witness.asked(ranks, threshold=threshold)[0]
+    # and the bound is right: the likeliest answer of the body leaves that card below the threshold
+    best = np.full(4, witness.settings.court_floor)
+    best[0] = 1.0
+    assert apply_evidence(ranks, best[None]).max() < threshold
+
+
 def test_symbols_that_disagree_give_no_answer(witness: SuitWitness) -> None:
     club, spade = [0.9, 0.0, 0.0, 0.05, 0.05], [0.05, 0.0, 0.0, 0.9, 0.05]
     assert witness.pool(np.array([club, spade])) is None
