@@ -121,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--family-mod", type=int, choices=(0, 1, 2, 3),
                         help="only scenes whose deck's font family hash mod 4 is this (the families an expert "
                              "trained with --leave-out did not see)")  # fmt: skip
+    parser.add_argument("--use", type=float, nargs=2, metavar=("GATE", "WEIGHT"),
+                        help="write these instead of the best pair (still measured, with the grid)")  # fmt: skip
     parser.add_argument("--max-cards", type=int, help="cards the expert reads per call at most (default: no limit)")
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tocktable")
     parser.add_argument("--install", action="store_true", help="copy expert.onnx and the fitted json to --models")
@@ -161,6 +163,10 @@ def main(argv: list[str] | None = None) -> int:
     if "gate" not in best:
         print("the expert makes no pair better than the ensemble alone on the calibration scenes")
         best = {"gate": 0.0, "weight": 0.0, **base}
+    if args.use is not None:  # chosen elsewhere (e.g. by an expert that never saw these scenes' fonts)
+        gate, weight = args.use
+        best = {"gate": gate, "weight": weight, **_judge(data, expert_cards, expert_none, gate=gate, weight=weight,
+                                                          **common)}  # fmt: skip
     manifest["use"] = {"gate": best["gate"], "weight": best["weight"], "min_seen": 0.5, "max_cards": args.max_cards}
     command = "python -m vision.train.expert_fit " + " ".join(sys.argv[1:] if argv is None else argv)
     manifest["fit"] = {"command": command,
