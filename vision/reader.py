@@ -53,6 +53,7 @@ from vision.rectify import (
     order_corners,
     thumbnails,
 )
+from vision.reframe import narrow_cards, widened
 from vision.segment import CardSegmenter
 from vision.suit_witness import SuitWitness, apply_evidence
 
@@ -380,9 +381,31 @@ class CardReader:
         p_face[plain], card_embedding[plain] = 1.0, 0.0
         readings["p_face"], readings["card_embedding"] = p_face, card_embedding
         partial = np.array([o.partial for o in outlines], bool)
-        decided = self._witnessed(np.stack(quads), partial, readings, image, pyramid)
+        corners, readings = self._reframed(np.stack(quads), partial, readings, image, pyramid)
+        decided = self._witnessed(corners, partial, readings, image, pyramid)
         return refine_observations(decided, image, pyramid=pyramid, profile=profile, marks=marks,
                                    backs=backs)  # fmt: skip
+
+    def _reframed(self, corners: np.ndarray, partial: np.ndarray, readings: dict[str, np.ndarray],
+                  image: np.ndarray, pyramid: Pyramid) -> tuple[np.ndarray, dict[str, np.ndarray]]:  # fmt: skip
+        """The face-up cards the reader is unsure of whose outline is much narrower than the frame's
+        typical card's, read again from outlines widened on either side (:mod:`vision.reframe`):
+        where a widened outline reads surer, it and its reading replace the card's."""
+        decided = self._decide(corners, partial, readings)
+        narrow, typical = narrow_cards(corners)
+        which = np.flatnonzero(narrow & decided.face_up & (decided.card_ids < 0))
+        if not len(which):
+            return corners, readings
+        variants = [quad for i in which for quad in widened(corners[i], typical)]
+        again = self.classify_indices(index_crops(image, variants, pyramid=pyramid))
+        corners, readings = corners.copy(), {key: value.copy() for key, value in readings.items()}
+        for k, i in enumerate(which):
+            better = 2 * k + int(np.argmax(again["posterior"][2 * k : 2 * k + 2]))
+            if again["posterior"][better] > readings["posterior"][i]:
+                corners[i] = variants[better]
+                for key, value in again.items():
+                    readings[key][i] = value[better]
+        return corners, readings
 
     def _witnessed(self, corners: np.ndarray, partial: np.ndarray, readings: dict[str, np.ndarray],
                    image: np.ndarray, pyramid: Pyramid) -> Observations:  # fmt: skip
@@ -406,7 +429,8 @@ class CardReader:
                     pyramid: Pyramid) -> Observations:  # fmt: skip
         """The readings after the pips of number cards were asked (:mod:`vision.pip_check`)."""
         card_ids, confidence = pip_verdicts(image, decided.corners, (decided.card_ids, decided.face_up,
-                                            decided.confidence), readings["posteriors"], pyramid=pyramid)  # fmt: skip
+                                            decided.confidence), readings["posteriors"], pyramid=pyramid,
+                                            threshold=self.settings.threshold)  # fmt: skip
         if np.array_equal(card_ids, decided.card_ids) and np.array_equal(confidence, decided.confidence):
             return decided
         return replace(decided, card_ids=card_ids, confidence=confidence)

@@ -72,6 +72,16 @@ class WitnessSettings:
     sit against its picture and are read less surely (on 300 calibration scenes the bodies of 397
     of 429 court cards named the right suit, of 2,033 number cards and aces 2,031)."""
 
+    def __post_init__(self) -> None:
+        shares = {"doubt": self.doubt, "symbol": self.symbol, "agree": self.agree, "floor": self.floor,
+                  "court_floor": self.court_floor}  # fmt: skip
+        bad = [f"{name}={value!r}" for name, value in shares.items() if not 0.0 <= value <= 1.0]
+        if not 0.0 < self.power <= 4.0:
+            bad.append(f"power={self.power!r}")
+        if bad:  # NaN fails every comparison, so it lands here too
+            raise ModelError(f"suit witness settings out of range: {', '.join(bad)} (shares lie in 0..1, "
+                             "the power in (0, 4])")  # fmt: skip
+
 
 class SuitWitness:
     """The suit model and its settings. ``SuitWitness.load()`` takes the shipped ``models/suits.onnx``."""
@@ -90,6 +100,12 @@ class SuitWitness:
             self._session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
         except Exception as error:  # onnxruntime raises its own untyped errors
             raise ModelError(f"cannot load suit model {model}: {error}") from None
+        (given,), outputs = self._session.get_inputs(), self._session.get_outputs()
+        if given.name != "symbols" or list(given.shape[1:]) != [2, SYMBOL, SYMBOL] or len(outputs) != 1 or (
+                outputs[0].shape[-1] != len(CLASSES)):  # fmt: skip
+            raise ModelError(f"{model} is not a suit model: it takes {given.name} {given.shape} and gives "
+                             f"{[o.shape for o in outputs]}; expected symbols N×2×{SYMBOL}×{SYMBOL} → "
+                             f"N×{len(CLASSES)} logits (python -m vision.train.suits)")  # fmt: skip
         self.settings = settings or WitnessSettings()
 
     @staticmethod
@@ -100,6 +116,8 @@ class SuitWitness:
             data = json.loads(path.read_text())
         except (OSError, ValueError) as error:
             raise ModelError(f"cannot read suit model settings {path}: {error}") from None
+        if not isinstance(data, dict) or not isinstance(data.get("witness", {}), dict):
+            raise ModelError(f"{path} must hold a JSON object (classes, symbol, witness settings)")
         if list(data.get("classes", ())) != list(CLASSES) or data.get("symbol") != SYMBOL:
             raise ModelError(
                 f"{path} was made for other classes or symbol size; retrain with python -m vision.train.suits"

@@ -365,7 +365,8 @@ def _read_step_by_step(reader, image):  # type: ignore[no-untyped-def]
     readings["p_face"], readings["card_embedding"] = p_face, card_embedding
     partial = np.array([o.partial for o in outlines], bool)
     decided = reader._decide(np.stack(quads), partial, readings)
-    checked = reader._witnessed(np.stack(quads), partial, readings, image, pyramid)  # the body: suit and pips
+    corners, readings = reader._reframed(np.stack(quads), partial, readings, image, pyramid)  # narrow outlines
+    checked = reader._witnessed(corners, partial, readings, image, pyramid)  # the body: suit and pips
     changed = int((decided.card_ids != checked.card_ids).sum())
     return refine_observations(checked, image, pyramid=pyramid, profile=reader.profile, marks=reader.marks), changed
 

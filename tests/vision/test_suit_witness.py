@@ -4,16 +4,20 @@ typed errors for bad input."""
 
 from __future__ import annotations
 
+import json
+import shutil
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from table.cards import Card
 from table.errors import TocktableError
-from vision.errors import FrameError
+from vision.errors import FrameError, ModelError
 from vision.faces import deck_style, render_face
 from vision.rectify import Pyramid
 from vision.suit_symbols import SYMBOL, crop_symbol
-from vision.suit_witness import SuitWitness, apply_evidence, suit_evidence, symbol_boxes
+from vision.suit_witness import MODELS_DIR, SuitWitness, apply_evidence, suit_evidence, symbol_boxes
 
 SUITS = "cdhs"
 
@@ -170,3 +174,39 @@ def test_a_court_card_names_its_own_suit_or_nothing_and_softly(witness: SuitWitn
     if not np.array_equal(likelihood, np.ones(4)):
         assert int(np.argmax(likelihood)) == SUITS.index(card[1])
         assert likelihood.min() >= witness.settings.court_floor  # a court card's body is a softer witness
+
+
+def _models_copy(tmp_path: Path) -> Path:
+    folder = tmp_path / "models"
+    folder.mkdir()
+    for name in ("suits.onnx", "suits.json"):
+        shutil.copy(MODELS_DIR / name, folder / name)
+    return folder
+
+
+_LIST_OF_SETTINGS = {"classes": ["c", "d", "h", "s", "none"], "symbol": SYMBOL, "witness": [0.5]}
+
+
+@pytest.mark.parametrize("settings", [[1, 2], _LIST_OF_SETTINGS])
+def test_a_suits_json_that_is_not_an_object_is_refused(tmp_path: Path, settings: object) -> None:
+    folder = _models_copy(tmp_path)
+    (folder / "suits.json").write_text(json.dumps(settings))
+    with pytest.raises(ModelError, match="JSON object"):
+        SuitWitness.load(folder)
+
+
+@pytest.mark.parametrize(("name", "value"), [("floor", float("nan")), ("power", -1.0), ("agree", 1.5)])
+def test_witness_settings_out_of_range_are_refused(tmp_path: Path, name: str, value: float) -> None:
+    folder = _models_copy(tmp_path)
+    data = json.loads((folder / "suits.json").read_text())
+    data.setdefault("witness", {})[name] = value
+    (folder / "suits.json").write_text(json.dumps(data))
+    with pytest.raises(ModelError, match=name):
+        SuitWitness.load(folder)
+
+
+def test_another_model_in_place_of_the_suit_model_is_refused_at_load(tmp_path: Path) -> None:
+    folder = _models_copy(tmp_path)
+    shutil.copy(MODELS_DIR / "card.onnx", folder / "suits.onnx")  # the face-up/down model: other input
+    with pytest.raises(ModelError, match="not a suit model"):
+        SuitWitness.load(folder)
