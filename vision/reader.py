@@ -60,7 +60,7 @@ from vision.suit_witness import SuitWitness, apply_evidence
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 """Where the shipped models live (``models/`` at the top of the project)."""
 
-_OWN_SHARE = 6
+_OWN_SHARE = 12
 """While the helper thread reads the corners, the reading thread reads those of 1 card in this many."""
 
 

@@ -222,7 +222,8 @@ class SuitWitness:
         if threshold > 0.0:
             by_suit = posterior.reshape(n, 13, 4)
             mass, top = by_suit.sum(axis=1), by_suit.max(axis=1)  # (N, 4) each
-            floor = np.where(np.isin(rank, _COURT_RANKS), self.settings.court_floor, self.settings.floor)[:, None]
+            court = (rank >= _COURT_RANKS[0]) & (rank <= _COURT_RANKS[-1])  # np.isin costs 0.1 ms here
+            floor = np.where(court, self.settings.court_floor, self.settings.floor)[:, None]
             reachable = (top / np.maximum(mass + floor * (1.0 - mass), 1e-12)).max(axis=1)
             out &= reachable >= threshold
         return out
