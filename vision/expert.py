@@ -144,7 +144,9 @@ class Expert:
 
     def gate(self, posterior: np.ndarray, none: np.ndarray) -> np.ndarray:
         """Which cards to look at again, from the ensemble's voted posteriors (N, 52) and corners'
-        P(no index) (N, 2): unsure, an index in view, at most ``max_cards`` if set (the least sure)."""
+        P(no index) (N, 2): unsure, an index in view, at most ``max_cards`` if set (the least sure).
+        The expert's own P(no index) is mixed in too, so where it sees an index the ensemble half
+        saw, the card's "index seen" rises (above 0.8 the reader takes the card for face up)."""
         best = posterior.max(axis=1) if len(posterior) else np.zeros(0)
         seen = 1.0 - np.prod(none, axis=1) if len(none) else np.zeros(0)
         candidates = np.flatnonzero((best < self.settings.gate) & (seen > self.settings.min_seen))

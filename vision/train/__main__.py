@@ -21,6 +21,7 @@ import hashlib
 import json
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -322,19 +323,54 @@ def export(ensemble: CornerEnsemble, card: CardNet, out: Path) -> None:
     (out / "card.labels.json").write_text(json.dumps({"face": ["down", "up"]}, indent=1) + "\n")
 
 
+@dataclass(frozen=True)
+class CornerSets:
+    """The rendered sets the corner readers are trained and measured on (cached by ``_dataset``)."""
+
+    base: CornerData
+    base_thumbs: ThumbData
+    train: CornerData  # the base cards' crops and the focus cards'
+    calib: CornerData
+    calib_thumbs: ThumbData
+    hold: CornerData
+    hold_thumbs: ThumbData
+    hold_focus: CornerData
+
+
+def add_data_options(parser: argparse.ArgumentParser) -> None:
+    """The options naming the rendered sets :func:`corner_sets` loads (shared with the expert's trainer)."""
+    parser.add_argument("--cards", type=int, default=30000, help="training cards to render (default 30000)")
+    parser.add_argument("--focus-cards", type=int, default=24000,
+                        help="more training cards drawn as on whole-table scenes (default 24000)")  # fmt: skip
+    parser.add_argument("--check-cards", type=int, default=2000, help="calibration and hold-out cards (each)")
+    parser.add_argument("--jobs", type=int, default=2, help="processes rendering the data (default 2)")
+    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tocktable", help="rendered data cache")
+
+
+def corner_sets(args: argparse.Namespace) -> CornerSets:
+    """Every set, from ``args`` (cards, focus_cards, check_cards, seed, cache, jobs); the seeds of
+    each set are fixed offsets of ``args.seed``, shared by ``vision.train`` and its expert."""
+    base, base_thumbs = _dataset("train", args.cards, "train", args.seed, args.cache, args.jobs)
+    parts = [(base, base_thumbs)]
+    if args.focus_cards:
+        parts.append(_dataset("focus", args.focus_cards, "train", args.seed + 3000, args.cache, args.jobs, focus=True))
+    train, _ = concat(parts)
+    calib, calib_thumbs = _dataset("calibration", args.check_cards, "train", args.seed + 1000, args.cache, args.jobs)
+    hold, hold_thumbs = _dataset("holdout", args.check_cards, "holdout", args.seed + 2000, args.cache, args.jobs)
+    hold_focus, _ = _dataset("holdout", args.check_cards, "holdout", args.seed + 4000, args.cache, args.jobs,
+                             focus=True)  # fmt: skip
+    return CornerSets(base, base_thumbs, train, calib, calib_thumbs, hold, hold_thumbs, hold_focus)
+
+
 def _sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cards", type=int, default=30000, help="training cards to render (default 30000)")
-    parser.add_argument("--focus-cards", type=int, default=24000,
-                        help="more training cards drawn as on whole-table scenes (default 24000)")  # fmt: skip
-    parser.add_argument("--check-cards", type=int, default=2000, help="calibration and hold-out cards (each)")
+    add_data_options(parser)
     parser.add_argument("--members", type=int, default=3, help="corner readers in the ensemble (default 3)")
     parser.add_argument("--steps", type=int, default=1500, help="batches of 256 per corner reader (default 1500)")
-    parser.add_argument("--jobs", type=int, default=2, help="processes rendering the data (default 2)")
     parser.add_argument("--calibration-scenes", type=int, default=150, help="rendered scenes for calibration")
     parser.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
@@ -343,7 +379,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--all-fonts", action="store_true",
                         help="every corner reader sees every font family (default: member k leaves a quarter out)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "models")
-    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tocktable", help="rendered data cache")
     parser.add_argument("--recalibrate", action="store_true",
                         help="only fit the temperature and threshold again for the models in --out")
     parser.add_argument("--quantize", action="store_true",
@@ -359,15 +394,10 @@ def main(argv: list[str] | None = None) -> int:
     torch.use_deterministic_algorithms(True)
     started = time.monotonic()
 
-    base, train_thumbs = _dataset("train", args.cards, "train", args.seed, args.cache, args.jobs)
-    parts = [(base, train_thumbs)]
-    if args.focus_cards:
-        parts.append(_dataset("focus", args.focus_cards, "train", args.seed + 3000, args.cache, args.jobs, focus=True))
-    train, _ = concat(parts)
-    calib, calib_thumbs = _dataset("calibration", args.check_cards, "train", args.seed + 1000, args.cache, args.jobs)
-    hold, hold_thumbs = _dataset("holdout", args.check_cards, "holdout", args.seed + 2000, args.cache, args.jobs)
-    hold_focus, _ = _dataset("holdout", args.check_cards, "holdout", args.seed + 4000, args.cache, args.jobs,
-                             focus=True)  # fmt: skip
+    sets = corner_sets(args)
+    base, train_thumbs, train = sets.base, sets.base_thumbs, sets.train
+    calib, calib_thumbs, hold, hold_thumbs, hold_focus = (sets.calib, sets.calib_thumbs, sets.hold, sets.hold_thumbs,
+                                                          sets.hold_focus)  # fmt: skip
     print(f"training crops {len(train.rank)} ({len(base.rank)} + {len(train.rank) - len(base.rank)} focus), "
           f"font families {len(set(train.family.tolist()))}")  # fmt: skip
 

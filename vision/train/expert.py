@@ -31,8 +31,8 @@ from torch import nn
 
 from vision.classify import NO_INDEX, corner_probabilities, prepare_crops
 from vision.rectify import CROP_H, CROP_W
-from vision.train.__main__ import Progress, _augment, _batches, _dataset, _sha, corner_loss
-from vision.train.data import CornerData, concat
+from vision.train.__main__ import Progress, _augment, _batches, _sha, add_data_options, corner_loss, corner_sets
+from vision.train.data import CornerData
 from vision.train.quantize import quantize_model
 
 WIDTHS = (16, 32, 48, 96, 128)
@@ -64,6 +64,7 @@ class ExpertNet(nn.Module):
         self.suit = nn.Linear(96, 4)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Prepared crops (N, 2, 64, 32) → rank logits (N, 14) and suit logits (N, 4)."""
         f = self.features(x)
         e = self.embed(torch.cat([f.mean(dim=(2, 3)), f.amax(dim=(2, 3))], dim=1))
         return self.rank(e), self.suit(e)
@@ -162,14 +163,12 @@ def export(net: ExpertNet, out: Path, calibration: np.ndarray) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line: train the expert, export and quantise it (see the module's docstring)."""
     parser = argparse.ArgumentParser(prog="python -m vision.train.expert", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cards", type=int, default=30000, help="base training cards (the cache's, default 30000)")
-    parser.add_argument("--focus-cards", type=int, default=24000, help="focus training cards (default 24000)")
-    parser.add_argument("--check-cards", type=int, default=2000, help="calibration and hold-out cards (each)")
+    add_data_options(parser)
     parser.add_argument("--steps", type=int, default=1000, help="batches of 256 (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the data (as vision.train) and training")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
-    parser.add_argument("--jobs", type=int, default=2, help="processes rendering data missing from the cache")
     parser.add_argument("--augment", type=int, choices=(1, 2), default=2, help="crop augmentation version")
     parser.add_argument("--leave-out", type=int, choices=(0, 1, 2, 3),
                         help="leave out font families with hash mod 4 = this (a fair gate/weight fit)")  # fmt: skip
@@ -180,19 +179,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ensemble", type=Path, default=Path(__file__).resolve().parents[2] / "models/corners.onnx",
                         help="the ensemble whose doubts --hard follows (default models/corners.onnx)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "models")
-    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tocktable", help="rendered data cache")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
     started = time.monotonic()
-    parts = [_dataset("train", args.cards, "train", args.seed, args.cache, args.jobs)]
-    if args.focus_cards:
-        parts.append(_dataset("focus", args.focus_cards, "train", args.seed + 3000, args.cache, args.jobs, focus=True))
-    train, _ = concat(parts)
-    calib, _ = _dataset("calibration", args.check_cards, "train", args.seed + 1000, args.cache, args.jobs)
-    hold, _ = _dataset("holdout", args.check_cards, "holdout", args.seed + 2000, args.cache, args.jobs)
-    hold_focus, _ = _dataset("holdout", args.check_cards, "holdout", args.seed + 4000, args.cache, args.jobs,
-                             focus=True)  # fmt: skip
+    sets = corner_sets(args)
+    train, calib, hold, hold_focus = sets.train, sets.calib, sets.hold, sets.hold_focus
     print(f"training crops {len(train.rank)}, font families {len(set(train.family.tolist()))}")
     init = None
     if args.init is not None:

@@ -112,6 +112,7 @@ class _FixedExpert(Expert):
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line: fit the expert's gate and weight on calibration scenes (and install it)."""
     parser = argparse.ArgumentParser(prog="python -m vision.train.expert_fit", description=__doc__.split("\n\n")[0])
     parser.add_argument("--expert", type=Path, required=True, help="folder with expert.onnx and expert.json")
     parser.add_argument("--models", type=Path, default=Path(__file__).resolve().parents[2] / "models",

@@ -335,6 +335,7 @@ class SuitNet(nn.Module):
                                   nn.Linear(64, len(CLASSES)))  # fmt: skip
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """Prepared symbol crops (N, 2, 24, 24) → class logits (N, 5): c, d, h, s, none."""
         out: torch.Tensor = self.head(self.features(x))
         return out
 
@@ -384,6 +385,7 @@ def evaluate(net: SuitNet, x: np.ndarray, y: np.ndarray) -> dict[str, float]:
 
 
 def export(net: SuitNet, path: Path) -> None:
+    """The trained model as ONNX at ``path`` (float32; input ``symbols``, output ``logits``)."""
     net.eval()
     example = torch.zeros(1, 2, SYMBOL, SYMBOL)
     torch.onnx.export(net, (example,), str(path), input_names=["symbols"], output_names=["logits"], opset_version=17,
@@ -391,6 +393,7 @@ def export(net: SuitNet, path: Path) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line: draw the symbols, train, export ``suits.onnx`` and write ``suits.json``."""
     parser = argparse.ArgumentParser(prog="python -m vision.train.suits", description=__doc__.split("\n\n")[0])
     parser.add_argument("--samples", type=int, default=60000, help="drawn training symbols (default 60000)")
     parser.add_argument("--held", type=int, default=6000, help="drawn held-out symbols, another seed (default 6000)")
