@@ -10,7 +10,7 @@ import pytest
 from table.cards import Card
 from vision.faces import deck_style, render_face
 from vision.mark_reader import card_regions
-from vision.pip_check import BODY, count_pips, pip_layout, pip_verdicts
+from vision.pip_check import BODY, PipLayout, count_pips, pip_layout, pip_verdicts
 from vision.rectify import Pyramid, order_corners
 
 RANKS = "23456789T"
@@ -117,15 +117,31 @@ def test_a_card_read_face_down_is_never_named() -> None:
     assert _ask(frame, corners, None, _posterior("8c", "6c", 0.45), face_up=False)[0] is None
 
 
-def test_every_regular_layout_is_symmetric_and_a_seven_may_have_one_odd_pip() -> None:
+def test_every_printed_layout_is_regular_a_seven_s_odd_pip_included() -> None:
     for seed in (0, 1, 2):
         for rank in RANKS:
             body = cv2.resize(_face(rank + "d", seed), BODY, interpolation=cv2.INTER_AREA)
             assert pip_layout(body).regular, (seed, rank)
-    body = cv2.resize(_face("9d"), BODY, interpolation=cv2.INTER_AREA)
+
+
+def _dots(right_rows: tuple[float, ...]) -> np.ndarray:
+    """A blank body with six round pips: a left column at 20/50/80 % of the height, a right one at ``right_rows``."""
     w, h = BODY
-    body[int(0.45 * h) : int(0.55 * h), int(0.4 * w) : int(0.6 * w)] = body[2, w // 2]  # paper over the middle pip
+    body = np.full((h, w, 3), 235, np.uint8)
+    for x, rows in ((0.32, (0.2, 0.5, 0.8)), (0.68, right_rows)):
+        for y in rows:
+            cv2.circle(body, (round(x * w), round(y * h)), 7, (20, 20, 20), -1, cv2.LINE_AA)
+    return body
+
+
+def test_pips_not_mirrored_through_the_centre_are_not_regular() -> None:
+    assert pip_layout(_dots((0.2, 0.5, 0.8))) == PipLayout(6, True)
+    assert pip_layout(_dots((0.25, 0.55, 0.85))) == PipLayout(6, False)  # the right column a little low
+
+
+def test_a_ten_with_its_middle_pips_hidden_is_not_a_regular_eight() -> None:
+    body = cv2.resize(_face("Th"), BODY, interpolation=cv2.INTER_AREA)
+    w, h = BODY
+    body[int(0.15 * h) : int(0.85 * h), int(0.42 * w) : int(0.58 * w)] = body[2, w // 2]  # paper down the middle
     layout = pip_layout(body)
-    assert layout.count == 8 and layout.regular  # eight pips mirrored through the centre: as an eight's are
-    body[int(0.1 * h) : int(0.3 * h), : w // 2] = body[2, w // 2]  # and over the top-left one too
-    assert pip_layout(body).count == 7 and not pip_layout(body).regular
+    assert layout.count == 8 and not layout.regular  # mirrored, but an eight prints two pips in the middle
