@@ -54,7 +54,8 @@ def read_at_true_outlines(reader: CardReader, image: np.ndarray, truth: tuple[Ca
 def synthetic(reader: CardReader, scenes: int, *, touching: bool, seed: int,
               true_outlines: bool = False) -> dict[str, Any]:  # fmt: skip
     rng = np.random.default_rng(seed)
-    counts = {"cards": 0, "found": 0, "face_up": 0, "right": 0, "unsure": 0, "wrong": 0, "side_right": 0}
+    counts = {"cards": 0, "found": 0, "face_up": 0, "found_up": 0, "right": 0, "unsure": 0, "wrong": 0,
+              "side_right": 0}  # fmt: skip
     confusions: list[str] = []
     for k in range(scenes):
         number = seed * 1000 + k
@@ -71,6 +72,7 @@ def synthetic(reader: CardReader, scenes: int, *, touching: bool, seed: int,
             counts["found"] += 1
             counts["side_right"] += obs.face_up == truth.face_up
             if truth.face_up:
+                counts["found_up"] += 1
                 if obs.card == truth.card:
                     counts["right"] += 1
                 elif obs.card is None:
@@ -90,7 +92,7 @@ def synthetic(reader: CardReader, scenes: int, *, touching: bool, seed: int,
         **counts,
         "detected": counts["found"] / max(counts["cards"], 1),
         "read_right_of_face_up": counts["right"] / up,
-        "read_right_of_detected_face_up": counts["right"] / max(up - (counts["cards"] - counts["found"]), 1),
+        "read_right_of_detected_face_up": counts["right"] / max(counts["found_up"], 1),
         "wrong_rate": counts["wrong"] / max(counts["cards"], 1),
         "face_up_right_of_detected": counts["side_right"] / found,
         "confusions": confusions,
