@@ -126,6 +126,18 @@ def _batches(n: int, size: int, rng: np.random.Generator) -> list[np.ndarray]:
     return [order[i : i + size] for i in range(0, n, size)]
 
 
+def descend(loss: torch.Tensor, optimiser: torch.optim.Optimizer, schedule: torch.optim.lr_scheduler.LRScheduler,
+            running: float, *, first: bool) -> float:  # fmt: skip
+    """One step down ``loss`` (gradients cleared, back-propagated, the optimiser and its schedule
+    stepped); answers the running loss shown by the progress bar (``first``: the loss itself)."""
+    optimiser.zero_grad()
+    loss.backward()  # type: ignore[no-untyped-call]
+    optimiser.step()
+    schedule.step()
+    value = float(loss.detach())
+    return value if first else 0.98 * running + 0.02 * value
+
+
 def corner_loss(rank_logits: torch.Tensor, suit_logits: torch.Tensor, data: CornerData, rows: np.ndarray
                 ) -> torch.Tensor:  # fmt: skip
     """A corner reader's loss on ``rows`` of ``data``: label-smoothed cross-entropy of the rank
@@ -160,12 +172,8 @@ def train_corner(data: CornerData, keep: np.ndarray, *, seed: int, steps: int, l
             x = _augment(torch.from_numpy(prepare_crops(data.crops[rows])), generator, augment)
             rank_logits, suit_logits, _ = net(x)
             loss = corner_loss(rank_logits, suit_logits, data, rows)
-            optimiser.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]
-            optimiser.step()
-            schedule.step()
             step += 1
-            running = 0.98 * running + 0.02 * float(loss) if step > 1 else float(loss)
+            running = descend(loss, optimiser, schedule, running, first=step == 1)
             progress(step, f"loss {running:.3f}")
     return net.eval()
 

@@ -31,7 +31,16 @@ from torch import nn
 
 from vision.classify import NO_INDEX, corner_probabilities, prepare_crops
 from vision.rectify import CROP_H, CROP_W
-from vision.train.__main__ import Progress, _augment, _batches, _sha, add_data_options, corner_loss, corner_sets
+from vision.train.__main__ import (
+    Progress,
+    _augment,
+    _batches,
+    _sha,
+    add_data_options,
+    corner_loss,
+    corner_sets,
+    descend,
+)
 from vision.train.data import CornerData
 from vision.train.quantize import quantize_model
 
@@ -96,12 +105,8 @@ def train_expert(data: CornerData, *, seed: int, steps: int, batch: int = 256, a
             x = _augment(torch.from_numpy(prepare_crops(data.crops[rows])), generator, augment)
             rank_logits, suit_logits = net(x)
             loss = corner_loss(rank_logits, suit_logits, data, rows)
-            optimiser.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]
-            optimiser.step()
-            schedule.step()
             step += 1
-            running = 0.98 * running + 0.02 * float(loss.detach()) if step > 1 else float(loss.detach())
+            running = descend(loss, optimiser, schedule, running, first=step == 1)
             progress(step, f"loss {running:.3f}")
     return net.eval()
 

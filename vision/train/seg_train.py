@@ -35,7 +35,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from vision.segment import OUT_SCALE, STRIDE, prepare_frame
-from vision.train.__main__ import Progress
+from vision.train.__main__ import Progress, descend
 from vision.train.seg_data import WORK_WIDTH, render_samples
 
 DATA_VERSION = 1
@@ -200,12 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     for step in range(args.steps):
         x, y = _batch(data, rng, args.batch)
         loss = (F.binary_cross_entropy_with_logits(net(x), y, reduction="none") * weights).mean()
-        optimizer.zero_grad()
-        loss.backward()  # type: ignore[no-untyped-call]
-        optimizer.step()
-        schedule.step()
-        value = loss.item()
-        running = 0.98 * running + 0.02 * value if step else value
+        running = descend(loss, optimizer, schedule, running, first=step == 0)
         progress(step + 1, f"loss {running:.4f}")
     figures = evaluate(net, held)
     print(f"held-out tables ({len(held)}): card IoU {figures['card_iou']:.3f}, core IoU {figures['core_iou']:.3f}")

@@ -35,7 +35,7 @@ from vision.faces import FACE_H, FACE_W, _text_bitmap, deck_style, render_back, 
 from vision.fonts import index_fonts, suit_glyph_fonts
 from vision.suit_symbols import CLASSES, SYMBOL, crop_symbol
 from vision.suits import SuitShape, suit_mask
-from vision.train.__main__ import Progress
+from vision.train.__main__ import Progress, descend
 
 NONE = len(CLASSES) - 1
 _RANK_TEXT = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -359,12 +359,8 @@ def train(net: SuitNet, x: np.ndarray, y: np.ndarray, *, epochs: int, batch: int
             flip = torch.rand(len(idx), generator=gen) < 0.5
             xb = torch.where(flip[:, None, None, None], xb.flip(2, 3), xb)
             loss = F.cross_entropy(net(xb), yb, label_smoothing=0.02)
-            opt.zero_grad()
-            loss.backward()  # type: ignore[no-untyped-call]
-            opt.step()
-            sched.step()
             step += 1
-            running = 0.98 * running + 0.02 * float(loss) if step > 1 else float(loss)
+            running = descend(loss, opt, sched, running, first=step == 1)
             progress(step, f"loss {running:.3f}")
 
 
