@@ -9,6 +9,12 @@ Everything random (the deck's look, the table, the light, the camera's noise) co
 ``SceneSpec.seed``: the same spec always gives the same image, and keeping the seed fixed while
 moving cards keeps the deck, the table and the light. Surfaces, lights and card faces are
 cached, so a 1280×720 frame with a dozen cards takes a few tens of milliseconds.
+
+Hard tables are asked for with options that are off by default (so a spec without them draws the
+same pixels as ever): ``table`` may name a procedural surface of :mod:`vision.scene_surfaces`
+(wood grain, patterned or dark cloth), ``light`` a hard light, ``clutter`` objects beside the
+cards (:mod:`vision.scene_clutter`) and ``camera`` a tilted pinhole view with a wide lens
+(:mod:`vision.scene_camera`). :func:`vision.scene_layouts.deal_hard` deals such tables.
 """
 
 from __future__ import annotations
@@ -25,6 +31,9 @@ from table.errors import CardParseError
 from table.tock import mark_of
 from vision.errors import SceneError
 from vision.faces import BACK_PATTERNS, DeckStyle, deck_style, render_back, render_face
+from vision.scene_camera import Lens, View, homography, plane_maps
+from vision.scene_clutter import CLUTTER, draw_clutter
+from vision.scene_surfaces import LIGHTS, SURFACES, light, surface
 
 CARD_ASPECT = 63 / 88
 """Width / height of a poker-size card."""
@@ -86,6 +95,11 @@ class SceneSpec:
     ``deck`` names a deck style (``"train-12"``, ``"holdout-3"``, ``"all-5"``: a font pool and a
     style seed); None derives it from ``seed``. ``clean`` turns off the camera's blur, noise,
     glare, perspective and JPEG (for tests that want crisp pixels).
+
+    Hard tables (all off by default): ``table`` may also name one of
+    :data:`vision.scene_surfaces.SURFACES`; ``light`` one of :data:`vision.scene_surfaces.LIGHTS`;
+    ``clutter`` objects of :data:`vision.scene_clutter.CLUTTER` placed beside the cards; ``camera``
+    a :class:`vision.scene_camera.View` (its tilt and lens apply even when ``clean``).
     """
 
     cards: tuple[PlacedCard, ...]
@@ -95,6 +109,9 @@ class SceneSpec:
     hands: int = 0
     deck: str | None = None
     clean: bool = False
+    camera: View | None = None
+    clutter: tuple[str, ...] = ()
+    light: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.cards, tuple) or not all(isinstance(c, PlacedCard) for c in self.cards):
@@ -102,8 +119,15 @@ class SceneSpec:
         w, h = self.size
         if not (isinstance(w, int) and isinstance(h, int) and 32 <= w <= 8192 and 32 <= h <= 8192):
             raise SceneError(f"scene size must be two whole numbers of pixels in 32..8192, got {self.size!r}")
-        if self.table is not None and self.table not in TABLES:
-            raise SceneError(f"unknown table {self.table!r}: expected one of {', '.join(TABLES)} or None")
+        if self.table is not None and self.table not in TABLES and self.table not in SURFACES:
+            raise SceneError(f"unknown table {self.table!r}: expected one of {', '.join([*TABLES, *SURFACES])} "
+                             "or None")  # fmt: skip
+        if self.camera is not None and not isinstance(self.camera, View):
+            raise SceneError(f"scene camera must be a vision.scene_camera.View or None, got {self.camera!r}")
+        if not isinstance(self.clutter, tuple) or any(c not in CLUTTER for c in self.clutter):
+            raise SceneError(f"scene clutter must be a tuple of {', '.join(CLUTTER)}, got {self.clutter!r}")
+        if self.light is not None and self.light not in LIGHTS:
+            raise SceneError(f"unknown light {self.light!r}: expected one of {', '.join(LIGHTS)} or None")
         if not 0 <= self.hands <= 8:
             raise SceneError(f"hands must be 0..8, got {self.hands!r}")
         if self.deck is not None:
@@ -114,13 +138,16 @@ class SceneSpec:
 class CardTruth:
     """What was drawn for one card: face, side, Tock mark (face-down Tock backs only), corners.
 
-    ``corners`` is 4×2 float pixel coordinates, clockwise from the card's own top left.
+    ``corners`` is 4×2 float pixel coordinates, clockwise from the card's own top left (outside the
+    frame for a card the frame's edge cuts). ``cut``: some corner lies outside the frame, so a
+    reader may fairly miss the card.
     """
 
     card: str
     face_up: bool
     mark: str | None
     corners: np.ndarray = field(repr=False)
+    cut: bool = False
 
 
 @dataclass(frozen=True)
@@ -328,8 +355,19 @@ def _draw_hands(frame: np.ndarray, rng: np.random.Generator, count: int, targets
                      cv2.LINE_AA)  # fmt: skip
 
 
+def _is_cut(corners: np.ndarray, size: tuple[int, int]) -> bool:
+    w, h = size
+    return bool((corners.min(axis=0) < 0).any() or corners[:, 0].max() > w or corners[:, 1].max() > h)
+
+
+def _is_hard(spec: SceneSpec) -> bool:
+    return spec.camera is not None or bool(spec.clutter) or spec.light is not None or spec.table in SURFACES
+
+
 def render_scene(spec: SceneSpec) -> RenderedScene:
     """Draw ``spec``: deterministic for a given spec; see the module docstring."""
+    if _is_hard(spec):
+        return _render_hard(spec)
     rng = np.random.default_rng([spec.seed, 303])
     table = spec.table if spec.table is not None else sorted(TABLES)[spec.seed % len(TABLES)]
     style = _deck(spec.deck if spec.deck is not None else f"all-{spec.seed}")
@@ -348,13 +386,19 @@ def render_scene(spec: SceneSpec) -> RenderedScene:
             cv2.fillConvexPoly(glossy, np.round(corners * 4).astype(np.int32), 255, cv2.LINE_AA, shift=2)
         card = str(Card.parse(placed.card))
         mark = str(mark_of(Card.parse(card))) if placed.back == "tock" and not placed.face_up else None
-        truth.append(CardTruth(card=card, face_up=placed.face_up, mark=mark, corners=corners.astype(np.float64)))
+        truth.append(CardTruth(card=card, face_up=placed.face_up, mark=mark, corners=corners.astype(np.float64),
+                               cut=_is_cut(corners, spec.size)))  # fmt: skip
         targets.append(corners.mean(axis=0))
     if spec.hands:
         _draw_hands(frame, rng, spec.hands, targets)
     frame = cv2.multiply(frame, camera.gain, scale=1 / 128)
     if camera.glare is not None and glossy is not None:
         frame = cv2.add(frame, cv2.multiply(camera.glare, cv2.cvtColor(glossy, cv2.COLOR_GRAY2BGR), scale=1 / 255))
+    return RenderedScene(image=_capture(frame, camera), truth=tuple(truth))
+
+
+def _capture(frame: np.ndarray, camera: _Camera) -> np.ndarray:
+    """The camera's blur, sensor noise and JPEG on a lit frame."""
     if camera.blur > 0:
         frame = cv2.GaussianBlur(frame, (0, 0), camera.blur)
     if camera.noise_up is not None and camera.noise_down is not None:
@@ -364,7 +408,58 @@ def render_scene(spec: SceneSpec) -> RenderedScene:
         decoded = cv2.imdecode(data, cv2.IMREAD_COLOR) if ok else None
         if decoded is not None:
             frame = decoded
-    return RenderedScene(image=frame, truth=tuple(truth))
+    return frame
+
+
+def _render_hard(spec: SceneSpec) -> RenderedScene:
+    """:func:`render_scene` for a spec with hard-table options: everything through the table plane."""
+    rng = np.random.default_rng([spec.seed, 303])
+    size = spec.size
+    table = spec.table if spec.table is not None else sorted(TABLES)[spec.seed % len(TABLES)]
+    style = _deck(spec.deck if spec.deck is not None else f"all-{spec.seed}")
+    camera = _camera(size, spec.seed, spec.clean)
+    matrix = homography(spec.camera, size) if spec.camera is not None else camera.homography
+    lens = Lens(spec.camera.bulge if spec.camera is not None else 0.0, size)
+    if table in SURFACES:
+        frame = surface(table, plane_maps(matrix, size), spec.seed)
+    elif spec.camera is None:  # as the plain renderer: the surface is not foreshortened
+        frame = _surface(table, size, spec.seed).copy()
+    else:
+        u, v = plane_maps(matrix, size)
+        frame = cv2.remap(_surface(table, size, spec.seed), u, v, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT_101)
+    planes = [card_corners(placed, size) for placed in spec.cards]
+    if spec.clutter:
+        heights = [p.height * size[1] for p in spec.cards] or [0.2 * size[1]]
+        clear = [(c.mean(axis=0), float(np.linalg.norm(c[0] - c[2])) / 2) for c in planes]
+        draw_clutter(frame, spec.clutter, matrix, seed=spec.seed, unit=float(np.median(heights)), keep_clear=clear)
+    lit = light(spec.light, size, spec.seed) if spec.light is not None else None
+    glare = camera.glare[:, :, 0].astype(np.float32) if camera.glare is not None else None
+    if lit is not None and lit.glare is not None:
+        glare = lit.glare if glare is None else glare + lit.glare
+    glossy = np.full(frame.shape[:2], 64, np.uint8) if glare is not None else None
+    truth: list[CardTruth] = []
+    targets: list[np.ndarray] = []
+    for placed, plane in zip(spec.cards, planes, strict=True):
+        flat = cv2.perspectiveTransform(plane[None].astype(np.float64), matrix)[0]
+        _draw_card(frame, _pyramid((style, placed.card, placed.face_up, placed.back)), flat, camera.shadow)
+        if glossy is not None:
+            cv2.fillConvexPoly(glossy, np.round(flat * 4).astype(np.int32), 255, cv2.LINE_AA, shift=2)
+        card = str(Card.parse(placed.card))
+        mark = str(mark_of(Card.parse(card))) if placed.back == "tock" and not placed.face_up else None
+        corners = lens.to_image(flat)
+        truth.append(CardTruth(card=card, face_up=placed.face_up, mark=mark, corners=corners,
+                               cut=_is_cut(corners, size)))  # fmt: skip
+        targets.append(flat.mean(axis=0))
+    if spec.hands:
+        _draw_hands(frame, rng, spec.hands, targets)
+    gain = camera.gain.astype(np.float32) / 128
+    if lit is not None:
+        gain *= lit.gain[:, :, None]
+    lighted = frame.astype(np.float32) * gain
+    if glare is not None and glossy is not None:
+        lighted += (glare * glossy.astype(np.float32) / 255)[:, :, None]
+    frame = lens.warp(np.clip(lighted, 0, 255).astype(np.uint8))
+    return RenderedScene(image=_capture(frame, camera), truth=tuple(truth))
 
 
 def deal_rows(rng: np.random.Generator, *, count: int = 12, touching: bool = False,
