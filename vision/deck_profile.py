@@ -45,12 +45,11 @@ from table.cards import Card
 from table.errors import CardParseError
 from table.tock import Mark, MarkParseError
 from vision.errors import VisionError
-from vision.mark_reader import CENTRE_BOX, PLAIN, card_regions
+from vision.mark_reader import CENTRE_BOX, card_regions
 from vision.rectify import Pyramid
 
 if TYPE_CHECKING:  # the reader imports this module
     from vision.mark_reader import MarkReader
-    from vision.reader import Observations
 
 PROFILE_NAME = "deck-profile.npz"
 """The deck profile's file name in the data directory."""
@@ -381,52 +380,3 @@ def read_backs(frame: np.ndarray, corners: Sequence[np.ndarray], *, pyramid: Pyr
         return [(m.card, m.confidence) for m in profile.match_backs(descriptors)]
     assert marks is not None
     return [(r.mark, r.confidence) for r in marks.read(frame, list(corners), pyramid=pyramid, ordered=True)]
-
-
-def refine_observations(observations: Observations, frame: np.ndarray, *, pyramid: Pyramid | None,
-                        profile: DeckProfile | None, marks: MarkReader | None,
-                        backs: Mapping[int, tuple[str | None, float]] | None = None) -> Observations:  # fmt: skip
-    """The card reader's observations with the deck profile and the marks applied.
-
-    Face-up cards: a sure match of the profile names the card (if the models read another card
-    just as surely, the card is unsure instead); an unsure match leaves the models' reading.
-    Face-down cards: the mark of the profile's enrolled backs when it has some, else of
-    ``marks`` (a :class:`vision.mark_reader.MarkReader`, or None for no marks); the card's
-    confidence becomes P(face down) times the mark's confidence when a mark is read. The
-    observations' corners are used as they are, in :func:`vision.rectify.order_corners`' order
-    (as the card reader makes them). ``backs`` may hold the :func:`read_backs` answer of cards
-    already read (by index): those are not read again.
-    """
-    from vision.reader import Observations
-
-    obs = observations
-    n = len(obs)
-    if not n or (profile is None and marks is None):
-        return obs
-    card_ids, confidence, read_marks = obs.card_ids.copy(), obs.confidence.copy(), list(obs.marks)
-    up = np.flatnonzero(obs.face_up)
-    if profile is not None and len(up):
-        for i, match in zip(up, profile.match_faces(obs.embeddings[up]), strict=True):
-            if match.card is None:
-                continue
-            enrolled = Card.parse(match.card).id
-            if card_ids[i] >= 0 and card_ids[i] != enrolled:  # both sure and they disagree
-                card_ids[i], confidence[i] = -1, min(confidence[i], match.confidence, 1 - match.confidence)
-            else:
-                card_ids[i], confidence[i] = enrolled, max(match.confidence, confidence[i] if card_ids[i] >= 0 else 0)
-    down = np.flatnonzero(~obs.face_up)
-    known = dict(backs or {})
-    unread = [int(i) for i in down if int(i) not in known]
-    known.update(zip(unread, read_backs(frame, [obs.corners[i] for i in unread], pyramid=pyramid, profile=profile,
-                                        marks=marks), strict=True))  # fmt: skip
-    if marks is not None or (profile is not None and profile.back_labels):
-        for i in down:
-            mark, mark_confidence = known[int(i)]
-            if mark == PLAIN and obs.partial[i]:
-                mark = None  # no sticker in the part that shows: it may be in the part that does not
-            read_marks[i] = mark
-            if mark is not None:
-                confidence[i] *= mark_confidence
-    return Observations(corners=obs.corners, card_ids=card_ids, face_up=obs.face_up, confidence=confidence,
-                        partial=obs.partial, embeddings=obs.embeddings, card_embeddings=obs.card_embeddings,
-                        marks=tuple(read_marks))  # fmt: skip

@@ -113,30 +113,40 @@ def _symmetric(centres: np.ndarray, w: int, h: int) -> bool:
     return not unmatched.any()
 
 
-def pip_verdicts(frame: np.ndarray, corners: np.ndarray, readings: tuple[np.ndarray, np.ndarray, np.ndarray],
-                 posterior: np.ndarray, *, pyramid: Pyramid, threshold: float
-                 ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
-    """The readings after the pips have been asked: new (card ids, confidences).
+@dataclass(frozen=True)
+class PipEvidence:
+    """What the pips say of N cards: ``named`` a card they name (-1: none) with its ``confidence``,
+    ``veto`` they contradict the corners' best card, ``asked`` the cards whose pips were counted."""
 
-    ``corners`` (N, 4, 2) in the reader's order; ``readings`` the reader's (card ids (N,) with -1
-    for none, face up (N,), confidences (N,)); ``posterior`` (N, 52) the corners' voted posterior
-    over the cards; ``threshold`` the reader's: below it a card is not named. Asked are the face-up
-    cards whose best card is a number card (and their reading, if any) and whose runner-up of
-    another rank is a number too (:data:`_RUNNER_UP`):
+    named: np.ndarray
+    confidence: np.ndarray
+    veto: np.ndarray
+    asked: np.ndarray
+
+
+def pip_evidence(frame: np.ndarray, corners: np.ndarray, face_up: np.ndarray, posterior: np.ndarray, *,
+                 pyramid: Pyramid, threshold: float) -> PipEvidence:  # fmt: skip
+    """The pips' evidence on N cards (``corners`` (N, 4, 2) in the reader's order, ``face_up`` (N,),
+    ``posterior`` (N, 52) the corners' voted posterior over the cards, ``threshold`` the reader's).
+
+    Asked are the face-up cards whose best card is a number card and whose runner-up of another
+    rank is a number too (:data:`_RUNNER_UP`):
 
     - when the pips lie as a deck prints them (:attr:`PipLayout.regular`) and number one of the
       two ranks, the count is evidence trusted :data:`_COUNT_TRUST` to 1 - that: the posterior is
       weighed by it (every card of the counted rank against every other), and the counted rank in
       the best card's suit is named when its weighed posterior reaches ``threshold``, with that as
       its confidence. The corners must really hesitate: a rank they hold at 0.1 % stays far below;
-    - otherwise a reading is vetoed (made unsure) when the pips number the runner-up's rank.
+    - otherwise the pips veto the best card when they number the runner-up's rank.
     """
-    card_ids, face_up, confidence = (np.array(a) for a in readings)
+    n = len(corners)
+    named, confidence = np.full(n, -1, np.int64), np.zeros(n)
+    veto, looked = np.zeros(n, bool), np.zeros(n, bool)
     asked: list[tuple[int, int, int]] = []  # card, best id, runner-up rank
     for i in np.flatnonzero(face_up):
         best = int(np.argmax(posterior[i]))
         rank, suit = divmod(best, 4)
-        if rank >= NUMBER_RANKS or card_ids[i] not in (-1, best):
+        if rank >= NUMBER_RANKS:
             continue
         other = posterior[i].copy()
         other[rank * 4 : rank * 4 + 4] = -1.0  # every suit of the best rank
@@ -145,9 +155,10 @@ def pip_verdicts(frame: np.ndarray, corners: np.ndarray, readings: tuple[np.ndar
             continue
         asked.append((int(i), best, alternative))
     if not asked:
-        return card_ids, confidence
+        return PipEvidence(named, confidence, veto, looked)
     bodies = card_regions(pyramid, [corners[k] for k, *_ in asked], (0.0, 0.0, 1.0, 1.0), BODY, ordered=True)
     for (k, best, alternative), body in zip(asked, bodies, strict=True):
+        looked[k] = True
         layout = pip_layout(body)
         rank, suit = divmod(best, 4)
         if layout.count is None or layout.count - 2 not in (rank, alternative):
@@ -158,8 +169,21 @@ def pip_verdicts(frame: np.ndarray, corners: np.ndarray, readings: tuple[np.ndar
             weighed = (posterior[k, counted] * _COUNT_TRUST
                        / (of_rank * _COUNT_TRUST + (1.0 - of_rank) * (1.0 - _COUNT_TRUST)))  # fmt: skip
             if weighed >= threshold:
-                card_ids[k], confidence[k] = counted, weighed
+                named[k], confidence[k] = counted, weighed
                 continue
-        if card_ids[k] >= 0 and counted != best:
-            card_ids[k] = -1  # vetoed: unsure (the confidence stays the best guess's)
+        veto[k] = counted != best
+    return PipEvidence(named, confidence, veto, looked)
+
+
+def pip_verdicts(frame: np.ndarray, corners: np.ndarray, readings: tuple[np.ndarray, np.ndarray, np.ndarray],
+                 posterior: np.ndarray, *, pyramid: Pyramid, threshold: float
+                 ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Readings (card ids (N,) with -1 for none, face up (N,), confidences (N,)) after the pips have
+    been asked (:func:`pip_evidence`): new (card ids, confidences). A vetoed card becomes unsure
+    and keeps its best guess's confidence."""
+    card_ids, face_up, confidence = (np.array(a) for a in readings)
+    found = pip_evidence(frame, corners, face_up, posterior, pyramid=pyramid, threshold=threshold)
+    by_pips = found.named >= 0
+    card_ids[by_pips], confidence[by_pips] = found.named[by_pips], found.confidence[by_pips]
+    card_ids[found.veto & ~by_pips] = -1
     return card_ids, confidence

@@ -135,10 +135,10 @@ def test_the_shipped_expert_loads_and_reads_a_rendered_card() -> None:
     assert len(ups) >= 6 and right.mean() >= 0.8 and none.mean() < 0.3
 
 
-def test_without_expert_json_the_reader_reads_as_before(tmp_path: Path) -> None:
+def test_a_reader_json_without_the_expert_reads_as_the_expert_closed(tmp_path: Path) -> None:
     folder = _models_copy(tmp_path)
-    (folder / SETTINGS_FILE).unlink()
-    assert Expert.load(folder) is None
+    data = json.loads((folder / "reader.json").read_text())
+    (folder / "reader.json").write_text(json.dumps({**data, "expert": False}))
     bare, full = CardReader(folder), CardReader(MODELS_DIR)
     assert bare.expert is None and full.expert is not None
     spec = SceneSpec(cards=deal_rows(np.random.default_rng(3), touching=True), seed=3003, deck="holdout-3003")
@@ -150,6 +150,14 @@ def test_without_expert_json_the_reader_reads_as_before(tmp_path: Path) -> None:
     closed = full.classify_indices(crops)
     for key in ("best", "posterior", "posteriors", "cards", "none", "embedding"):
         np.testing.assert_array_equal(closed[key], without[key])
+
+
+def test_an_expert_asked_for_but_missing_is_an_error_not_a_silent_change(tmp_path: Path) -> None:
+    folder = _models_copy(tmp_path)
+    (folder / SETTINGS_FILE).unlink()
+    assert Expert.load(folder) is None
+    with pytest.raises(ModelError, match=r"expert\.json"):
+        CardReader(folder)
 
 
 def _write(folder: Path, **use: object) -> None:

@@ -330,7 +330,7 @@ def test_quantiles_of_bytes_by_counting_equal_the_partition() -> None:
 
 
 def test_the_reader_s_corners_are_in_order_already_so_marks_read_alike_either_way() -> None:
-    """refine_observations reads marks from the observations' corners without ordering them again:
+    """The backs stage reads marks from the observations' corners without ordering them again:
     the reader's corners are order_corners' output, which ordering again gives back unchanged."""
     from vision.reader import CardReader
 
@@ -338,9 +338,9 @@ def test_the_reader_s_corners_are_in_order_already_so_marks_read_alike_either_wa
     down = 0
     for image, _ in _face_down_scenes(2, seed=613):
         seen = reader.read(image)
-        for corners in seen.corners:
-            assert np.array_equal(order_corners(corners), corners)
         backs = [k for k in range(len(seen)) if not seen.face_up[k]]
+        for k in backs:
+            assert np.array_equal(order_corners(seen.corners[k]), seen.corners[k])
         again = MarkReader().read(image, [seen.corners[k] for k in backs])  # ordered again
         assert [seen.marks[k] for k in backs] == [r.mark for r in again]
         down += len(backs)
@@ -348,27 +348,30 @@ def test_the_reader_s_corners_are_in_order_already_so_marks_read_alike_either_wa
 
 
 def _read_step_by_step(reader, image):  # type: ignore[no-untyped-def]
-    """The whole read as it was before the corner models moved to a helper thread: one step after
-    the other, and the card model only for cards whose corners show no plain index."""
-    from vision.deck_profile import refine_observations
+    """The whole read one step after the other on this thread: the corners, the card model only for
+    cards whose corners show no plain index, the backs only once the sides are known; then the
+    pipeline's other stages. Also how many readings those other stages changed."""
+    from vision.evidence import Evidence
+    from vision.stages import Sources
 
     outlines = reader.detect(image)
     quads = [o.corners for o in outlines]
     pyramid = Pyramid(image)
-    readings = reader.classify_indices(index_crops(image, quads, pyramid=pyramid))
-    p_face = np.ones(len(quads))
-    card_embedding = np.zeros((len(quads), reader.card_embedding_size), np.float32)
-    doubtful = np.flatnonzero(readings["seen"] <= 0.8)
+    evidence = Evidence(image, pyramid, reader.settings.threshold, np.stack(quads),
+                        np.array([o.partial for o in outlines]), np.array([o.fit for o in outlines]),
+                        reader.embedding_size, reader.card_embedding_size)  # fmt: skip
+    evidence.set_readings(np.arange(len(quads)), reader.classify_indices(index_crops(image, quads, pyramid=pyramid)))
+    evidence.p_face = np.ones(len(quads))
+    doubtful = np.flatnonzero(evidence.seen <= 0.8)
     if len(doubtful):
-        p_face[doubtful], card_embedding[doubtful] = reader.classify_cards(
+        evidence.p_face[doubtful], evidence.card_embedding[doubtful] = reader.classify_cards(
             thumbnails(image, [quads[i] for i in doubtful], pyramid=pyramid))  # fmt: skip
-    readings["p_face"], readings["card_embedding"] = p_face, card_embedding
-    partial = np.array([o.partial for o in outlines], bool)
-    decided = reader._decide(np.stack(quads), partial, readings)
-    corners, readings = reader._reframed(np.stack(quads), partial, readings, image, pyramid)  # narrow outlines
-    checked = reader._witnessed(corners, partial, readings, image, pyramid)  # the body: suit and pips
-    changed = int((decided.card_ids != checked.card_ids).sum())
-    return refine_observations(checked, image, pyramid=pyramid, profile=reader.profile, marks=reader.marks), changed
+    first = evidence.decide()
+    for stage in reader.pipeline.stages:
+        if stage.name != "corners":
+            stage.run(evidence, reader, Sources(reader.profile, reader.marks))
+    checked = evidence.decide()
+    return checked, int((first.card_ids != checked.card_ids).sum())
 
 
 def _touching_scene_7002() -> np.ndarray:

@@ -7,9 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
-import vision.reader as reader_module
 from vision.detect import Outline
-from vision.reader import CardReader
+from vision.reader import MODELS_DIR, CardReader
 from vision.rectify import order_corners
 from vision.reframe import MIN_CARDS, NARROW, aspects, narrow_cards, widened
 from vision.scene import SceneSpec, deal_rows, render_scene
@@ -65,19 +64,13 @@ def test_the_reader_reads_a_card_whose_outline_cuts_its_index_from_a_widened_out
     cut[[0, 3]] += 0.22 * (cut[[1, 2]] - cut[[0, 3]])  # ...and the left side moved in: the top-left index cut off
     quads[target] = cut
     outlines = [Outline(q, partial=False, fit=1.0) for q in quads]
-    reader = CardReader.default()
-    reader.detect = lambda frame, **_: outlines  # type: ignore[method-assign]
+    with_it = CardReader(MODELS_DIR)
+    without = CardReader(MODELS_DIR, stages=[name for name in with_it.pipeline.names if name != "reframe"])
 
     def read(*, reframe: bool) -> tuple[str | None, np.ndarray]:
-        if reframe:
-            seen = reader.read(image)
-        else:
-            saved = reader_module.narrow_cards
-            reader_module.narrow_cards = lambda corners: (np.zeros(len(corners), bool), 0.0)
-            try:
-                seen = reader.read(image)
-            finally:
-                reader_module.narrow_cards = saved
+        reader = with_it if reframe else without
+        reader.detect = lambda frame, **_: outlines  # type: ignore[method-assign]
+        seen = reader.read(image)
         return seen[target].card, seen.corners[target]
 
     before, corners_before = read(reframe=False)

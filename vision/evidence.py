@@ -1,0 +1,166 @@
+"""The evidence the card reader gathers about every candidate card of one frame, and the one
+decision made from it at the end.
+
+The reader is a list of stages (:mod:`vision.stages`, listed in ``models/reader.json``); each adds
+to or revises this record and none decides. :meth:`Evidence.decide` then turns the whole record
+into :class:`vision.observations.Observations` once, by fixed rules:
+
+1. a card is face up when the card model says so or its corners plainly show an index;
+2. a face-up card is named when the posterior of its best card reaches the reader's threshold
+   (unsure is always better than wrong);
+3. the pips may name a number card the corners hesitate over, or veto a reading they contradict;
+4. the deck profile (cards enrolled from the user's deck) may name a face-up card, or make it
+   unsure when it surely disagrees with the models;
+5. a face-down card carries its Tock mark, and its confidence is P(face down) × P(mark).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from vision.observations import Observations
+from vision.rectify import Pyramid
+
+FACE_UP = 0.5
+"""A card is face up when the card model's P(face up) is above this..."""
+
+PLAIN_INDEX = 0.8
+"""... or when the corners show an index with at least this probability."""
+
+
+def _floats(n: int, value: float = 0.0) -> np.ndarray:
+    return np.full(n, value, np.float64)
+
+
+@dataclass(eq=False)
+class Evidence:
+    """Everything known about the N candidate cards of one frame (arrays indexed by card).
+
+    Outline: ``corners`` (N, 4, 2) frame pixels clockwise from the card's upright top left,
+    ``partial`` (part of the card hidden), ``fit`` (how well the outline matched what was found).
+    Corners (:meth:`vision.reader.CardReader.classify_indices`): ``cards`` (N, 2, 52) each corner's
+    P(card | index), ``none`` (N, 2) each corner's P(no index), ``posteriors`` (N, 52) the voted
+    posterior over the cards, ``best``/``posterior`` its top card and probability, ``seen``
+    P(at least one corner shows an index), ``embedding`` the corner models' features, ``expert``
+    whether the finer corner model was asked. Card model: ``p_face`` P(face up), ``card_embedding``.
+    Body: ``pip_named``/``pip_confidence`` a card the pips name (-1: none), ``pip_veto`` the pips
+    contradict the reading. Profile: ``profile_card``/``profile_confidence`` (-1: no sure match).
+    Backs: ``marks`` and ``mark_confidence`` of face-down cards, ``backs_read`` which were read.
+    ``asked`` records, per stage, which cards it looked at (for pictures, tests and figures).
+    """
+
+    frame: np.ndarray
+    pyramid: Pyramid
+    threshold: float
+    corners: np.ndarray
+    partial: np.ndarray
+    fit: np.ndarray
+    embedding_size: int
+    card_embedding_size: int
+    cards: np.ndarray = field(init=False)
+    none: np.ndarray = field(init=False)
+    posteriors: np.ndarray = field(init=False)
+    best: np.ndarray = field(init=False)
+    posterior: np.ndarray = field(init=False)
+    seen: np.ndarray = field(init=False)
+    expert: np.ndarray = field(init=False)
+    embedding: np.ndarray = field(init=False)
+    p_face: np.ndarray = field(init=False)
+    card_embedding: np.ndarray = field(init=False)
+    pip_named: np.ndarray = field(init=False)
+    pip_confidence: np.ndarray = field(init=False)
+    pip_veto: np.ndarray = field(init=False)
+    profile_card: np.ndarray = field(init=False)
+    profile_confidence: np.ndarray = field(init=False)
+    marks: list[str | None] = field(init=False)
+    mark_confidence: np.ndarray = field(init=False)
+    backs_read: np.ndarray = field(init=False)
+    asked: dict[str, np.ndarray] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        n = len(self.corners)
+        self.corners = np.asarray(self.corners, np.float64).reshape(n, 4, 2)
+        self.partial = np.asarray(self.partial, bool).reshape(n)
+        self.fit = np.asarray(self.fit, np.float64).reshape(n)
+        self.cards = np.full((n, 2, 52), 1 / 52)
+        self.none = np.ones((n, 2))
+        self.posteriors = np.full((n, 52), 1 / 52)
+        self.best = np.zeros(n, np.int64)
+        self.posterior = _floats(n, 1 / 52)
+        self.seen = _floats(n)
+        self.expert = np.zeros(n, bool)
+        self.embedding = np.zeros((n, self.embedding_size), np.float32)
+        self.p_face = _floats(n)
+        self.card_embedding = np.zeros((n, self.card_embedding_size), np.float32)
+        self.pip_named = np.full(n, -1, np.int64)
+        self.pip_confidence = _floats(n)
+        self.pip_veto = np.zeros(n, bool)
+        self.profile_card = np.full(n, -1, np.int64)
+        self.profile_confidence = _floats(n)
+        self.marks = [None] * n
+        self.mark_confidence = _floats(n, 1.0)
+        self.backs_read = np.zeros(n, bool)
+
+    def __len__(self) -> int:
+        return len(self.corners)
+
+    # --- what the evidence says so far ----------------------------------------------------------
+
+    @property
+    def face_up(self) -> np.ndarray:
+        """Which cards lie face up (rule 1 of the module docstring)."""
+        out: np.ndarray = (self.p_face > FACE_UP) | (self.seen > PLAIN_INDEX)
+        return out
+
+    @property
+    def named(self) -> np.ndarray:
+        """Which face-up cards the corners name surely enough (rule 2), before pips and profile."""
+        out: np.ndarray = self.face_up & (self.posterior >= self.threshold)
+        return out
+
+    def set_readings(self, rows: np.ndarray, readings: dict[str, np.ndarray], picked: np.ndarray | None = None) -> None:
+        """Take the corner readings (:meth:`vision.reader.CardReader.classify_indices`' keys) for the
+        cards ``rows`` (their rows ``picked`` of ``readings``; all of them in order by default)."""
+        picked = np.arange(len(rows)) if picked is None else picked
+        for key in ("cards", "none", "posteriors", "best", "posterior", "seen", "expert", "embedding"):
+            getattr(self, key)[rows] = readings[key][picked]
+
+    def set_posteriors(self, posteriors: np.ndarray) -> None:
+        """Replace the voted posterior (N, 52), and with it the best card and its probability."""
+        self.posteriors = posteriors
+        self.best = posteriors.argmax(axis=1) if len(posteriors) else np.zeros(0, np.int64)
+        self.posterior = posteriors[np.arange(len(self.best)), self.best]
+
+    def move(self, rows: np.ndarray, corners: np.ndarray) -> None:
+        """New outlines for the cards ``rows``: what was read of their backs no longer holds."""
+        self.corners[rows] = corners
+        self.backs_read[rows] = False
+        for i in np.atleast_1d(rows):
+            self.marks[int(i)] = None
+        self.mark_confidence[rows] = 1.0
+
+    # --- the decision ---------------------------------------------------------------------------
+
+    def decide(self) -> Observations:
+        """The observations, by the rules of the module docstring, made once from all the evidence."""
+        face_up = self.face_up
+        card_ids = np.where(self.named, self.best, -1).astype(np.int64)
+        confidence = np.where(face_up, self.posterior, 1.0 - self.p_face).astype(np.float64)
+        by_pips = face_up & (self.pip_named >= 0)
+        card_ids[by_pips], confidence[by_pips] = self.pip_named[by_pips], self.pip_confidence[by_pips]
+        card_ids[face_up & self.pip_veto & ~by_pips] = -1  # the confidence stays the best guess's
+        for i in np.flatnonzero(face_up & (self.profile_card >= 0)):
+            enrolled, sure = int(self.profile_card[i]), float(self.profile_confidence[i])
+            if card_ids[i] >= 0 and card_ids[i] != enrolled:  # both sure and they disagree
+                card_ids[i], confidence[i] = -1, min(confidence[i], sure, 1 - sure)
+            else:
+                confidence[i] = max(sure, confidence[i] if card_ids[i] >= 0 else 0.0)
+                card_ids[i] = enrolled
+        down = ~face_up
+        confidence[down] *= self.mark_confidence[down]
+        marks = tuple(mark if not up else None for mark, up in zip(self.marks, face_up, strict=True))
+        return Observations(self.corners.copy(), card_ids, face_up, confidence, self.partial.copy(),
+                            self.embedding.astype(np.float32), self.card_embedding.astype(np.float32),
+                            marks)  # fmt: skip

@@ -1,0 +1,366 @@
+"""The card reader's stages: each one job, each adding to the frame's :class:`vision.evidence.Evidence`.
+
+=============  ================================================================  =====================
+stage          job                                                               model files
+=============  ================================================================  =====================
+find           outlines of the cards (the learned segmenter)                     detector.onnx/.json
+find_classical outlines by the table model and edges, no model                   (none)
+corners        both index corners read (corner models, with the expert's second  corners.onnx, card.onnx
+               look if reader.json names one) beside the card model (face up?)   (+ expert.onnx/.json)
+orient         which side is long, decided by reading both turns of a card       (the corner models)
+               whose outline is nearly square in the image or whose read is unsure
+reframe        a too-narrow outline (cards touching) read again widened          (the corner models)
+suit_witness   the suit symbols of the card's body, where the corners doubt      suits.onnx/.json
+pips           the pips of number cards, where the corners hesitate              (none)
+backs          the Tock mark of every face-down card                            (none)
+profile        the user's enrolled deck (a deck profile), when one is in use     (none)
+=============  ================================================================  =====================
+
+Which stages run, in which order, is listed once, in ``models/reader.json`` ("stages"); a stage
+whose model file is missing is an error when the reader is made (:class:`vision.errors.ModelError`),
+never a stage silently left out. The reader decides once, at the end (:meth:`Evidence.decide`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Protocol
+
+import cv2
+import numpy as np
+
+from table.cards import Card
+from vision.deck_profile import read_backs
+from vision.detect import Outline
+from vision.errors import ModelError
+from vision.evidence import FACE_UP, PLAIN_INDEX, Evidence
+from vision.mark_reader import PLAIN
+from vision.orient import ambiguous, turned
+from vision.pip_check import pip_evidence
+from vision.rectify import Pyramid, index_crops, thumbnails
+from vision.reframe import narrow_cards, widened
+from vision.suit_witness import apply_evidence
+
+if TYPE_CHECKING:
+    from vision.deck_profile import DeckProfile
+    from vision.mark_reader import MarkReader
+    from vision.suit_witness import SuitWitness
+
+OWN_SHARE = 12
+"""While the helper thread reads the corners, the reading thread reads those of 1 card in this many."""
+
+
+class Looker(Protocol):
+    """What the stages use of the card reader: its models, and its helper thread."""
+
+    @property
+    def suit_witness(self) -> SuitWitness | None: ...
+
+    def detect(self, frame: np.ndarray, *, gray: Callable[[], np.ndarray] | None = None) -> list[Outline]: ...
+
+    def classify_indices(self, crops: np.ndarray) -> dict[str, np.ndarray]: ...
+
+    def classify_cards(self, thumbs: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
+
+    def helper(self) -> ThreadPoolExecutor: ...
+
+
+@dataclass(frozen=True)
+class Sources:
+    """What a frame is read with besides the models, fixed for the whole frame: the deck profile
+    (None: none) and the Tock mark reader (None: backs carry no marks)."""
+
+    profile: DeckProfile | None
+    marks: MarkReader | None
+
+
+class Stage:
+    """One step of the reader. ``name`` as in reader.json; ``files``: the model files it needs;
+    ``whole_frame``: it only makes sense on a frame of several cards (not for ``read_card``)."""
+
+    name: ClassVar[str] = ""
+    files: ClassVar[tuple[str, ...]] = ()
+    whole_frame: ClassVar[bool] = False
+
+    def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
+        raise NotImplementedError
+
+
+class Find(Stage):
+    """The outlines of the cards, found by the learned segmenter (:mod:`vision.segment`)."""
+
+    name = "find"
+    files: ClassVar[tuple[str, ...]] = ("detector.onnx", "detector.json")
+    whole_frame = True
+
+    def start(self, image: np.ndarray, looker: Looker, *, threshold: float, sizes: tuple[int, int]) -> Evidence:
+        """The evidence of a frame: its cards' outlines. While the detector works, the helper thread
+        makes what the later stages need of the frame: its grey copy (for the outlines' rims) and
+        the pyramid level the thumbnails come from."""
+        pyramid = Pyramid(image)
+        prepared = looker.helper().submit(_prepare, image, pyramid)
+        try:
+            outlines = looker.detect(image, gray=prepared.result)
+        except BaseException:
+            wait([prepared])  # the pyramid is the helper's until then; this thread's error is the one raised
+            raise
+        prepared.result()
+        corners = np.stack([o.corners for o in outlines]) if outlines else np.zeros((0, 4, 2))
+        return Evidence(image, pyramid, threshold, corners, np.array([o.partial for o in outlines], bool),
+                        np.array([o.fit for o in outlines], np.float64), *sizes)  # fmt: skip
+
+
+class FindClassical(Find):
+    """The outlines found without a model (:mod:`vision.detect`'s table model and edges)."""
+
+    name = "find_classical"
+    files = ()
+
+
+class Corners(Stage):
+    """Both index corners of every card read by the corner models on the helper thread, while this
+    thread runs the card model (P(face up)) on every card and reads the backs of those it takes for
+    face down (that is less work, so it also reads the corners of 1 card in :data:`OWN_SHARE`).
+    A card whose corners plainly show an index is face up whatever the card model says, and its card
+    embedding (kept for the enrollment of backs) is left empty."""
+
+    name = "corners"
+    files = ("corners.onnx", "card.onnx")
+
+    def __init__(self, backs: Backs | None) -> None:
+        self.backs = backs
+
+    def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
+        quads, n = list(evidence.corners), len(evidence)
+        crops = index_crops(evidence.frame, quads, pyramid=evidence.pyramid)
+        split = n - n // OWN_SHARE
+        corner_job = looker.helper().submit(looker.classify_indices, crops[: 2 * split])
+        try:
+            p_face, card_embedding = looker.classify_cards(thumbnails(evidence.frame, quads, pyramid=evidence.pyramid))
+            if self.backs is not None:
+                self.backs.read(evidence, np.flatnonzero(p_face <= FACE_UP), sources)
+            last = looker.classify_indices(crops[2 * split :]) if split < n else None
+        except BaseException:
+            wait([corner_job])  # the helper is done with the frame; this thread's error is the one raised
+            raise
+        readings = corner_job.result()
+        if last is not None:
+            readings = {key: np.concatenate([value, last[key]]) for key, value in readings.items()}
+        evidence.set_readings(np.arange(n), readings)
+        _take_card_model(evidence, np.arange(n), p_face, card_embedding)
+
+
+def _take_card_model(evidence: Evidence, rows: np.ndarray, p_face: np.ndarray, card_embedding: np.ndarray) -> None:
+    plain = evidence.seen[rows] > PLAIN_INDEX
+    p_face, card_embedding = p_face.copy(), card_embedding.copy()
+    p_face[plain], card_embedding[plain] = 1.0, 0.0
+    evidence.p_face[rows], evidence.card_embedding[rows] = p_face, card_embedding
+
+
+_SHOWS_INDEX = 0.5
+"""A turned reading is kept only where its corners more likely than not show an index."""
+
+
+class Orient(Stage):
+    """Which side of a card is long, decided by reading (:mod:`vision.orient`).
+
+    Asked: every card not already named whose outline is nearly square in the image (perspective
+    shortens whichever side points away from the camera), and every face-up card read unsure. The
+    card is read again turned a quarter (the other pair of sides taken as the long ones); the turn
+    whose corners more surely show an index, and read surer, is kept, with the card model's
+    reading of it. A face-up card turned so keeps corners in the order read, not in
+    :func:`vision.rectify.order_corners`' order (which goes by the outline's shape)."""
+
+    name = "orient"
+    whole_frame = True
+
+    def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
+        asked = ~evidence.named & (ambiguous(evidence.corners) | evidence.face_up)
+        evidence.asked[self.name] = asked
+        rows = np.flatnonzero(asked)
+        if not len(rows):
+            return
+        other = turned(evidence.corners[rows])
+        again = looker.classify_indices(index_crops(evidence.frame, list(other), pyramid=evidence.pyramid))
+        better = ((again["seen"] > _SHOWS_INDEX) & (again["posterior"] > evidence.posterior[rows])
+                  & (again["seen"] * again["posterior"] > evidence.seen[rows] * evidence.posterior[rows]))  # fmt: skip
+        if not better.any():
+            return
+        moved = rows[better]
+        evidence.move(moved, other[better])
+        evidence.set_readings(moved, again, np.flatnonzero(better))
+        p_face, card_embedding = looker.classify_cards(thumbnails(evidence.frame, list(other[better]),
+                                                                  pyramid=evidence.pyramid))  # fmt: skip
+        _take_card_model(evidence, moved, p_face, card_embedding)
+
+
+class Reframe(Stage):
+    """The face-up cards the reader is unsure of whose outline is much narrower than the frame's
+    typical card's, read again from outlines widened on either side (:mod:`vision.reframe`): where a
+    widened outline reads surer, it and its reading replace the card's."""
+
+    name = "reframe"
+    whole_frame = True
+
+    def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
+        narrow, typical = narrow_cards(evidence.corners)
+        asked = narrow & evidence.face_up & ~evidence.named
+        evidence.asked[self.name] = asked
+        which = np.flatnonzero(asked)
+        if not len(which):
+            return
+        variants = [quad for i in which for quad in widened(evidence.corners[i], typical)]
+        again = looker.classify_indices(index_crops(evidence.frame, variants, pyramid=evidence.pyramid))
+        for k, i in enumerate(which):
+            better = 2 * k + int(np.argmax(again["posterior"][2 * k : 2 * k + 2]))
+            if again["posterior"][better] > evidence.posterior[i]:
+                evidence.move(np.array([i]), variants[better][None])
+                evidence.set_readings(np.array([i]), again, np.array([better]))
+
+
+class Witness(Stage):
+    """The suit symbols of the card's body (:mod:`vision.suit_witness`), asked for the face-up cards
+    whose suit the corners leave in doubt and that the body could still lift to the threshold."""
+
+    name = "suit_witness"
+    files = ("suits.onnx", "suits.json")
+
+    def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
+        witness = looker.suit_witness
+        if witness is None:
+            raise ModelError("the suit_witness stage runs without its model: make the reader with it in its stages")
+        asked = witness.asked(evidence.posteriors, threshold=evidence.threshold) & evidence.face_up
+        evidence.asked[self.name] = asked
+        if asked.any():
+            likelihood = witness.evidence(evidence.frame, evidence.corners, evidence.posteriors,
+                                          pyramid=evidence.pyramid, asked=asked)  # fmt: skip
+            evidence.set_posteriors(apply_evidence(evidence.posteriors, likelihood))
+
+
+class Pips(Stage):
+    """The pips of face-up number cards the corners hesitate over (:mod:`vision.pip_check`)."""
+
+    name = "pips"
+
+    def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
+        found = pip_evidence(evidence.frame, evidence.corners, evidence.face_up, evidence.posteriors,
+                             pyramid=evidence.pyramid, threshold=evidence.threshold)  # fmt: skip
+        evidence.pip_named, evidence.pip_confidence, evidence.pip_veto = found.named, found.confidence, found.veto
+        evidence.asked[self.name] = found.asked
+
+
+class Backs(Stage):
+    """The mark of every face-down card not read yet: of the profile's enrolled backs when it has
+    some, else of the Tock mark reader (:func:`vision.deck_profile.read_backs`). A back that shows
+    no sticker where part of it is hidden is not called plain: the sticker may be in the hidden part."""
+
+    name = "backs"
+
+    def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
+        rows = np.flatnonzero(~evidence.face_up & ~evidence.backs_read)
+        self.read(evidence, rows, sources)
+        evidence.asked[self.name] = ~evidence.face_up
+
+    @staticmethod
+    def read(evidence: Evidence, rows: np.ndarray, sources: Sources) -> None:
+        """Read the backs of the cards ``rows`` (any side up: the decision keeps marks of backs only)."""
+        if not len(rows):
+            return
+        found = read_backs(evidence.frame, [evidence.corners[i] for i in rows], pyramid=evidence.pyramid,
+                           profile=sources.profile, marks=sources.marks)  # fmt: skip
+        for i, (mark, confidence) in zip(rows, found, strict=True):
+            if mark == PLAIN and evidence.partial[i]:
+                mark = None
+            evidence.marks[int(i)] = mark
+            evidence.mark_confidence[i] = confidence if mark is not None else 1.0
+        evidence.backs_read[rows] = True
+
+
+class Profile(Stage):
+    """The user's deck profile (:mod:`vision.enroll`): a sure match names a face-up card, or makes
+    it unsure where the models surely read another card. Nothing without a profile."""
+
+    name = "profile"
+
+    def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
+        profile = sources.profile
+        up = np.flatnonzero(evidence.face_up)
+        evidence.asked[self.name] = evidence.face_up if profile is not None else np.zeros(len(evidence), bool)
+        if profile is None or not len(up):
+            return
+        for i, match in zip(up, profile.match_faces(evidence.embedding[up]), strict=True):
+            if match.card is not None:
+                evidence.profile_card[i], evidence.profile_confidence[i] = Card.parse(match.card).id, match.confidence
+
+
+STAGES: dict[str, type[Stage]] = {
+    stage.name: stage for stage in (Find, FindClassical, Corners, Orient, Reframe, Witness, Pips, Backs, Profile)
+}
+"""Every stage by its name in reader.json."""
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    """The stages of a reader, in order: a finder first, then the corners, then the rest."""
+
+    find: Find
+    stages: tuple[Stage, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.find.name, *(stage.name for stage in self.stages))
+
+    @staticmethod
+    def build(names: Sequence[str]) -> Pipeline:
+        """The pipeline of stage ``names`` (reader.json's "stages"); ModelError for a list that
+        cannot work, saying what is allowed."""
+        unknown = [name for name in names if name not in STAGES]
+        if unknown:
+            raise ModelError(f"unknown reader stage(s) {', '.join(map(repr, unknown))}: the stages are "
+                             f"{', '.join(STAGES)}")  # fmt: skip
+        if len(set(names)) != len(names):
+            raise ModelError(f"a reader stage is listed twice: {', '.join(names)}")
+        if not names or names[0] not in ("find", "find_classical") or "corners" not in names[:2]:
+            raise ModelError(f"the reader's stages must start with find (or find_classical) then corners; got "
+                             f"{', '.join(names) or 'none'}")  # fmt: skip
+        backs = Backs() if "backs" in names else None
+        stages: list[Stage] = []
+        for name in names[1:]:
+            if name in ("find", "find_classical"):
+                raise ModelError("only one finder (find or find_classical) may be listed, and first")
+            if name == "corners":
+                stages.append(Corners(backs))
+            else:
+                stages.append(backs if name == "backs" and backs is not None else STAGES[name]())
+        finder = Find() if names[0] == "find" else FindClassical()
+        return Pipeline(finder, tuple(stages))
+
+    def files(self) -> list[tuple[str, str]]:
+        """(stage, model file) of every file the stages need."""
+        return [(stage.name, name) for stage in (self.find, *self.stages) for name in stage.files]
+
+    def run(self, evidence: Evidence, looker: Looker, sources: Sources, *, whole_frame: bool = True,
+            timings: dict[str, float] | None = None) -> Evidence:  # fmt: skip
+        """Every stage (but the finder) on ``evidence``, in order; ``whole_frame`` False leaves out
+        the stages that need a frame of cards. Each stage's time in ms goes to ``timings``."""
+        if not len(evidence):
+            return evidence
+        for stage in self.stages:
+            if stage.whole_frame and not whole_frame:
+                continue
+            start = time.perf_counter()
+            stage.run(evidence, looker, sources)
+            if timings is not None:
+                timings[stage.name] = timings.get(stage.name, 0.0) + 1000 * (time.perf_counter() - start)
+        return evidence
+
+
+def _prepare(image: np.ndarray, pyramid: Pyramid) -> np.ndarray:
+    """The frame in grey, and the pyramid's first half-size level filled (thumbnails of cards of
+    the usual size are warped from it)."""
+    pyramid.level_for(2.5)
+    grey: np.ndarray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return grey
