@@ -3,7 +3,9 @@
 The table is a plane whose coordinates are the frame's pixels when the camera looks straight down
 (so a :class:`~vision.scene.PlacedCard`'s centre and height keep their meaning). A :class:`View`
 turns the camera about the frame's centre point on the table: ``tilt`` degrees away from straight
-down, towards the table direction ``azimuth``; ``roll`` turns the picture about the lens's axis.
+down, so that the far side of the table lies ``azimuth`` degrees round from the bottom of the
+frame (0: the bottom is far, 90: the left, 180: the top, 270: the right); ``roll`` then turns the
+picture about the lens's axis.
 The camera stays at the distance where, looking straight down, one table pixel is one image pixel
 at the centre; tilted, the near side of the table grows and the far side shrinks exactly as a real
 pinhole camera of horizontal field of view ``fov`` sees it (wide lenses show more of it).

@@ -116,3 +116,38 @@ def test_without_fonts_the_renderer_says_what_to_install(monkeypatch):
     with pytest.raises(FontsMissingError, match="apt-get install fonts-dejavu-core") as error:
         vision.faces.deck_style(12345)
     assert isinstance(error.value, TocktableError)
+
+
+# --- hard tables: new options, old pixels unchanged ---------------------------------------------
+
+# SHA-256 (first 16 hex digits) of specs drawn before the hard-table options existed: the plain
+# renderer must keep drawing exactly these pixels (benchmarks and training data depend on them).
+OLD_HASHES = {"three-3": "20213a7bd071e0e4", "empty-wood": "d5b47aa0cdcb506a", "clean": "cbb38af864673828",
+              "rows-3000": "59717b59e440e7ef"}  # fmt: skip
+
+
+def _old_specs() -> dict[str, SceneSpec]:
+    from vision.scene import deal_rows
+
+    return {
+        "three-3": _spec(3),
+        "empty-wood": SceneSpec(cards=(), seed=4, table="dark-wood", size=(320, 240)),
+        "clean": SceneSpec(cards=_spec().cards, seed=2, clean=True, size=(400, 300)),
+        "rows-3000": SceneSpec(cards=deal_rows(np.random.default_rng(3)), seed=3000, deck="holdout-3000", hands=2),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(OLD_HASHES))
+def test_specs_without_the_hard_options_draw_the_same_pixels_as_before(name: str) -> None:
+    import hashlib
+
+    image = render_scene(_old_specs()[name]).image
+    assert hashlib.sha256(image.tobytes()).hexdigest()[:16] == OLD_HASHES[name]
+
+
+def test_old_scenes_mark_no_card_cut_but_a_card_over_the_edge_is_cut() -> None:
+    assert not any(t.cut for t in render_scene(_spec(3)).truth)
+    cards = (PlacedCard("Ah", True, (0.5, 0.5)), PlacedCard("Kd", True, (0.02, 0.5), height=0.3))
+    scene = render_scene(SceneSpec(cards=cards, size=(320, 240), clean=True))
+    assert [t.cut for t in scene.truth] == [False, True]
+    assert scene.truth[1].corners[:, 0].min() < 0
