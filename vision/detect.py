@@ -34,6 +34,7 @@ from vision.quads import card_shaped_many
 from vision.quads import intersect as _intersect
 from vision.quads import quad_from_blob as _quad_from_blob
 from vision.rectify import CARD_ASPECT, order_corners_many
+from vision.scale import MIN_LOOK, explained, explanation, looks_again, owner, patches, shrink
 from vision.segment import CardSegmenter
 
 WORK_WIDTH = 320
@@ -330,33 +331,103 @@ def find_cards(frame: np.ndarray, *, min_height: float = 0.05, segmenter: CardSe
                gray: Callable[[], np.ndarray] | None = None) -> list[Outline]:
     """Every card outline in a BGR frame; cards shorter than ``min_height`` of the frame's smaller side are ignored.
 
-    With a ``segmenter`` (the learned model, :mod:`vision.segment`) the cards are found by it;
-    without one, by the classical steps of this module's docstring. ``gray`` gives the frame in
-    grey when asked (the card reader makes it on another thread meanwhile); without it, it is made here.
+    With a ``segmenter`` (the learned model, :mod:`vision.segment`) the cards are found by it, each
+    at a scale near the one it was trained on (:mod:`vision.scale`); without one, by the classical
+    steps of this module's docstring. ``gray`` gives the frame in grey when asked (the card reader
+    makes it on another thread meanwhile); without it, it is made here.
     """
     h, w = frame.shape[:2]
     width = segmenter.settings.work_width if segmenter is not None else WORK_WIDTH
     scale = min(1.0, width / w)
-    small = cv2.resize(frame, (max(round(w * scale), 1), max(round(h * scale), 1)), interpolation=cv2.INTER_AREA)
-    side = min(small.shape[:2]) * min_height
-    min_area = side * side * CARD_ASPECT
+    min_side = min(h, w) * min_height
     if segmenter is not None:
-        found = segmented(segmenter, small, min_area,
-                          explain=lambda mask, known: _outlines_in(mask, small, min_area, side, known))  # fmt: skip
+        looked = _look(frame, segmenter, (0, 0, w, h), scale, min_side, 0)
     else:
-        found = _classical(small, min_area, side)
-    if not found:
+        small = shrink(frame, (max(round(w * scale), 1), max(round(h * scale), 1)))
+        side = min_side * min(small.shape[:2]) / min(h, w)
+        looked = [(_to_frame(quad, scale, (0, 0)), fit, partial, scale)
+                  for quad, fit, partial in _classical(small, side * side * CARD_ASPECT, side)]  # fmt: skip
+    if not looked:
         return []
     grey = gray() if gray is not None else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    rough = np.stack([(quad + 0.5) / scale - 0.5 for quad, _, _ in found])
-    reach = max(4.0, 2.5 / scale)
-    quads = refine(grey, rough, reach)
-    # A quad that had far to go gets a second, closer look.
-    far = np.abs(quads - rough).max(axis=(1, 2)) > 0.4 * reach
-    if far.any():
-        quads[far] = refine(grey, quads[far], reach / 2)
+    rough = np.stack([quad for quad, _, _, _ in looked])
+    quads = rough.copy()
+    # Each look's outlines are as rough as its pixels are coarse: the rim is sought that far.
+    looks = np.array([look_scale for _, _, _, look_scale in looked])
+    for look_scale in np.unique(looks):
+        same = looks == look_scale
+        reach = max(4.0, 2.5 / float(look_scale))
+        quads[same] = refine(grey, rough[same], reach)
+        # A quad that had far to go gets a second, closer look.
+        far = same & (np.abs(quads - rough).max(axis=(1, 2)) > 0.4 * reach)
+        if far.any():
+            quads[far] = refine(grey, quads[far], reach / 2)
     ordered = order_corners_many(quads)
-    return [Outline(q, partial, fit) for q, (_, fit, partial) in zip(ordered, found, strict=True)]
+    return [Outline(q, partial, fit) for q, (_, fit, partial, _) in zip(ordered, looked, strict=True)]
+
+
+_LOOKS_DEEP = 2
+"""How many times a patch of card pixels may be looked at again, at another scale."""
+
+Looked = list[tuple[np.ndarray, float, bool, float]]
+"""Rough outlines in frame pixels, each with its fit, whether part of it is hidden, and the scale
+of the look that found it."""
+
+
+def _to_frame(quad: np.ndarray, scale: float, origin: tuple[int, int]) -> np.ndarray:
+    """Work pixels of a look at ``scale`` whose box starts at ``origin`` → frame pixels."""
+    out: np.ndarray = (quad + 0.5) / scale - 0.5 + np.asarray(origin, np.float64)
+    return out
+
+
+def _to_look(quad: np.ndarray, scale: float, origin: tuple[int, int]) -> np.ndarray:
+    """Frame pixels → work pixels of a look at ``scale`` whose box starts at ``origin``."""
+    out: np.ndarray = (quad - np.asarray(origin, np.float64) + 0.5) * scale - 0.5
+    return out
+
+
+def _look(frame: np.ndarray, segmenter: CardSegmenter, box: tuple[int, int, int, int], scale: float,
+          min_side: float, depth: int) -> Looked:  # fmt: skip
+    """The cards the segmenter finds in ``box`` of the frame seen at ``scale`` (work pixels per frame
+    pixel), with each patch of card pixels they do not explain looked at again at the scale its size
+    asks for (:mod:`vision.scale`); the second look's cards replace the first's there when they
+    explain the patch better. ``min_side``: the shortest card, in frame pixels."""
+    x0, y0, x1, y1 = box
+    crop = frame[y0:y1, x0:x1]
+    size = (max(round((x1 - x0) * scale), 1), max(round((y1 - y0) * scale), 1))
+    small = shrink(crop, size) if scale < 1.0 else crop
+    if min(small.shape[:2]) < MIN_LOOK:  # a tiny look: the network wants some table around the cards
+        border = np.median(np.concatenate([small[0], small[-1], small[:, 0], small[:, -1]]), axis=0)
+        small = cv2.copyMakeBorder(small, 0, max(MIN_LOOK - small.shape[0], 0), 0,
+                                   max(MIN_LOOK - small.shape[1], 0), cv2.BORDER_CONSTANT,
+                                   value=tuple(float(v) for v in border))  # fmt: skip
+    side = min_side * scale
+    min_area = side * side * CARD_ASPECT
+    maps = segmenter.probabilities(small)
+    found = segmented(segmenter, small, min_area, maps=maps,
+                      explain=lambda mask, known: _outlines_in(mask, small, min_area, side, known))  # fmt: skip
+    origin = (x0, y0)
+    looked: Looked = [(_to_frame(quad, scale, origin), fit, partial, scale) for quad, fit, partial in found]
+    if depth >= _LOOKS_DEEP:
+        return looked
+    labels, card_patches = patches(maps[0], segmenter.settings.card_threshold, min_area)
+    first = [owner(labels, quad) for quad, _, _ in found]
+    on = list(first)  # the patch of each outline in ``looked``
+    for patch in card_patches:
+        mine = [quad for (quad, _, _), label in zip(found, first, strict=True) if label == patch.label]
+        covered, tiled = explanation(labels, patch, mine)
+        if explained(covered, tiled):
+            continue
+        again = looks_again(labels, patch, mine, scale, origin, frame.shape[:2])
+        if again is None:
+            continue
+        second = _look(frame, segmenter, again.box, again.scale, min_side, depth + 1)
+        theirs = [item for item in second if owner(labels, _to_look(item[0], scale, origin)) == patch.label]
+        covered2, tiled2 = explanation(labels, patch, [_to_look(item[0], scale, origin) for item in theirs])
+        if covered2 >= covered + 0.15 or (tiled2 and not tiled and covered2 >= max(0.8, covered - 0.05)):
+            looked = [item for item, label in zip(looked, on, strict=True) if label != patch.label] + theirs
+            on = [label for label in on if label != patch.label] + [-1] * len(theirs)
+    return looked
 
 
 def _classical(small: np.ndarray, min_area: float, side: float) -> list[tuple[np.ndarray, float, bool]]:

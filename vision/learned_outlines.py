@@ -25,17 +25,19 @@ Quads = list[tuple[np.ndarray, float, bool]]
 
 
 def segmented(segmenter: CardSegmenter, small: np.ndarray, min_area: float, *,
-              explain: Callable[[np.ndarray, Quads], Quads] | None = None) -> Quads:  # fmt: skip
+              explain: Callable[[np.ndarray, Quads], Quads] | None = None,
+              maps: tuple[np.ndarray, np.ndarray] | None = None) -> Quads:  # fmt: skip
     """Rough quads (work pixels) of the cards the learned segmenter separates.
 
     The cards of one deck are all the same size: a "card" well inside a card more than twice its
     area is a stray core (a court card's busy picture), and its pixels go back to the card around it.
     ``explain`` (the classical detector's blob explainer: a uint8 mask and the cards already
     known → card quads) is asked about outlines of several cards run together: the whole cards
-    of the typical size it finds in them are kept.
+    of the typical size it finds in them are kept. ``maps`` are the segmenter's card and core
+    probabilities for ``small`` when the caller has them already.
     """
     settings = segmenter.settings
-    card, core = segmenter.probabilities(small)
+    card, core = maps if maps is not None else segmenter.probabilities(small)
     cards = card > settings.card_threshold
     for _ in range(2):
         masks = instances(card, core, card_threshold=settings.card_threshold,

@@ -1,0 +1,179 @@
+"""The scale the card detector looks at: cards about the size the learned segmenter was trained on.
+
+The segmenter (:mod:`vision.segment`) learned cards on copies of 1280×720 tables 320 pixels wide,
+where a card is 35–45 pixels tall (:data:`TRAINED_HEIGHT`). Far from that size it fails in two
+ways: a card several times taller shows pips as large as the cards it learned, and breaks into
+card-like pieces; cards much shorter and packed close show no gap between them and run together
+into one patch. What it does get right at any size is *which pixels are card*.
+
+So the detector looks at the frame once at its usual work scale, and then judges each patch of card
+pixels (:func:`looks_again`): a patch explained by the outlines found in it (they cover it, do
+not overlap, and are of one size, as the cards of a deck are) is done. Otherwise its size says where
+to look again, on a crop around the patch:
+
+- a card-shaped patch much taller than :data:`TRAINED_HEIGHT` is one large card: look at a scale
+  where it is :data:`TRAINED_HEIGHT` tall;
+- a card-shaped patch much shorter is one small card: look where it is that tall;
+- a patch of another shape is several cards together: look at the scale where the cards found in
+  it (if any) would be :data:`TRAINED_HEIGHT` tall, and at least twice as closely.
+
+The detector keeps the second look's cards for a patch when they explain it better
+(:func:`explanation`). The frame is only shrunk, never enlarged: the finest look is the frame itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.quads import quad_from_blob
+
+TRAINED_HEIGHT = 40.0
+"""Height in work pixels of the cards the segmenter was trained on (35–45 pixels)."""
+
+_TOO_TALL = 1.6  # a card-shaped patch taller than this many trained heights is looked at again, smaller
+_TOO_SHORT = 0.6  # ... shorter than this many, larger
+_CLOSER = 2.0  # a patch of several cards not explained is looked at least this much closer
+_MARGIN = 0.25  # a crop reaches this share of the patch's size beyond it on each side (the table around)
+MIN_LOOK = 64
+"""A look's shorter side in pixels at least: a crop smaller than this at its scale is widened."""
+
+
+@dataclass(frozen=True)
+class Look:
+    """Where and how closely to look: ``box`` (x0, y0, x1, y1 frame pixels, end exclusive) and
+    ``scale`` (work pixels per frame pixel, at most 1)."""
+
+    box: tuple[int, int, int, int]
+    scale: float
+
+
+def shrink(image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """``image`` resized to ``size`` (width, height), each pixel the mean of the pixels it covers.
+
+    Shrinking a large frame by area is slow (a 4608-pixel-wide frame to 320: about 35 ms); a
+    bilinear step down to four times the size first (which averages 2×2 of every cell it samples)
+    then the area step is about a tenth of that and looks the same to the detector.
+    """
+    h, w = image.shape[:2]
+    tw, th = size
+    if w > 4 * tw and h > 4 * th:
+        image = cv2.resize(image, (4 * tw, 4 * th), interpolation=cv2.INTER_LINEAR)
+    out: np.ndarray = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    return out
+
+
+def crop_box(patch: tuple[float, float, float, float], scale: float, frame: tuple[int, int]
+             ) -> tuple[int, int, int, int]:  # fmt: skip
+    """The frame box (x0, y0, x1, y1) to look at a patch (x0, y0, x1, y1 frame pixels) at ``scale``:
+    the patch with a margin of table around it, at least :data:`MIN_LOOK` work pixels a side,
+    within the frame of (height, width) ``frame``."""
+    h, w = frame
+    x0, y0, x1, y1 = patch
+    margin = _MARGIN * max(x1 - x0, y1 - y0) + 2 / scale
+    half_w = max((x1 - x0) / 2 + margin, 0.5 * MIN_LOOK / scale)
+    half_h = max((y1 - y0) / 2 + margin, 0.5 * MIN_LOOK / scale)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    return (max(int(cx - half_w), 0), max(int(cy - half_h), 0), min(int(np.ceil(cx + half_w)), w),
+            min(int(np.ceil(cy + half_h)), h))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Patch:
+    """A patch of card pixels in a look: its mask (uint8, 1 = card, look pixels) and box there."""
+
+    label: int
+    box: tuple[int, int, int, int]
+    area: int
+
+
+def patches(card: np.ndarray, threshold: float, min_area: float) -> tuple[np.ndarray, list[Patch]]:
+    """The labelled map of connected card pixels (probability above ``threshold``) and its patches of
+    at least ``min_area`` pixels."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats((card > threshold).astype(np.uint8), connectivity=8)
+    out = []
+    for k in range(1, count):
+        x, y, w, h, area = (int(v) for v in stats[k])
+        if area >= min_area:
+            out.append(Patch(k, (x, y, x + w, y + h), area))
+    return labels, out
+
+
+_SPOTS = np.linspace(0.1, 0.9, 5)
+
+
+def owner(labels: np.ndarray, quad: np.ndarray) -> int:
+    """The label of the patch most of a quad (look pixels) lies on, 0 for none: the most common
+    patch under 5×5 spots spread over the quad (its centre alone may fall on a big pip)."""
+    h, w = labels.shape
+    q = np.asarray(quad, np.float64)
+    u, v = np.meshgrid(_SPOTS, _SPOTS)
+    u, v = u.ravel()[:, None], v.ravel()[:, None]
+    spots = (1 - u) * (1 - v) * q[0] + u * (1 - v) * q[1] + u * v * q[2] + (1 - u) * v * q[3]
+    xs = np.clip(np.round(spots[:, 0]).astype(np.int64), 0, w - 1)
+    ys = np.clip(np.round(spots[:, 1]).astype(np.int64), 0, h - 1)
+    under = labels[ys, xs]
+    under = under[under > 0]
+    return int(np.bincount(under).argmax()) if under.size else 0
+
+
+def explanation(labels: np.ndarray, patch: Patch, quads: list[np.ndarray]) -> tuple[float, bool]:
+    """How well card quads (look pixels) explain a patch: the share of its pixels they cover, and
+    whether they tile it as cards of one deck do (no two overlapping much, none more than twice
+    another's area)."""
+    x0, y0, x1, y1 = patch.box
+    own = labels[y0:y1, x0:x1] == patch.label
+    cover = np.zeros(own.shape, np.uint8)
+    areas = []
+    for quad in quads:
+        cv2.fillConvexPoly(cover, np.round(np.asarray(quad) - (x0, y0)).astype(np.int32), 1)
+        areas.append(float(cv2.contourArea(np.asarray(quad, np.float32))))
+    covered = float(np.count_nonzero(own & (cover > 0))) / max(patch.area, 1)
+    tiled = bool(quads) and max(areas) <= 2.0 * max(min(areas), 1e-6)
+    for i in range(len(quads)):
+        for j in range(i + 1, len(quads)):
+            a, b = np.asarray(quads[i], np.float32), np.asarray(quads[j], np.float32)
+            inter, _ = cv2.intersectConvexConvex(a, b)
+            if inter > 0.2 * min(areas[i], areas[j]):
+                tiled = False
+    return covered, tiled
+
+
+def explained(covered: float, tiled: bool) -> bool:
+    """Whether a patch so covered and tiled needs no second look."""
+    return tiled and covered >= 0.8
+
+
+def looks_again(labels: np.ndarray, patch: Patch, quads: list[np.ndarray], scale: float, offset: tuple[int, int],
+                frame: tuple[int, int]) -> Look | None:  # fmt: skip
+    """Where to look again at a patch the quads found in it (look pixels) do not explain, or None.
+
+    ``scale`` and ``offset`` place the look in the frame (frame = look / scale + offset);
+    ``frame`` is the frame's (height, width).
+    """
+    x0, y0, x1, y1 = patch.box
+    mask = (labels[y0:y1, x0:x1] == patch.label).astype(np.uint8)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    shape = quad_from_blob(max(contours, key=cv2.contourArea))
+    if shape is not None:  # one card, or two side by side: its height tells the scale
+        height = _long_side(shape[0])
+        if _TOO_SHORT * TRAINED_HEIGHT <= height <= _TOO_TALL * TRAINED_HEIGHT:
+            return None
+        factor = TRAINED_HEIGHT / height
+    else:  # several cards run together: closer, to where the cards found would be the trained size
+        heights = [_long_side(q) for q in quads]
+        typical = float(np.median(heights)) if heights else TRAINED_HEIGHT
+        factor = max(_CLOSER, TRAINED_HEIGHT / typical)
+    new_scale = min(scale * factor, 1.0)
+    if new_scale <= scale * 1.2 and factor > 1:  # already at the frame's own pixels
+        return None
+    ox, oy = offset
+    box = (x0 / scale + ox, y0 / scale + oy, x1 / scale + ox, y1 / scale + oy)
+    return Look(crop_box(box, new_scale, frame), new_scale)
+
+
+def _long_side(quad: np.ndarray) -> float:
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
