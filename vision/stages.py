@@ -160,6 +160,11 @@ def _take_card_model(evidence: Evidence, rows: np.ndarray, p_face: np.ndarray, c
     evidence.p_face[rows], evidence.card_embedding[rows] = p_face, card_embedding
 
 
+_SURELY_BACK = 0.01
+"""A card the card model takes for a back with P(face up) at most this is not read turned unless
+its outline is in doubt: a face-up card straightened the wrong way shows the card model a squashed
+picture, which it takes for a back, but seldom that surely."""
+
 _SHOWS_INDEX = 0.5
 """A turned reading is kept only where its corners more likely than not show an index."""
 
@@ -168,7 +173,8 @@ class Orient(Stage):
     """Which side of a card is long, decided by reading (:mod:`vision.orient`).
 
     Asked: every card not already named whose outline is nearly square in the image (perspective
-    shortens whichever side points away from the camera), and every face-up card read unsure. The
+    shortens whichever side points away from the camera), every face-up card read unsure, and
+    every card the card model does not surely take for a back. The
     card is read again turned a quarter (the other pair of sides taken as the long ones); the turn
     whose corners more surely show an index, and read surer, is kept, with the card model's
     reading of it. A face-up card turned so keeps corners in the order read, not in
@@ -178,7 +184,8 @@ class Orient(Stage):
     whole_frame = True
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
-        asked = ~evidence.named & (ambiguous(evidence.corners) | evidence.face_up)
+        in_doubt = evidence.face_up | (evidence.p_face > _SURELY_BACK)
+        asked = ~evidence.named & (ambiguous(evidence.corners) | in_doubt)
         evidence.asked[self.name] = asked
         rows = np.flatnonzero(asked)
         if not len(rows):
