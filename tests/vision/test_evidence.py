@@ -1,0 +1,82 @@
+"""The one decision at the end of a read (vision.evidence.Evidence.decide), rule by rule."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from table.cards import Card
+from vision.evidence import Evidence
+from vision.rectify import Pyramid
+
+
+def _evidence(n: int, threshold: float = 0.8) -> Evidence:
+    image = np.zeros((64, 64, 3), np.uint8)
+    corners = np.tile(np.array([[0, 0], [10, 0], [10, 14], [0, 14]], np.float64), (n, 1, 1))
+    return Evidence(image, Pyramid(image), threshold, corners, np.zeros(n, bool), np.ones(n), 4, 3)
+
+
+def _sure(evidence: Evidence, i: int, card: str, p: float) -> None:
+    posterior = np.full(52, (1 - p) / 51)
+    posterior[Card.parse(card).id] = p
+    evidence.posteriors[i] = posterior
+    evidence.set_posteriors(evidence.posteriors)
+    evidence.seen[i] = 0.99
+
+
+def test_a_card_is_named_only_above_the_threshold_and_face_down_without_an_index() -> None:
+    ev = _evidence(3)
+    _sure(ev, 0, "Ah", 0.95)
+    _sure(ev, 1, "Kd", 0.6)
+    ev.p_face[2] = 0.1  # a back: no index seen, the card model says face down
+    seen = ev.decide()
+    assert seen.cards == ["Ah", None, None]
+    assert seen.face_up.tolist() == [True, True, False]
+    assert np.isclose(seen.confidence[1], 0.6) and np.isclose(seen.confidence[2], 0.9)
+
+
+def test_the_pips_name_a_card_or_veto_one() -> None:
+    ev = _evidence(2)
+    _sure(ev, 0, "8s", 0.55)
+    _sure(ev, 1, "6h", 0.9)
+    ev.pip_named[0], ev.pip_confidence[0] = Card.parse("6s").id, 0.97
+    ev.pip_veto[1] = True
+    seen = ev.decide()
+    assert seen.cards == ["6s", None]
+    assert np.isclose(seen.confidence[0], 0.97) and np.isclose(seen.confidence[1], 0.9)
+
+
+def test_the_profile_names_a_card_or_makes_a_disagreeing_one_unsure() -> None:
+    ev = _evidence(3)
+    _sure(ev, 0, "Qc", 0.5)  # unsure: the profile names it
+    _sure(ev, 1, "Qc", 0.99)  # sure, and the profile surely says another card: unsure
+    _sure(ev, 2, "Qc", 0.99)  # sure, and the profile agrees
+    ev.profile_card[:] = [Card.parse("Qs").id, Card.parse("Qs").id, Card.parse("Qc").id]
+    ev.profile_confidence[:] = [0.9, 0.95, 0.9]
+    seen = ev.decide()
+    assert seen.cards == ["Qs", None, "Qc"]
+    assert np.allclose(seen.confidence, [0.9, 0.05, 0.99])
+
+
+def test_marks_belong_to_backs_and_multiply_their_confidence() -> None:
+    ev = _evidence(2)
+    ev.p_face[:] = [0.1, 0.1]
+    _sure(ev, 1, "2c", 0.99)  # its index shows: face up whatever the card model says
+    ev.marks[:] = ["h:large", "s:ace"]
+    ev.mark_confidence[:] = [0.5, 0.9]
+    seen = ev.decide()
+    assert seen.marks == ("h:large", None)
+    assert np.isclose(seen.confidence[0], 0.9 * 0.5) and seen.cards == [None, "2c"]
+
+
+def test_a_moved_outline_forgets_what_was_read_of_its_back() -> None:
+    ev = _evidence(2)
+    ev.marks[:] = ["plain", "d:small"]
+    ev.backs_read[:] = True
+    ev.move(np.array([1]), np.zeros((1, 4, 2)))
+    assert ev.marks == ["plain", None] and ev.backs_read.tolist() == [True, False]
+    assert np.array_equal(ev.corners[1], np.zeros((4, 2)))
+
+
+def test_no_cards_decide_to_empty_observations_of_the_right_widths() -> None:
+    seen = _evidence(0).decide()
+    assert len(seen) == 0 and seen.embeddings.shape == (0, 4) and seen.card_embeddings.shape == (0, 3)
