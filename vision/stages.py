@@ -161,9 +161,9 @@ def _take_card_model(evidence: Evidence, rows: np.ndarray, p_face: np.ndarray, c
 
 
 _SURELY_BACK = 0.01
-"""A card the card model takes for a back with P(face up) at most this is not read turned unless
-its outline is in doubt: a face-up card straightened the wrong way shows the card model a squashed
-picture, which it takes for a back, but seldom that surely."""
+"""A card the card model takes for a back with P(face up) at most this, seen either way, is not
+read turned unless its outline is in doubt: a face-up card straightened the wrong way shows the
+card model a squashed picture, which it may take for a back, but seen the right way it does not."""
 
 _SHOWS_INDEX = 0.5
 """A turned reading is kept only where its corners more likely than not show an index."""
@@ -172,25 +172,32 @@ _SHOWS_INDEX = 0.5
 class Orient(Stage):
     """Which side of a card is long, decided by reading (:mod:`vision.orient`).
 
-    Asked: every card not already named whose outline is nearly square in the image (perspective
-    shortens whichever side points away from the camera), every face-up card read unsure, and
-    every card the card model does not surely take for a back. The
-    card is read again turned a quarter (the other pair of sides taken as the long ones); the turn
-    whose corners more surely show an index, and read surer, is kept, with the card model's
-    reading of it. A face-up card turned so keeps corners in the order read, not in
-    :func:`vision.rectify.order_corners`' order (which goes by the outline's shape)."""
+    Every card not already named is seen turned a quarter (the other pair of sides taken as the long
+    ones) by the card model, which is cheap. Read turned by the corner models are those whose
+    outline is nearly square in the image (perspective shortens whichever side points away from
+    the camera), the face-up ones read unsure, and those the card model does not surely take for a
+    back, either way. The turn whose corners more surely show an index, and read surer, is kept,
+    with the card model's reading of it. A face-up card turned so keeps corners in the order read,
+    not in :func:`vision.rectify.order_corners`' order (which goes by the outline's shape)."""
 
     name = "orient"
     whole_frame = True
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
-        in_doubt = evidence.face_up | (evidence.p_face > _SURELY_BACK)
-        asked = ~evidence.named & (ambiguous(evidence.corners) | in_doubt)
-        evidence.asked[self.name] = asked
-        rows = np.flatnonzero(asked)
+        evidence.asked[self.name] = asked = np.zeros(len(evidence), bool)
+        rows = np.flatnonzero(~evidence.named)
         if not len(rows):
             return
         other = turned(evidence.corners[rows])
+        seen_turned = thumbnails(evidence.frame, list(other), pyramid=evidence.pyramid)
+        p_face, card_embedding = looker.classify_cards(seen_turned)
+        in_doubt = (ambiguous(evidence.corners[rows]) | evidence.face_up[rows]
+                    | (np.maximum(evidence.p_face[rows], p_face) > _SURELY_BACK))  # fmt: skip
+        rows, other = rows[in_doubt], other[in_doubt]
+        p_face, card_embedding = p_face[in_doubt], card_embedding[in_doubt]
+        asked[rows] = True
+        if not len(rows):
+            return
         again = looker.classify_indices(index_crops(evidence.frame, list(other), pyramid=evidence.pyramid))
         better = ((again["seen"] > _SHOWS_INDEX) & (again["posterior"] > evidence.posterior[rows])
                   & (again["seen"] * again["posterior"] > evidence.seen[rows] * evidence.posterior[rows]))  # fmt: skip
@@ -199,9 +206,7 @@ class Orient(Stage):
         moved = rows[better]
         evidence.move(moved, other[better])
         evidence.set_readings(moved, again, np.flatnonzero(better))
-        p_face, card_embedding = looker.classify_cards(thumbnails(evidence.frame, list(other[better]),
-                                                                  pyramid=evidence.pyramid))  # fmt: skip
-        _take_card_model(evidence, moved, p_face, card_embedding)
+        _take_card_model(evidence, moved, p_face[better], card_embedding[better])
 
 
 class Reframe(Stage):

@@ -222,3 +222,15 @@ def test_the_pipeline_on_hard_synthetic_tables_is_never_confidently_wrong_about_
             named += card is not None
             right += card is not None and truth.face_up and card == truth.card
     assert named >= 5 and right == named
+
+
+def test_the_picture_of_the_stages_has_a_panel_per_stage_and_the_decision(reader: CardReader) -> None:
+    from bench.reader_stages import _PANEL_W, picture
+
+    scene = _scene(71)
+    out = picture(reader, scene.image)
+    panels = len(reader.pipeline.names) + 1
+    rows = (panels + 1) // 2
+    assert out.shape[1] == 2 * _PANEL_W + 6 and out.dtype == np.uint8
+    panel_h = 30 + round(scene.image.shape[0] * _PANEL_W / scene.image.shape[1])
+    assert out.shape[0] == rows * panel_h + (rows - 1) * 6
