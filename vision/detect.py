@@ -34,7 +34,7 @@ from vision.quads import card_shaped_many
 from vision.quads import intersect as _intersect
 from vision.quads import quad_from_blob as _quad_from_blob
 from vision.rectify import CARD_ASPECT, order_corners_many
-from vision.scale import MIN_LOOK, explained, explanation, looks_again, owner, patches, shrink
+from vision.scale import MIN_LOOK, explained, explanation, looks_again, owner, patches, shrink, tiles
 from vision.segment import CardSegmenter
 
 WORK_WIDTH = 320
@@ -387,17 +387,23 @@ def _to_look(quad: np.ndarray, scale: float, origin: tuple[int, int]) -> np.ndar
 
 
 def _look(frame: np.ndarray, segmenter: CardSegmenter, box: tuple[int, int, int, int], scale: float,
-          min_side: float, depth: int) -> Looked:  # fmt: skip
+          min_side: float, depth: int, hide: Sequence[np.ndarray] = ()) -> Looked:  # fmt: skip
     """The cards the segmenter finds in ``box`` of the frame seen at ``scale`` (work pixels per frame
     pixel), with each patch of card pixels they do not explain looked at again at the scale its size
     asks for (:mod:`vision.scale`); the second look's cards replace the first's there when they
-    explain the patch better. ``min_side``: the shortest card, in frame pixels."""
+    explain the patch better. ``min_side``: the shortest card, in frame pixels; ``hide``: outlines
+    (frame pixels) of cards already found, painted over with the table's colour."""
     x0, y0, x1, y1 = box
     crop = frame[y0:y1, x0:x1]
     size = (max(round((x1 - x0) * scale), 1), max(round((y1 - y0) * scale), 1))
     small = shrink(crop, size) if scale < 1.0 else crop
+    border = np.median(np.concatenate([small[0], small[-1], small[:, 0], small[:, -1]]), axis=0)
+    if len(hide):
+        small = small.copy()
+        for quad in hide:
+            cv2.fillConvexPoly(small, np.round(_to_look(quad, scale, (x0, y0))).astype(np.int32),
+                               tuple(float(v) for v in border), cv2.LINE_AA)  # fmt: skip
     if min(small.shape[:2]) < MIN_LOOK:  # a tiny look: the network wants some table around the cards
-        border = np.median(np.concatenate([small[0], small[-1], small[:, 0], small[:, -1]]), axis=0)
         small = cv2.copyMakeBorder(small, 0, max(MIN_LOOK - small.shape[0], 0), 0,
                                    max(MIN_LOOK - small.shape[1], 0), cv2.BORDER_CONSTANT,
                                    value=tuple(float(v) for v in border))  # fmt: skip
@@ -412,22 +418,59 @@ def _look(frame: np.ndarray, segmenter: CardSegmenter, box: tuple[int, int, int,
         return looked
     labels, card_patches = patches(maps[0], segmenter.settings.card_threshold, min_area)
     first = [owner(labels, quad) for quad, _, _ in found]
-    on = list(first)  # the patch of each outline in ``looked``
+    initial = list(looked)
+    judged = []
     for patch in card_patches:
         mine = [quad for (quad, _, _), label in zip(found, first, strict=True) if label == patch.label]
-        covered, tiled = explanation(labels, patch, mine)
-        if explained(covered, tiled):
+        judged.append((patch, mine, *explanation(labels, patch, mine)))
+    # Cards explained where they are are hidden from a look further away, where they would run
+    # together with a large card beside them.
+    done = {patch.label for patch, _, covered, tiled in judged if explained(covered, tiled)}
+    settled = [item[0] for item, label in zip(initial, first, strict=True) if label in done]
+    for patch, mine, covered, tiled in judged:
+        if patch.label in done:
             continue
-        again = looks_again(labels, patch, mine, scale, origin, frame.shape[:2])
-        if again is None:
-            continue
-        second = _look(frame, segmenter, again.box, again.scale, min_side, depth + 1)
-        theirs = [item for item in second if owner(labels, _to_look(item[0], scale, origin)) == patch.label]
-        covered2, tiled2 = explanation(labels, patch, [_to_look(item[0], scale, origin) for item in theirs])
-        if covered2 >= covered + 0.15 or (tiled2 and not tiled and covered2 >= max(0.8, covered - 0.05)):
-            looked = [item for item, label in zip(looked, on, strict=True) if label != patch.label] + theirs
-            on = [label for label in on if label != patch.label] + [-1] * len(theirs)
+        mine_looked = [item for item, label in zip(initial, first, strict=True) if label == patch.label]
+        best: tuple[tuple[bool, float], Looked] | None = None
+        for again in looks_again(labels, patch, mine, scale, origin, frame.shape[:2]):
+            further = again.scale < scale
+            second = _look(frame, segmenter, again.box, again.scale, min_side, depth + 1, settled if further else ())
+            theirs = [item for item in second if owner(labels, _to_look(item[0], scale, origin)) == patch.label]
+            merged = [_to_look(item[0], scale, origin) for item in _merge(mine_looked, theirs)]
+            covered2, tiled2 = explanation(labels, patch, merged)
+            better = covered2 >= covered + 0.15 or (tiled2 and not tiled and covered2 >= max(0.8, covered - 0.05))
+            rank = (explained(covered2, tiled2), covered2)
+            if better and (best is None or rank > best[0]):
+                best = (rank, theirs)
+        if best is not None:
+            looked = _merge(looked, best[1])
     return looked
+
+
+def _merge(first: Looked, second: Looked) -> Looked:
+    """The outlines of a second look at a patch with those of the first that it leaves alone.
+
+    Where one look's outline holds the other's centre, they show the same card or one shows a
+    piece of the other's card (a large card's pip). The second look's outline is kept, unless the
+    first look's smaller outlines inside it tile it as cards of one deck do (then it is several
+    small cards run together, seen too far away).
+    """
+    kept: Looked = []
+    for item in second:
+        inner = [other[0] for other in first if _holds(item[0], other[0]) and _area(other[0]) < 0.6 * _area(item[0])]
+        if len(inner) < 2 or not tiles(item[0], inner):
+            kept.append(item)
+    return [item for item in first if not any(_holds(k[0], item[0]) or _holds(item[0], k[0]) for k in kept)] + kept
+
+
+def _holds(outer: np.ndarray, inner: np.ndarray) -> bool:
+    """Whether quad ``inner``'s centre lies inside quad ``outer``."""
+    centre = tuple(float(v) for v in inner.mean(axis=0))
+    return cv2.pointPolygonTest(outer.astype(np.float32), centre, False) >= 0
+
+
+def _area(quad: np.ndarray) -> float:
+    return float(cv2.contourArea(quad.astype(np.float32)))
 
 
 def _classical(small: np.ndarray, min_area: float, side: float) -> list[tuple[np.ndarray, float, bool]]:

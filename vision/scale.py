@@ -33,6 +33,10 @@ from vision.quads import quad_from_blob
 TRAINED_HEIGHT = 40.0
 """Height in work pixels of the cards the segmenter was trained on (35–45 pixels)."""
 
+FAR_HEIGHT = 64.0
+"""Height in work pixels a large card is looked at again at: within the range the segmenter finds
+cards whole (25–150 pixels), and large enough that small cards beside it stay apart from it."""
+
 _TOO_TALL = 1.6  # a card-shaped patch taller than this many trained heights is looked at again, smaller
 _TOO_SHORT = 0.6  # ... shorter than this many, larger
 _CLOSER = 2.0  # a patch of several cards not explained is looked at least this much closer
@@ -141,14 +145,30 @@ def explanation(labels: np.ndarray, patch: Patch, quads: list[np.ndarray]) -> tu
     return covered, tiled
 
 
+def tiles(outer: np.ndarray, inner: list[np.ndarray]) -> bool:
+    """Whether quads ``inner`` cover most (0.8) of quad ``outer`` the way cards of one deck do:
+    no two overlapping much, none more than twice another's area."""
+    a = np.asarray(outer, np.float32)
+    area = float(cv2.contourArea(a))
+    parts = [np.asarray(q, np.float32) for q in inner]
+    sizes = [float(cv2.contourArea(q)) for q in parts]
+    if not parts or area <= 0 or max(sizes) > 2.0 * max(min(sizes), 1e-6):
+        return False
+    for i in range(len(parts)):
+        for j in range(i + 1, len(parts)):
+            if cv2.intersectConvexConvex(parts[i], parts[j])[0] > 0.2 * min(sizes[i], sizes[j]):
+                return False
+    return sum(float(cv2.intersectConvexConvex(a, q)[0]) for q in parts) >= 0.8 * area
+
+
 def explained(covered: float, tiled: bool) -> bool:
     """Whether a patch so covered and tiled needs no second look."""
     return tiled and covered >= 0.8
 
 
 def looks_again(labels: np.ndarray, patch: Patch, quads: list[np.ndarray], scale: float, offset: tuple[int, int],
-                frame: tuple[int, int]) -> Look | None:  # fmt: skip
-    """Where to look again at a patch the quads found in it (look pixels) do not explain, or None.
+                frame: tuple[int, int]) -> list[Look]:  # fmt: skip
+    """Where to look again at a patch the quads found in it (look pixels) do not explain.
 
     ``scale`` and ``offset`` place the look in the frame (frame = look / scale + offset);
     ``frame`` is the frame's (height, width).
@@ -156,22 +176,33 @@ def looks_again(labels: np.ndarray, patch: Patch, quads: list[np.ndarray], scale
     x0, y0, x1, y1 = patch.box
     mask = (labels[y0:y1, x0:x1] == patch.label).astype(np.uint8)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    shape = quad_from_blob(max(contours, key=cv2.contourArea))
+    contour = max(contours, key=cv2.contourArea)
+    shape = quad_from_blob(contour)
+    factors = []
     if shape is not None:  # one card, or two side by side: its height tells the scale
         height = _long_side(shape[0])
-        if _TOO_SHORT * TRAINED_HEIGHT <= height <= _TOO_TALL * TRAINED_HEIGHT:
-            return None
-        factor = TRAINED_HEIGHT / height
-    else:  # several cards run together: closer, to where the cards found would be the trained size
+        if height > _TOO_TALL * TRAINED_HEIGHT:
+            factors.append(FAR_HEIGHT / height)
+        elif height < _TOO_SHORT * TRAINED_HEIGHT:
+            factors.append(TRAINED_HEIGHT / height)
+    else:
+        # Several cards run together: closer, to where the cards found would be the trained size.
         heights = [_long_side(q) for q in quads]
         typical = float(np.median(heights)) if heights else TRAINED_HEIGHT
-        factor = max(_CLOSER, TRAINED_HEIGHT / typical)
-    new_scale = min(scale * factor, 1.0)
-    if new_scale <= scale * 1.2 and factor > 1:  # already at the frame's own pixels
-        return None
+        factors.append(max(_CLOSER, TRAINED_HEIGHT / typical))
+        # Or one large card whose plain middle the network took for table (a pale card on a pale
+        # cloth): further, to where the patch would be a card of the trained size.
+        extent = max(cv2.minAreaRect(contour)[1])
+        if extent > _TOO_TALL * TRAINED_HEIGHT:
+            factors.append(FAR_HEIGHT / extent)
     ox, oy = offset
     box = (x0 / scale + ox, y0 / scale + oy, x1 / scale + ox, y1 / scale + oy)
-    return Look(crop_box(box, new_scale, frame), new_scale)
+    out = []
+    for factor in factors:
+        new_scale = min(scale * factor, 1.0)
+        if factor < 1 or new_scale > scale * 1.2:  # closer than the frame's own pixels is no closer
+            out.append(Look(crop_box(box, new_scale, frame), new_scale))
+    return out
 
 
 def _long_side(quad: np.ndarray) -> float:
