@@ -34,7 +34,7 @@ from vision.quads import card_shaped_many
 from vision.quads import intersect as _intersect
 from vision.quads import quad_from_blob as _quad_from_blob
 from vision.rectify import CARD_ASPECT, order_corners_many
-from vision.scale import MIN_LOOK, explained, explanation, looks_again, owner, patches, shrink, tiles
+from vision.scale import MIN_LOOK, explained, explanation, looks_again, owners, patches, shrink, tiles
 from vision.segment import CardSegmenter
 
 WORK_WIDTH = 320
@@ -397,16 +397,18 @@ def _look(frame: np.ndarray, segmenter: CardSegmenter, box: tuple[int, int, int,
     crop = frame[y0:y1, x0:x1]
     size = (max(round((x1 - x0) * scale), 1), max(round((y1 - y0) * scale), 1))
     small = shrink(crop, size) if scale < 1.0 else crop
-    border = np.median(np.concatenate([small[0], small[-1], small[:, 0], small[:, -1]]), axis=0)
-    if len(hide):
-        small = small.copy()
-        for quad in hide:
-            cv2.fillConvexPoly(small, np.round(_to_look(quad, scale, (x0, y0))).astype(np.int32),
-                               tuple(float(v) for v in border), cv2.LINE_AA)  # fmt: skip
-    if min(small.shape[:2]) < MIN_LOOK:  # a tiny look: the network wants some table around the cards
-        small = cv2.copyMakeBorder(small, 0, max(MIN_LOOK - small.shape[0], 0), 0,
-                                   max(MIN_LOOK - small.shape[1], 0), cv2.BORDER_CONSTANT,
-                                   value=tuple(float(v) for v in border))  # fmt: skip
+    if len(hide) or min(small.shape[:2]) < MIN_LOOK:
+        # The table's colour, as the look's edges show it.
+        table = tuple(float(v) for v in np.median(np.concatenate([small[0], small[-1], small[:, 0], small[:, -1]]),
+                                                  axis=0))  # fmt: skip
+        if len(hide):
+            small = small.copy()
+            for quad in hide:
+                corners = np.round(_to_look(quad, scale, (x0, y0))).astype(np.int32)
+                cv2.fillConvexPoly(small, corners, table, cv2.LINE_AA)
+        if min(small.shape[:2]) < MIN_LOOK:  # a tiny look: the network wants some table around the cards
+            small = cv2.copyMakeBorder(small, 0, max(MIN_LOOK - small.shape[0], 0), 0,
+                                       max(MIN_LOOK - small.shape[1], 0), cv2.BORDER_CONSTANT, value=table)  # fmt: skip
     side = min_side * scale
     min_area = side * side * CARD_ASPECT
     maps = segmenter.probabilities(small)
@@ -417,7 +419,7 @@ def _look(frame: np.ndarray, segmenter: CardSegmenter, box: tuple[int, int, int,
     if depth >= _LOOKS_DEEP:
         return looked
     labels, card_patches = patches(maps[0], segmenter.settings.card_threshold, min_area)
-    first = [owner(labels, quad) for quad, _, _ in found]
+    first = owners(labels, [quad for quad, _, _ in found])
     initial = list(looked)
     judged = []
     for patch in card_patches:
@@ -435,7 +437,8 @@ def _look(frame: np.ndarray, segmenter: CardSegmenter, box: tuple[int, int, int,
         for again in looks_again(labels, patch, mine, scale, origin, frame.shape[:2]):
             further = again.scale < scale
             second = _look(frame, segmenter, again.box, again.scale, min_side, depth + 1, settled if further else ())
-            theirs = [item for item in second if owner(labels, _to_look(item[0], scale, origin)) == patch.label]
+            on = owners(labels, [_to_look(item[0], scale, origin) for item in second])
+            theirs = [item for item, label in zip(second, on, strict=True) if label == patch.label]
             merged = [_to_look(item[0], scale, origin) for item in _merge(mine_looked, theirs)]
             covered2, tiled2 = explanation(labels, patch, merged)
             better = covered2 >= covered + 0.15 or (tiled2 and not tiled and covered2 >= max(0.8, covered - 0.05))

@@ -108,25 +108,31 @@ def patches(card: np.ndarray, threshold: float, min_area: float) -> tuple[np.nda
 _SPOTS = np.linspace(0.1, 0.9, 5)
 
 
-def owner(labels: np.ndarray, quad: np.ndarray) -> int:
-    """The label of the patch most of a quad (look pixels) lies on, 0 for none: the most common
+def owners(labels: np.ndarray, quads: list[np.ndarray]) -> list[int]:
+    """The label of the patch most of each quad (look pixels) lies on, 0 for none: the most common
     patch under 5×5 spots spread over the quad (its centre alone may fall on a big pip)."""
+    if not quads:
+        return []
     h, w = labels.shape
-    q = np.asarray(quad, np.float64)
-    u, v = np.meshgrid(_SPOTS, _SPOTS)
-    u, v = u.ravel()[:, None], v.ravel()[:, None]
-    spots = (1 - u) * (1 - v) * q[0] + u * (1 - v) * q[1] + u * v * q[2] + (1 - u) * v * q[3]
-    xs = np.clip(np.round(spots[:, 0]).astype(np.int64), 0, w - 1)
-    ys = np.clip(np.round(spots[:, 1]).astype(np.int64), 0, h - 1)
-    under = labels[ys, xs]
-    under = under[under > 0]
-    return int(np.bincount(under).argmax()) if under.size else 0
+    q = np.stack([np.asarray(quad, np.float64) for quad in quads])  # (N, 4, 2)
+    u, v = (a.ravel()[None, :, None] for a in np.meshgrid(_SPOTS, _SPOTS))
+    spots = ((1 - u) * (1 - v) * q[:, None, 0] + u * (1 - v) * q[:, None, 1] + u * v * q[:, None, 2]
+             + (1 - u) * v * q[:, None, 3])  # fmt: skip
+    xs = np.clip(np.round(spots[..., 0]).astype(np.int64), 0, w - 1)
+    ys = np.clip(np.round(spots[..., 1]).astype(np.int64), 0, h - 1)
+    out = []
+    for under in labels[ys, xs]:
+        under = under[under > 0]
+        out.append(int(np.bincount(under).argmax()) if under.size else 0)
+    return out
 
 
 def explanation(labels: np.ndarray, patch: Patch, quads: list[np.ndarray]) -> tuple[float, bool]:
     """How well card quads (look pixels) explain a patch: the share of its pixels they cover, and
     whether they tile it as cards of one deck do (no two overlapping much, none more than twice
     another's area)."""
+    if len(quads) == 1:  # one card's outline: it covers the patch as far as its area can
+        return min(float(cv2.contourArea(np.asarray(quads[0], np.float32))) / max(patch.area, 1), 1.0), True
     x0, y0, x1, y1 = patch.box
     own = labels[y0:y1, x0:x1] == patch.label
     cover = np.zeros(own.shape, np.uint8)
