@@ -1,6 +1,6 @@
 """Card reader benchmark: how well and how fast the shipped models read cards, in one run.
 
-    python -m bench.vision                 # all figures (about ten minutes on two cores)
+    python -m bench.vision                 # all figures (a few minutes on two cores)
     python -m bench.vision --scenes 20     # fewer synthetic scenes (both hold-outs)
     python -m bench.vision --only hard     # one group: speed, synthetic, hard or real
     python -m bench.vision --json out.json # also write the figures as JSON
