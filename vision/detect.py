@@ -17,6 +17,13 @@
    edge near it) and the corners become the intersections of the fitted sides.
 
 Steps 1-3 run on a copy about 320 pixels wide; only step 4 touches the full frame.
+
+With the learned segmenter (:mod:`vision.segment`, used by the card reader) steps 1-3 are its
+card and core maps instead, and the scale is chosen from the frame (:mod:`vision.scale`): a first
+look at the copy about 320 pixels wide, where the cards of a table seen whole are about the size
+the network learned; then each patch of card pixels that look does not explain is looked at again,
+on a crop around it, at the scale where its cards would be that size (further away for a card that
+fills much of the frame, closer for small cards packed together). Step 4 is the same for all.
 """
 
 from __future__ import annotations

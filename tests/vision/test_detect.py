@@ -6,11 +6,14 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.detect
 from table.cards import Card
 from vision.detect import find_cards, quad_iou, refine
 from vision.errors import FrameError
-from vision.rectify import CROP_H, CROP_W, card_homography, index_crops, order_corners, rectify, thumbnails
+from vision.reader import CardReader
+from vision.rectify import CARD_ASPECT, CROP_H, CROP_W, card_homography, index_crops, order_corners, rectify, thumbnails
 from vision.scene import PlacedCard, SceneSpec, render_scene
+from vision.segment import CardSegmenter
 
 FELTS = ("green-felt", "blue-felt", "red-felt", "black-cloth", "dark-wood", "grey-laminate")
 
@@ -99,3 +102,82 @@ def test_rectify_straightens_a_card_to_portrait() -> None:
     _, other = _straightened("3c", 0.0)
     assert np.abs(card.astype(float) - upright).mean() < 8
     assert np.abs(other.astype(float) - upright).mean() > 25
+
+
+@pytest.fixture(scope="module")
+def segmenter() -> CardSegmenter:
+    found = CardReader.default().segmenter
+    assert found is not None, "models/detector.onnx is missing"
+    return found
+
+
+@pytest.mark.parametrize(("card", "seed"), [("Kh", 3), ("9h", 5)])
+def test_a_card_filling_most_of_a_portrait_frame_is_one_outline(segmenter: CardSegmenter, card: str,
+                                                                 seed: int) -> None:  # fmt: skip
+    # 0.75 of a 960×1280 frame: about 320 pixels tall in the first look, eight times the trained size,
+    # where the network sees its pips and pictures as cards of their own.
+    placed = PlacedCard(card, True, (0.5, 0.5), angle=float(5 * seed - 10), height=0.75)
+    scene = render_scene(SceneSpec(cards=(placed,), size=(960, 1280), seed=seed, deck=f"holdout-{seed}"))
+    outlines = find_cards(scene.image, segmenter=segmenter)
+    assert len(outlines) == 1
+    assert quad_iou(scene.truth[0].corners, outlines[0].corners) >= 0.9
+
+
+def _grid(seed: int, gap: float) -> SceneSpec:
+    """All 52 cards in 4 rows of 13 at 1280×720, each 110 pixels tall, ``gap`` pixels apart."""
+    height = 110.0
+    width = height * CARD_ASPECT
+    cards = tuple(PlacedCard(str(Card.from_id(row * 13 + col)), True,
+                             ((640 + (col - 6) * (width + gap)) / 1280, (360 + (row - 1.5) * (height + gap)) / 720),
+                             height=height / 720)
+                  for row in range(4) for col in range(13))  # fmt: skip
+    return SceneSpec(cards=cards, size=(1280, 720), seed=seed, deck=f"holdout-{seed}")
+
+
+@pytest.mark.parametrize(("seed", "gap"), [(1, 1.0), (2, 0.0)])
+def test_a_grid_of_small_touching_cards_splits_card_by_card(segmenter: CardSegmenter, seed: int, gap: float) -> None:
+    # About 27 pixels tall in the first look: the rows run together there into one patch.
+    scene = render_scene(_grid(seed, gap))
+    outlines = find_cards(scene.image, segmenter=segmenter)
+    assert 48 <= len(outlines) <= 54
+    matched = [max(quad_iou(t.corners, o.corners) for o in outlines) for t in scene.truth]
+    assert sum(iou >= 0.85 for iou in matched) >= 44
+    for outline in outlines:  # no outline spans several cards
+        assert max(quad_iou(t.corners, outline.corners) for t in scene.truth) >= 0.5
+
+
+@pytest.mark.parametrize(("seed", "table"), [(40, "green-felt"), (41, "grey-laminate"), (43, "dark-wood")])
+def test_a_large_card_and_small_ones_in_one_frame_are_each_one_outline(segmenter: CardSegmenter, seed: int,
+                                                                       table: str) -> None:  # fmt: skip
+    rng = np.random.default_rng(seed)
+    names = [str(Card.from_id(int(c))) for c in rng.choice(52, 5, replace=False)]
+    small = [PlacedCard(name, True, (0.6 + 0.1 * k, 0.5 + 0.2 * (k % 2)), angle=-6.0 + 4 * k, height=0.08)
+             for k, name in enumerate(names[1:])]  # fmt: skip
+    cards = (PlacedCard(names[0], True, (0.3, 0.5), angle=4.0, height=0.9), *small)
+    scene = render_scene(SceneSpec(cards=cards, size=(1280, 720), seed=seed, deck=f"holdout-{seed}", table=table))
+    outlines = find_cards(scene.image, segmenter=segmenter)
+    assert len(outlines) == len(scene.truth)
+    for truth in scene.truth:
+        assert max(quad_iou(truth.corners, o.corners) for o in outlines) >= 0.85
+
+
+def test_cards_of_the_trained_size_are_found_by_the_first_look_alone(
+    segmenter: CardSegmenter, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A 1280×720 table of 12 cards 0.19-0.25 of its height: what the network learned. Looking again
+    # changes nothing there: the outlines are those of the first look, corner for corner.
+    rng = np.random.default_rng(7)
+    ids = rng.choice(52, 12, replace=False)
+    cards = tuple(PlacedCard(str(Card.from_id(int(c))), bool(rng.random() < 0.8),
+                             (0.1 + 0.8 * (i % 6 + 0.5) / 6, 0.3 + 0.4 * (i // 6)),
+                             angle=float(rng.uniform(-40, 40)), height=float(rng.uniform(0.19, 0.25)))
+                  for i, c in enumerate(ids))  # fmt: skip
+    for seed in (7, 8):
+        image = render_scene(SceneSpec(cards=cards, size=(1280, 720), seed=seed, deck=f"holdout-{seed}")).image
+        full = find_cards(image, segmenter=segmenter)
+        with monkeypatch.context() as patch:
+            patch.setattr(vision.detect, "_LOOKS_DEEP", 0)
+            first = find_cards(image, segmenter=segmenter)
+        assert len(full) == len(first) == 12
+        for a, b in zip(full, first, strict=True):
+            assert np.array_equal(a.corners, b.corners)
