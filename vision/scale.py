@@ -12,13 +12,16 @@ not overlap, and are of one size, as the cards of a deck are) is done. Otherwise
 to look again, on a crop around the patch:
 
 - a card-shaped patch much taller than :data:`TRAINED_HEIGHT` is one large card: look at a scale
-  where it is :data:`TRAINED_HEIGHT` tall;
-- a card-shaped patch much shorter is one small card: look where it is that tall;
+  where it is :data:`FAR_HEIGHT` tall;
+- a card-shaped patch much shorter is one small card: look where it is :data:`TRAINED_HEIGHT` tall;
 - a patch of another shape is several cards together: look at the scale where the cards found in
-  it (if any) would be :data:`TRAINED_HEIGHT` tall, and at least twice as closely.
+  it (if any) would be :data:`TRAINED_HEIGHT` tall, and at least twice as closely; and, if it is
+  large, also further away, as one large card whose plain middle the network took for table.
 
 The detector keeps the second look's cards for a patch when they explain it better
-(:func:`explanation`). The frame is only shrunk, never enlarged: the finest look is the frame itself.
+(:func:`explanation`); a look further away does not see the cards already explained around the
+patch (they are painted over), lest they run together with a large card there. The frame is only
+shrunk, never enlarged: the finest look is the frame itself.
 """
 
 from __future__ import annotations
