@@ -125,13 +125,19 @@ class Corners(Stage):
     thread runs the card model (P(face up)) on every card and reads the backs of those it takes for
     face down (that is less work, so it also reads the corners of 1 card in :data:`OWN_SHARE`).
     A card whose corners plainly show an index is face up whatever the card model says, and its card
-    embedding (kept for the enrollment of backs) is left empty."""
+    embedding (kept for the enrollment of backs) is left empty. What the backs and orient stages
+    need of the cards taken for backs (their marks; the card model's view of them turned a quarter)
+    is made here too, while the corner models run."""
 
     name = "corners"
     files = ("corners.onnx", "card.onnx")
 
-    def __init__(self, backs: Backs | None) -> None:
+    def __init__(self, backs: Backs | None, *, turned_look: bool = False) -> None:
+        """``backs``: the backs stage, whose marks are read here beside the corner models;
+        ``turned_look``: also show the card model the cards it takes for backs turned a quarter
+        (for the orient stage), beside the corner models too."""
         self.backs = backs
+        self.turned_look = turned_look
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
         quads, n = list(evidence.corners), len(evidence)
@@ -140,8 +146,11 @@ class Corners(Stage):
         corner_job = looker.helper().submit(looker.classify_indices, crops[: 2 * split])
         try:
             p_face, card_embedding = looker.classify_cards(thumbnails(evidence.frame, quads, pyramid=evidence.pyramid))
+            maybe_down = np.flatnonzero(p_face <= FACE_UP)
             if self.backs is not None:
-                self.backs.read(evidence, np.flatnonzero(p_face <= FACE_UP), sources)
+                self.backs.read(evidence, maybe_down, sources)
+            if self.turned_look and len(maybe_down):
+                evidence.p_face_turned[maybe_down] = _turned_look(evidence, looker, maybe_down)[0]
             last = looker.classify_indices(crops[2 * split :]) if split < n else None
         except BaseException:
             wait([corner_job])  # the helper is done with the frame; this thread's error is the one raised
@@ -151,6 +160,12 @@ class Corners(Stage):
             readings = {key: np.concatenate([value, last[key]]) for key, value in readings.items()}
         evidence.set_readings(np.arange(n), readings)
         _take_card_model(evidence, np.arange(n), p_face, card_embedding)
+
+
+def _turned_look(evidence: Evidence, looker: Looker, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The card model's P(face up) and embedding of the cards ``rows`` seen turned a quarter."""
+    other = turned(evidence.corners[rows])
+    return looker.classify_cards(thumbnails(evidence.frame, list(other), pyramid=evidence.pyramid))
 
 
 def _take_card_model(evidence: Evidence, rows: np.ndarray, p_face: np.ndarray, card_embedding: np.ndarray) -> None:
@@ -173,7 +188,8 @@ class Orient(Stage):
     """Which side of a card is long, decided by reading (:mod:`vision.orient`).
 
     Every card not already named is seen turned a quarter (the other pair of sides taken as the long
-    ones) by the card model, which is cheap. Read turned by the corner models are those whose
+    ones) by the card model, which is cheap (the corners stage does it for the cards it takes for
+    backs, while the corner models run). Read turned by the corner models are those whose
     outline is nearly square in the image (perspective shortens whichever side points away from
     the camera), the face-up ones read unsure, and those the card model does not surely take for a
     back, either way. The turn whose corners more surely show an index, and read surer, is kept,
@@ -186,27 +202,26 @@ class Orient(Stage):
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
         evidence.asked[self.name] = asked = np.zeros(len(evidence), bool)
         rows = np.flatnonzero(~evidence.named)
-        if not len(rows):
-            return
-        other = turned(evidence.corners[rows])
-        seen_turned = thumbnails(evidence.frame, list(other), pyramid=evidence.pyramid)
-        p_face, card_embedding = looker.classify_cards(seen_turned)
+        unseen = rows[np.isnan(evidence.p_face_turned[rows]) & ~evidence.face_up[rows]]
+        if len(unseen):  # not seen turned beside the corner models (read_card, or orient on its own)
+            evidence.p_face_turned[unseen] = _turned_look(evidence, looker, unseen)[0]
         in_doubt = (ambiguous(evidence.corners[rows]) | evidence.face_up[rows]
-                    | (np.maximum(evidence.p_face[rows], p_face) > _SURELY_BACK))  # fmt: skip
-        rows, other = rows[in_doubt], other[in_doubt]
-        p_face, card_embedding = p_face[in_doubt], card_embedding[in_doubt]
+                    | (np.fmax(evidence.p_face[rows], evidence.p_face_turned[rows]) > _SURELY_BACK))  # fmt: skip
+        rows = rows[in_doubt]
         asked[rows] = True
         if not len(rows):
             return
+        other = turned(evidence.corners[rows])
         again = looker.classify_indices(index_crops(evidence.frame, list(other), pyramid=evidence.pyramid))
         better = ((again["seen"] > _SHOWS_INDEX) & (again["posterior"] > evidence.posterior[rows])
                   & (again["seen"] * again["posterior"] > evidence.seen[rows] * evidence.posterior[rows]))  # fmt: skip
         if not better.any():
             return
         moved = rows[better]
+        p_face, card_embedding = _turned_look(evidence, looker, moved)
         evidence.move(moved, other[better])
         evidence.set_readings(moved, again, np.flatnonzero(better))
-        _take_card_model(evidence, moved, p_face[better], card_embedding[better])
+        _take_card_model(evidence, moved, p_face, card_embedding)
 
 
 class Reframe(Stage):
@@ -344,7 +359,7 @@ class Pipeline:
             if name in ("find", "find_classical"):
                 raise ModelError("only one finder (find or find_classical) may be listed, and first")
             if name == "corners":
-                stages.append(Corners(backs))
+                stages.append(Corners(backs, turned_look="orient" in names))
             else:
                 stages.append(backs if name == "backs" and backs is not None else STAGES[name]())
         finder = Find() if names[0] == "find" else FindClassical()
