@@ -234,3 +234,16 @@ def test_the_picture_of_the_stages_has_a_panel_per_stage_and_the_decision(reader
     assert out.shape[1] == 2 * _PANEL_W + 6 and out.dtype == np.uint8
     panel_h = 30 + round(scene.image.shape[0] * _PANEL_W / scene.image.shape[1])
     assert out.shape[0] == rows * panel_h + (rows - 1) * 6
+
+
+def test_corners_shows_the_card_model_the_backs_turned_only_when_orient_follows(reader: CardReader) -> None:
+    scene = _scene(73)
+    down = np.array([not t.face_up for t in scene.truth])
+    with_orient, without = Pipeline.build(DEFAULT_STAGES), Pipeline.build(["find", "corners", "pips"])
+    for pipeline, looked in ((with_orient, True), (without, False)):
+        ev = _evidence(reader, scene)
+        next(s for s in pipeline.stages if s.name == "corners").run(ev, reader, _sources(reader))
+        assert down.any()
+        assert np.isfinite(ev.p_face_turned[down]).all() == looked
+        assert np.isnan(ev.p_face_turned[~down]).all()
+        assert (ev.p_face_turned[down] <= 0.5).all() or not looked  # a back seen turned is still a back
