@@ -17,6 +17,7 @@ earlier one), with the hands' own pixels removed:
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -25,7 +26,12 @@ import cv2
 import numpy as np
 
 from table.cards import Card
+from vision.scale import FAR_HEIGHT, MIN_LOOK, TRAINED_HEIGHT, crop_box, shrink
 from vision.scene import BACKS, TABLES, PlacedCard, SceneSpec, _draw_hands, deal_rows, render_scene
+from vision.scene_camera import Lens, View
+from vision.scene_clutter import CLUTTER
+from vision.scene_layouts import KINDS, SceneOptions, deal_hard
+from vision.scene_surfaces import LIGHTS, SURFACES
 from vision.segment import CORE_FRACTION, OUT_SCALE
 
 WORK_WIDTH = 320
@@ -144,14 +150,18 @@ def down_rows(rng: np.random.Generator) -> tuple[tuple[PlacedCard, ...], str]:
     return cards, table
 
 
-def sample(seed: int, tock: float | None = None, rows: float = 0.0) -> SegSample:
-    """One rendered table and its targets (deterministic for ``seed``, ``tock`` and ``rows``).
+def sample(seed: int, tock: float | None = None, rows: float = 0.0, hard: float = 0.0) -> SegSample:
+    """One rendered table and its targets (deterministic for ``seed``, ``tock``, ``rows`` and ``hard``).
 
     ``tock``: the share of face-down cards given a Tock back (its sticker in the middle of the
     back is what a core must not break at); None leaves the layout's own backs. ``rows``: the
     share of tables that are instead :func:`down_rows` (their own random stream, so ``rows=0``
-    gives the same tables as before it existed).
+    gives the same tables as before it existed). ``hard``: the share of samples that are instead
+    looks at hard tables (:func:`hard_sample`; decided per group of :data:`LOOKS_PER_SCENE`
+    seeds from a stream of its own, so ``hard=0`` gives the same samples as before it existed).
     """
+    if hard > 0 and is_hard(seed, hard):
+        return hard_sample(seed)
     rng = np.random.default_rng([seed, 7001])
     size = _SIZES[int(rng.integers(len(_SIZES)))]
     cards = layout(rng, size[0] / size[1])
@@ -182,16 +192,18 @@ def sample(seed: int, tock: float | None = None, rows: float = 0.0) -> SegSample
     return SegSample(image, target)
 
 
-def _chunk(job: tuple[list[int], float | None, float]) -> list[SegSample]:
-    seeds, tock, rows = job
-    return [sample(s, tock, rows) for s in seeds]
+def _chunk(job: tuple[list[int], float | None, float, float]) -> list[SegSample]:
+    seeds, tock, rows, hard = job
+    return [sample(s, tock, rows, hard) for s in seeds]
 
 
 def render_samples(count: int, *, seed: int, jobs: int = 1, tock: float | None = None, rows: float = 0.0,
-                   progress: Callable[[int], None] | None = None) -> list[SegSample]:  # fmt: skip
+                   hard: float = 0.0, progress: Callable[[int], None] | None = None) -> list[SegSample]:  # fmt: skip
     """``count`` samples (seeds derived from ``seed``), rendered in ``jobs`` processes."""
     seeds = [seed * 1_000_003 + k for k in range(count)]
-    chunks = [(seeds[i : i + 50], tock, rows) for i in range(0, count, 50)]
+    # Chunks of whole groups of seeds, so that each hard scene is rendered once for all its looks.
+    step = 48 if hard > 0 else 50
+    chunks = [(seeds[i : i + step], tock, rows, hard) for i in range(0, count, step)]
     out: list[SegSample] = []
     if jobs > 1:
         import multiprocessing
@@ -207,3 +219,210 @@ def render_samples(count: int, *, seed: int, jobs: int = 1, tock: float | None =
             if progress is not None:
                 progress(len(out))
     return out
+
+
+# --- hard tables, at the scales the detector looks at them --------------------------------------
+
+HARD_DATA_VERSION = 2
+"""Version of the samples :func:`hard_sample` draws (the older streams are version 1)."""
+
+LOOKS_PER_SCENE = 3
+"""Consecutive seeds that share one hard table: the first look at it and two second looks."""
+
+LOOK_KINDS = ("first", "near", "large", "grid")
+"""How a hard sample looks at its table (see :func:`hard_sample`)."""
+
+_HARD_KINDS = (*KINDS, "mixed")
+_HARD_SHARES = (0.15, 0.2, 0.2, 0.2, 0.25)
+
+
+@dataclass(frozen=True)
+class HardTable:
+    """A rendered hard table: the frame, each card's visible outline in drawing order (frame
+    pixels; a polygon that follows a wide lens's bowed edges), and the kind of table it is
+    (one of :data:`vision.scene_layouts.KINDS` or ``"mixed"``: an ordinary layout on a hard table)."""
+
+    image: np.ndarray
+    outlines: tuple[np.ndarray, ...]
+    cut: tuple[bool, ...]
+    kind: str
+
+
+def is_hard(seed: int, share: float) -> bool:
+    """Whether sample ``seed`` is a hard one when ``share`` of them are (same for its whole group)."""
+    return bool(np.random.default_rng([seed // LOOKS_PER_SCENE, 7004]).random() < share)
+
+
+def _bowed(corners: np.ndarray, lens: Lens) -> np.ndarray:
+    """A card's outline under a wide lens: its corners (as the lens shows them) back to where the
+    undistorted frame has them, its straight sides sampled there, all mapped through the lens."""
+    if lens.bulge == 0:
+        return corners.astype(np.float64)
+    w, h = lens.size
+    centre, unit = np.array([w / 2, h / 2]), math.hypot(w, h) / 2
+    d = (corners - centre) / unit
+    flat = d * ((1 + lens.bulge * (d**2).sum(axis=1, keepdims=True)) / (1 + lens.bulge)) * unit + centre
+    t = np.linspace(0, 1, 12, endpoint=False)[:, None]
+    sides = [flat[k] + t * (flat[(k + 1) % 4] - flat[k]) for k in range(4)]
+    return lens.to_image(np.concatenate(sides))
+
+
+def _mixed(rng: np.random.Generator) -> tuple[tuple[PlacedCard, ...], SceneOptions]:
+    """An ordinary layout (:func:`layout`) on a hard table: a textured surface more often than not,
+    maybe clutter, hard light and a tilted camera with a wide lens."""
+    size = ((1280, 720), (1280, 960), (1920, 1080))[int(rng.integers(3))]
+    cards = layout(rng, size[0] / size[1])
+    view = None
+    if rng.random() < 0.5:
+        view = View(tilt=float(rng.uniform(0, 35)), azimuth=float(rng.uniform(0, 360)),
+                    roll=float(rng.uniform(-15, 15)), fov=float(rng.uniform(50, 90)),
+                    bulge=float(rng.choice([0.0, rng.uniform(0.01, 0.06)])))  # fmt: skip
+    tables = sorted(SURFACES) if rng.random() < 0.7 else sorted(TABLES)
+    table = tables[int(rng.integers(len(tables)))]
+    clutter = tuple(CLUTTER[int(i)] for i in rng.integers(len(CLUTTER), size=int(rng.integers(1, 5))))
+    light = LIGHTS[int(rng.integers(len(LIGHTS)))] if rng.random() < 0.5 else None
+    return cards, SceneOptions(size=size, table=table, camera=view, clutter=clutter if rng.random() < 0.6 else (),
+                               light=light)  # fmt: skip
+
+
+@functools.lru_cache(maxsize=2)
+def hard_table(group: int) -> HardTable:
+    """The hard table of a group of seeds (deterministic): one of :func:`vision.scene_layouts.deal_hard`'s
+    kinds or an ordinary layout on a hard table (:func:`_mixed`), face-down cards given any back,
+    a "train" deck."""
+    rng = np.random.default_rng([group, 7005])
+    kind = str(rng.choice(_HARD_KINDS, p=_HARD_SHARES))
+    cards, options = _mixed(rng) if kind == "mixed" else deal_hard(rng, kind=kind)
+    backs = rng.choice(BACKS, size=len(cards))
+    cards = tuple(c if c.face_up else replace(c, back=str(b)) for c, b in zip(cards, backs, strict=True))
+    spec = options.spec(cards, seed=int(rng.integers(1 << 30)), deck=f"train-{int(rng.integers(100000))}")
+    scene = render_scene(spec)
+    lens = Lens(spec.camera.bulge if spec.camera is not None else 0.0, spec.size)
+    return HardTable(scene.image, tuple(_bowed(t.corners, lens) for t in scene.truth),
+                     tuple(t.cut for t in scene.truth), kind)  # fmt: skip
+
+
+def _height(outline: np.ndarray) -> float:
+    """A card's height in frame pixels: the longer side of the rectangle round its outline."""
+    return float(max(cv2.minAreaRect(outline.astype(np.float32))[1]))
+
+
+def _box(outlines: list[np.ndarray]) -> tuple[float, float, float, float]:
+    points = np.concatenate(outlines)
+    return (float(points[:, 0].min()), float(points[:, 1].min()), float(points[:, 0].max()) + 1,
+            float(points[:, 1].max()) + 1)  # fmt: skip
+
+
+def choose_look(table: HardTable, rng: np.random.Generator, kind: str
+                ) -> tuple[tuple[int, int, int, int], float]:  # fmt: skip
+    """Where (frame box x0, y0, x1, y1) and how closely (work pixels per frame pixel, at most 1)
+    a look of ``kind`` (:data:`LOOK_KINDS`) sees ``table``, as the detector would:
+
+    - ``first``: the whole frame shrunk to :data:`WORK_WIDTH` wide;
+    - ``near``: a card and its neighbours, the card 36–70 pixels tall (or the frame's own pixels
+      when that would enlarge it): a patch the first look did not explain;
+    - ``large``: the tallest card alone, about :data:`vision.scale.FAR_HEIGHT` tall;
+    - ``grid``: a block of the cards (all of them, a row or a few columns) at 1.8–3 times the
+      first look's scale (a dense grid looked at closer).
+    """
+    h, w = table.image.shape[:2]
+    first = min(1.0, WORK_WIDTH / w)
+    whole = [o for o, cut in zip(table.outlines, table.cut, strict=True) if not cut] or list(table.outlines)
+    if kind == "first" or not whole:
+        return (0, 0, w, h), first
+    heights = [_height(o) for o in whole]
+    if kind == "large":
+        k = int(np.argmax(heights))
+        scale = min(FAR_HEIGHT * float(rng.uniform(0.75, 1.3)) / heights[k], 1.0)
+        return crop_box(_box([whole[k]]), scale, (h, w)), scale
+    if kind == "grid":
+        centres = np.array([o.mean(axis=0) for o in whole])
+        pick = np.ones(len(whole), bool)
+        if rng.random() < 0.6 and len(whole) > 4:  # a band of the grid, across or along it
+            axis = int(rng.integers(2))
+            lo, hi = np.sort(rng.uniform(centres[:, axis].min(), centres[:, axis].max(), 2))
+            pick = (centres[:, axis] >= lo - np.median(heights) / 2) & (centres[:, axis] <= hi + np.median(heights) / 2)
+        chosen = [o for o, p in zip(whole, pick, strict=True) if p]
+        scale = min(first * float(rng.uniform(1.8, 3.0)), 1.0)
+        return crop_box(_box(chosen), scale, (h, w)), scale
+    k = int(rng.integers(len(whole)))
+    centre, height = whole[k].mean(axis=0), heights[k]
+    near = [o for o in whole if np.linalg.norm(o.mean(axis=0) - centre) < height * float(rng.uniform(0.5, 1.6))]
+    scale = min(math.exp(rng.uniform(math.log(36), math.log(70))) / height, 1.0)
+    return crop_box(_box(near), scale, (h, w)), scale
+
+
+def look_targets(outlines: tuple[np.ndarray, ...], box: tuple[int, int, int, int], scale: float,
+                 out: tuple[int, int]) -> np.ndarray:  # fmt: skip
+    """Card and core maps (2, h, w) at ``out`` (w, h: the network's output for the look) of the
+    look at ``box`` and ``scale``, from the cards' outlines (frame pixels, drawing order): drawn at
+    four times the output's resolution, each card's core measured from its visible part."""
+    ow, oh = out
+    factor = 4 / OUT_SCALE * scale  # canvas pixels per frame pixel (the canvas is 4 times the output)
+    canvas = (4 * oh, 4 * ow)
+    covered = np.zeros(canvas, np.uint8)
+    card = np.zeros(canvas, np.float32)
+    core = np.zeros(canvas, np.float32)
+    origin = np.array(box[:2], np.float64)
+    for outline in reversed(outlines):
+        poly = (outline + 0.5 - origin) * factor - 0.5
+        x0, y0 = np.floor(poly.min(axis=0)).astype(int) - 3
+        x1, y1 = np.ceil(poly.max(axis=0)).astype(int) + 4
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, canvas[1]), min(y1, canvas[0])
+        if x1 <= x0 or y1 <= y0:
+            continue
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(mask, [np.round((poly - (x0, y0)) * 4).astype(np.int32)], 1, cv2.LINE_8, shift=2)
+        visible = mask & (1 - covered[y0:y1, x0:x1])
+        covered[y0:y1, x0:x1] |= mask
+        if not visible.any():
+            continue
+        rect = cv2.minAreaRect(poly.astype(np.float32))
+        margin = CORE_FRACTION * float(min(rect[1]))
+        pad = math.ceil(margin) + 2
+        # The look's border is not a card's edge: the card goes on beyond it.
+        padded = cv2.copyMakeBorder(visible, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+        inside = cv2.distanceTransform(padded, cv2.DIST_L2, 5)[pad:-pad, pad:-pad]
+        card[y0:y1, x0:x1][visible > 0] = 1.0
+        core[y0:y1, x0:x1][inside >= margin] = 1.0
+    return np.stack([cv2.resize(card, out, interpolation=cv2.INTER_AREA),
+                     cv2.resize(core, out, interpolation=cv2.INTER_AREA)])  # fmt: skip
+
+
+def hard_sample(seed: int) -> SegSample:
+    """One look at a hard table, as the detector takes it (deterministic for ``seed``).
+
+    The :data:`LOOKS_PER_SCENE` consecutive seeds of a group share a table (:func:`hard_table`):
+    the group's first seed is its first look, the others second looks (:func:`choose_look`) of the
+    kind the table asks for: closer at a dense grid, further at a large card, near a card
+    elsewhere. The crop is shrunk as the detector shrinks it and, if smaller than
+    :data:`vision.scale.MIN_LOOK`, padded with the table's colour as the detector pads it. Things
+    beside the cards (paper, a phone, a keyboard) are never in the truth: table in the targets.
+    """
+    table = hard_table(seed // LOOKS_PER_SCENE)
+    rng = np.random.default_rng([seed, 7006])
+    if seed % LOOKS_PER_SCENE == 0:
+        kind = "first"
+    else:
+        first = min(1.0, WORK_WIDTH / table.image.shape[1])
+        tallest = max((_height(o) for o in table.outlines), default=0.0) * first
+        weights = {"near": 1.0, "large": 1.5 if tallest > 1.6 * TRAINED_HEIGHT else 0.0,
+                   "grid": 1.5 if table.kind == "grid" or len(table.outlines) > 20 else 0.0}  # fmt: skip
+        names = [name for name in ("near", "large", "grid") if weights[name] > 0]
+        p = np.array([weights[name] for name in names])
+        kind = names[int(rng.choice(len(names), p=p / p.sum()))]
+    box, scale = choose_look(table, rng, kind)
+    x0, y0, x1, y1 = box
+    crop = table.image[y0:y1, x0:x1]
+    size = (max(round((x1 - x0) * scale), 1), max(round((y1 - y0) * scale), 1))
+    image = shrink(crop, size) if scale < 1.0 else crop.copy()
+    out = (-(-image.shape[1] // OUT_SCALE), -(-image.shape[0] // OUT_SCALE))
+    target = look_targets(table.outlines, box, scale, out)
+    if min(image.shape[:2]) < MIN_LOOK:  # as the detector pads a tiny look: with the table's colour
+        edge = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
+        colour = tuple(float(v) for v in np.median(edge, axis=0))
+        bottom, right = max(MIN_LOOK - image.shape[0], 0), max(MIN_LOOK - image.shape[1], 0)
+        image = cv2.copyMakeBorder(image, 0, bottom, 0, right, cv2.BORDER_CONSTANT, value=colour)
+        pad_out = (-(-image.shape[1] // OUT_SCALE), -(-image.shape[0] // OUT_SCALE))
+        target = np.pad(target, ((0, 0), (0, pad_out[1] - out[1]), (0, pad_out[0] - out[0])))
+    return SegSample(np.ascontiguousarray(image), target.astype(np.float32))

@@ -36,9 +36,10 @@ from torch.nn import functional as F
 
 from vision.segment import OUT_SCALE, STRIDE, prepare_frame
 from vision.train.__main__ import Progress, descend
-from vision.train.seg_data import WORK_WIDTH, render_samples
+from vision.train.seg_data import HARD_DATA_VERSION, WORK_WIDTH, render_samples
 
 DATA_VERSION = 1
+"""Version of the ordinary training tables; tables with hard looks mixed in are HARD_DATA_VERSION."""
 _CROP = (192, 160)  # training crop (w, h) in work pixels
 
 
@@ -71,17 +72,102 @@ class SegNet(nn.Module):  # type: ignore[misc]
         return out
 
 
-def _load(samples: int, seed: int, cache: Path | None, jobs: int, tock: float | None = None, rows: float = 0.0
-          ) -> list[tuple[np.ndarray, np.ndarray]]:  # fmt: skip
-    name = f"seg-{samples}-{seed}-v{DATA_VERSION}" + (f"-tock{tock:g}" if tock is not None else "")
+_LAYERS = ("e1", "e2.0", "e2.1", "e3.0", "e3.1", "e4.0", "e4.1", "e4.2", "d3", "d2", "d1")
+"""The network's convolution blocks (convolution ``.0``, batch norm ``.1``) in the order its
+forward pass, and so its ONNX graph, runs them; the 1×1 ``head`` follows."""
+
+
+def dequantized(path: Path) -> SegNet:
+    """The network of an 8-bit ``detector.onnx``, its weights back in float (scale × (q − zero point)).
+
+    The export folds each batch norm into the convolution before it, so the ONNX graph holds one
+    weight and one bias per convolution; here the bias goes to the batch norm's shift and its
+    statistics are the identity (mean 0, variance 1 − eps), which computes the same as the file in
+    evaluation mode. Before training in train mode, give it real statistics (:func:`renormalize`).
+    """
+    import onnx
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    stored = {i.name: numpy_helper.to_array(i).astype(np.float64) for i in graph.initializer}
+    floats: dict[str, np.ndarray] = {}
+    for node in graph.node:
+        if node.op_type == "DequantizeLinear" and node.input[0] in stored:
+            q, scale = stored[node.input[0]], stored[node.input[1]]
+            zero = stored[node.input[2]] if len(node.input) > 2 else np.zeros_like(scale)
+            axis = [a.i for a in node.attribute if a.name == "axis"] or [1]
+            shape = [1] * q.ndim
+            if scale.ndim == 1:
+                shape[axis[0] % q.ndim] = -1
+            floats[node.output[0]] = (q - zero.reshape(shape)) * scale.reshape(shape)
+    convs = [(floats[n.input[1]], floats[n.input[2]]) for n in graph.node if n.op_type == "Conv"]
+    if len(convs) != len(_LAYERS) + 1:
+        raise ValueError(f"{path} has {len(convs)} convolutions, the network {len(_LAYERS) + 1}")
+    net = SegNet()
+    state = net.state_dict()
+    for (weight, bias), name in zip(convs, _LAYERS, strict=False):
+        eps = 1e-5
+        state[f"{name}.0.weight"] = torch.from_numpy(weight).float()
+        state[f"{name}.1.weight"] = torch.ones(len(bias))
+        state[f"{name}.1.bias"] = torch.from_numpy(bias).float()
+        state[f"{name}.1.running_mean"] = torch.zeros(len(bias))
+        state[f"{name}.1.running_var"] = torch.full((len(bias),), 1.0 - eps)
+    state["head.weight"], state["head.bias"] = (torch.from_numpy(a).float() for a in convs[-1])
+    shapes = {k: tuple(v.shape) for k, v in net.state_dict().items()}
+    wrong = [k for k, v in state.items() if tuple(v.shape) != shapes[k]]
+    if wrong:
+        raise ValueError(f"{path}: weights of other shapes than the network's: {', '.join(wrong)}")
+    net.load_state_dict(state)
+    net.eval()
+    return net
+
+
+def renormalize(net: SegNet, batches: list[torch.Tensor]) -> None:
+    """Give a :func:`dequantized` network batch-norm statistics that compute the same in evaluation
+    mode and about the same in train mode: each convolution's output mean μ and variance v over
+    ``batches`` (training crops) become the norm's statistics, its scale √(v + eps) and its shift
+    the bias + μ, so (x − μ) / √(v + eps) · √(v + eps) + bias + μ = x + bias as before, while a
+    training batch's own statistics (about μ and v) keep the layer close to what it computed.
+    Works on any network of this shape: the function each block computes in evaluation mode is kept."""
+    modules = dict(net.named_modules())
+    outputs: dict[str, list[torch.Tensor]] = {name: [] for name in _LAYERS}
+    hooks = [modules[f"{name}.0"].register_forward_hook(lambda _m, _i, out, name=name: outputs[name].append(out))
+             for name in _LAYERS]  # fmt: skip
+    net.eval()
+    with torch.no_grad():
+        for x in batches:
+            net(x)
+    for hook in hooks:
+        hook.remove()
+    state = net.state_dict()
+    for name in _LAYERS:
+        eps = float(modules[f"{name}.1"].eps)
+        values = torch.cat([o.transpose(0, 1).reshape(o.shape[1], -1) for o in outputs[name]], dim=1)
+        mean, var = values.mean(dim=1), values.var(dim=1)
+        old_mean, old_var = state[f"{name}.1.running_mean"], state[f"{name}.1.running_var"]
+        old_scale = state[f"{name}.1.weight"] / torch.sqrt(old_var + eps)
+        shift = state[f"{name}.1.bias"] - old_mean * old_scale
+        # The block computed x · old_scale + shift; now (x − mean) / √(var + eps) · γ + β, the same.
+        state[f"{name}.1.running_mean"] = mean
+        state[f"{name}.1.running_var"] = var
+        state[f"{name}.1.weight"] = old_scale * torch.sqrt(var + eps)
+        state[f"{name}.1.bias"] = shift + mean * old_scale
+    net.load_state_dict(state)
+
+
+def _load(samples: int, seed: int, cache: Path | None, jobs: int, tock: float | None = None, rows: float = 0.0,
+          hard: float = 0.0) -> list[tuple[np.ndarray, np.ndarray]]:  # fmt: skip
+    version = HARD_DATA_VERSION if hard > 0 else DATA_VERSION
+    name = f"seg-{samples}-{seed}-v{version}" + (f"-tock{tock:g}" if tock is not None else "")
     name += f"-rows{rows:g}" if rows > 0 else ""
+    name += f"-hard{hard:g}" if hard > 0 else ""
     path = cache / f"{name}.pkl" if cache else None
     if path is not None and path.exists():
         with path.open("rb") as f:
             data: list[tuple[np.ndarray, np.ndarray]] = pickle.load(f)
         return data
     rendered = render_samples(
-        samples, seed=seed, jobs=jobs, tock=tock, rows=rows, progress=Progress(samples, "render tables")
+        samples, seed=seed, jobs=jobs, tock=tock, rows=rows, hard=hard, progress=Progress(samples, "render tables")
     )
     data = [(s.image, s.target) for s in rendered]
     if path is not None:
@@ -93,17 +179,23 @@ def _load(samples: int, seed: int, cache: Path | None, jobs: int, tock: float | 
 
 def _batch(data: list[tuple[np.ndarray, np.ndarray]], rng: np.random.Generator, size: int
            ) -> tuple[torch.Tensor, torch.Tensor]:  # fmt: skip
+    """``size`` random crops of :data:`_CROP` with their targets. A look smaller than the crop (a
+    detector's second look at a large card) fills its corner; the rest of the input is the frame's
+    mean (0) and of the target -1, which the loss ignores."""
     cw, ch = _CROP
     xs, ys = [], []
     for k in rng.integers(len(data), size=size):
         image, target = data[int(k)]
         frame = prepare_frame(image)[0]  # normalised over the whole frame, as at run time
         h, w = image.shape[:2]
-        x0 = int(rng.integers(0, (w - cw) // OUT_SCALE + 1)) * OUT_SCALE
+        x0 = int(rng.integers(0, max(w - cw, 0) // OUT_SCALE + 1)) * OUT_SCALE
         y0 = int(rng.integers(0, max(h - ch, 0) // OUT_SCALE + 1)) * OUT_SCALE
         x = frame[:, y0 : y0 + ch, x0 : x0 + cw]
         t = target[:, y0 // OUT_SCALE : (y0 + ch) // OUT_SCALE, x0 // OUT_SCALE : (x0 + cw) // OUT_SCALE]
-        assert t.shape[1] == ch // OUT_SCALE, "training frames are at least as tall as the crop"
+        if x.shape[1:] != (ch, cw) or t.shape[1:] != (ch // OUT_SCALE, cw // OUT_SCALE):
+            x = np.pad(x, ((0, 0), (0, ch - x.shape[1]), (0, cw - x.shape[2])))
+            t = np.pad(t, ((0, 0), (0, ch // OUT_SCALE - t.shape[1]), (0, cw // OUT_SCALE - t.shape[2])),
+                       constant_values=-1.0)  # fmt: skip
         if rng.random() < 0.5:
             x, t = x[:, :, ::-1], t[:, :, ::-1]
         if rng.random() < 0.5:
@@ -111,6 +203,17 @@ def _batch(data: list[tuple[np.ndarray, np.ndarray]], rng: np.random.Generator, 
         xs.append(np.ascontiguousarray(x))
         ys.append(np.ascontiguousarray(t))
     return torch.from_numpy(np.stack(xs)), torch.from_numpy(np.stack(ys))
+
+
+def seg_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """Binary cross-entropy of card and core (core counted twice), over the pixels with a target
+    (a target of -1 marks padding beyond a small look)."""
+    weights = torch.tensor([1.0, 2.0]).view(1, 2, 1, 1)
+    valid = (target >= 0).float()
+    bce = F.binary_cross_entropy_with_logits(logits, target.clamp(min=0), reduction="none")
+    if bool(valid.all()):
+        return (bce * weights).mean()
+    return (bce * weights * valid).sum() / valid.sum().clamp(min=1)
 
 
 def evaluate(net: nn.Module, data: list[tuple[np.ndarray, np.ndarray]]) -> dict[str, float]:
@@ -180,26 +283,38 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rows", type=float, default=0.0, help="share of tables that are rows of mostly face-down cards (default 0)"
     )
-    parser.add_argument("--init", type=Path, help="start from these weights (a detector.pt of an earlier run)")
+    parser.add_argument(
+        "--hard",
+        type=float,
+        default=0.0,
+        help="share of samples that are looks at hard tables, as the detector takes them (default 0)",
+    )
+    parser.add_argument("--init", type=Path, help="start from these weights: a detector.pt of an earlier run, or "
+                        "a detector.onnx (its 8-bit weights dequantised, see dequantized)")  # fmt: skip
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 3e-3)")
     args = parser.parse_args(argv)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
     start = time.monotonic()
-    data = _load(args.samples, args.seed, args.cache, args.jobs, args.tock, args.rows)
-    held = _load(max(args.samples // 20, 20), args.seed + 1000, args.cache, args.jobs, args.tock, args.rows)
+    data = _load(args.samples, args.seed, args.cache, args.jobs, args.tock, args.rows, args.hard)
+    held = _load(max(args.samples // 20, 20), args.seed + 1000, args.cache, args.jobs, args.tock, args.rows, args.hard)
     net = SegNet()
-    if args.init is not None:
+    if args.init is not None and args.init.suffix == ".onnx":
+        net = dequantized(args.init)
+        calibration = np.random.default_rng([args.seed, 1])  # its own stream: the training batches stay the same
+        renormalize(net, [_batch(data, calibration, args.batch)[0] for _ in range(8)])
+        before = evaluate(net, held)
+        print(f"dequantised {args.init}: held-out card IoU {before['card_iou']:.3f}, core IoU {before['core_iou']:.3f}")
+    elif args.init is not None:
         net.load_state_dict(torch.load(args.init))
     optimizer = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=args.lr, total_steps=args.steps, pct_start=0.15)
-    weights = torch.tensor([1.0, 2.0]).view(1, 2, 1, 1)
     progress = Progress(args.steps, "train segmenter")
     running = 0.0
     for step in range(args.steps):
         x, y = _batch(data, rng, args.batch)
-        loss = (F.binary_cross_entropy_with_logits(net(x), y, reduction="none") * weights).mean()
+        loss = seg_loss(net(x), y)
         running = descend(loss, optimizer, schedule, running, first=step == 0)
         progress(step + 1, f"loss {running:.4f}")
     figures = evaluate(net, held)
@@ -212,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"8-bit model agrees with the float one on {agreement:.2%} of held-out pixels")
     settings = {
         "work_width": WORK_WIDTH, "card_threshold": 0.5, "core_threshold": 0.5, "stride": STRIDE,
-        "out_scale": OUT_SCALE, "data_version": DATA_VERSION,
+        "out_scale": OUT_SCALE, "data_version": HARD_DATA_VERSION if args.hard > 0 else DATA_VERSION,
         "command": "python -m vision.train.seg_train " + " ".join(argv if argv is not None else sys.argv[1:]),
         "seed": args.seed, "samples": args.samples, "steps": args.steps, "batch": args.batch, "held_out": figures,
         "int8": {"weights": "per-channel int8", "activations": "uint8, calibrated on 64 held-out tables",
