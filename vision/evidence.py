@@ -46,6 +46,7 @@ class Evidence:
     P(at least one corner shows an index), ``embedding`` the corner models' features, ``expert``
     whether the finer corner model was asked. Card model: ``p_face`` P(face up), ``card_embedding``,
     ``p_face_turned`` P(face up) of the card seen turned a quarter (NaN: not looked at).
+    Ink: ``red_ink`` 1 where both index corners are printed plainly red, 0 where not, -1 not looked at.
     Body: ``pip_named``/``pip_confidence`` a card the pips name (-1: none), ``pip_veto`` the pips
     contradict the reading. Profile: ``profile_card``/``profile_confidence`` (-1: no sure match).
     Backs: ``marks`` and ``mark_confidence`` of face-down cards, ``backs_read`` which were read.
@@ -71,6 +72,7 @@ class Evidence:
     p_face: np.ndarray = field(init=False)
     card_embedding: np.ndarray = field(init=False)
     p_face_turned: np.ndarray = field(init=False)
+    red_ink: np.ndarray = field(init=False)
     pip_named: np.ndarray = field(init=False)
     pip_confidence: np.ndarray = field(init=False)
     pip_veto: np.ndarray = field(init=False)
@@ -97,6 +99,7 @@ class Evidence:
         self.p_face = _floats(n)
         self.card_embedding = np.zeros((n, self.card_embedding_size), np.float32)
         self.p_face_turned = _floats(n, np.nan)
+        self.red_ink = np.full(n, -1, np.int8)
         self.pip_named = np.full(n, -1, np.int64)
         self.pip_confidence = _floats(n)
         self.pip_veto = np.zeros(n, bool)
@@ -141,6 +144,7 @@ class Evidence:
         self.corners[rows] = corners
         self.backs_read[rows] = False
         self.p_face_turned[rows] = np.nan
+        self.red_ink[rows] = -1
         for i in np.atleast_1d(rows):
             self.marks[int(i)] = None
         self.mark_confidence[rows] = 1.0

@@ -11,6 +11,7 @@ orient         which side is long, decided by reading both turns of a card      
                whose outline is nearly square in the image or whose read is unsure
 reframe        a too-narrow outline (cards touching) read again widened          (the corner models)
 suit_witness   the suit symbols of the card's body, where the corners doubt      suits.onnx/.json
+ink            plainly red index ink rules out spades and clubs                 (none)
 pips           the pips of number cards, where the corners hesitate              (none)
 backs          the Tock mark of every face-down card                            (none)
 profile        the user's enrolled deck (a deck profile), when one is in use     (none)
@@ -37,6 +38,7 @@ from vision.deck_profile import read_backs
 from vision.detect import Outline
 from vision.errors import ModelError
 from vision.evidence import FACE_UP, PLAIN_INDEX, Evidence
+from vision.ink import red_inks, red_likelihood
 from vision.mark_reader import PLAIN
 from vision.orient import ambiguous, turned
 from vision.pip_check import pip_evidence
@@ -126,18 +128,21 @@ class Corners(Stage):
     face down (that is less work, so it also reads the corners of 1 card in :data:`OWN_SHARE`).
     A card whose corners plainly show an index is face up whatever the card model says, and its card
     embedding (kept for the enrollment of backs) is left empty. What the backs and orient stages
-    need of the cards taken for backs (their marks; the card model's view of them turned a quarter)
-    is made here too, while the corner models run."""
+    need of the cards taken for backs (their marks; the card model's view of them turned a quarter),
+    and what the ink stage needs of those taken for face up (the colour of their index ink), is
+    made here too, while the corner models run."""
 
     name = "corners"
     files = ("corners.onnx", "card.onnx")
 
-    def __init__(self, backs: Backs | None, *, turned_look: bool = False) -> None:
+    def __init__(self, backs: Backs | None, *, turned_look: bool = False, ink_look: bool = False) -> None:
         """``backs``: the backs stage, whose marks are read here beside the corner models;
         ``turned_look``: also show the card model the cards it takes for backs turned a quarter
-        (for the orient stage), beside the corner models too."""
+        (for the orient stage); ``ink_look``: also measure the index ink of the cards it takes for
+        face up (for the ink stage); both beside the corner models too."""
         self.backs = backs
         self.turned_look = turned_look
+        self.ink_look = ink_look
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
         quads, n = list(evidence.corners), len(evidence)
@@ -151,6 +156,10 @@ class Corners(Stage):
                 self.backs.read(evidence, maybe_down, sources)
             if self.turned_look and len(maybe_down):
                 evidence.p_face_turned[maybe_down] = _turned_look(evidence, looker, maybe_down)[0]
+            maybe_up = np.flatnonzero(p_face > FACE_UP)
+            if self.ink_look and len(maybe_up):
+                evidence.red_ink[maybe_up] = red_inks(crops.reshape(n, 2, *crops.shape[1:])[maybe_up].reshape(
+                    -1, *crops.shape[1:]))  # fmt: skip
             last = looker.classify_indices(crops[2 * split :]) if split < n else None
         except BaseException:
             wait([corner_job])  # the helper is done with the frame; this thread's error is the one raised
@@ -267,6 +276,34 @@ class Witness(Stage):
             evidence.set_posteriors(apply_evidence(evidence.posteriors, likelihood))
 
 
+class Ink(Stage):
+    """The colour of the index ink (:mod:`vision.ink`): a face-up card whose two index corners are
+    printed plainly red is a heart or a diamond, so its spades and clubs are weighed down
+    (:data:`INK_FLOOR`). Asked: the face-up cards the corners give a black suit any chance."""
+
+    name = "ink"
+
+    def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
+        by_suit = evidence.posteriors.reshape(len(evidence), 13, 4).sum(axis=1)
+        asked = evidence.face_up & (by_suit[:, [0, 3]].sum(axis=1) > _BLACK_CHANCE)
+        evidence.asked[self.name] = asked
+        unmeasured = np.flatnonzero(asked & (evidence.red_ink < 0))
+        if len(unmeasured):  # moved by a later look, or face up by its index alone
+            crops = index_crops(evidence.frame, list(evidence.corners[unmeasured]), pyramid=evidence.pyramid)
+            evidence.red_ink[unmeasured] = red_inks(crops)
+        red = asked & (evidence.red_ink == 1)
+        if red.any():
+            evidence.set_posteriors(apply_evidence(evidence.posteriors, red_likelihood(red, INK_FLOOR)))
+
+
+INK_FLOOR = 0.01
+"""How far red ink weighs down a card's spades and clubs: of 1,432 face-up cards of 160 hold-out
+scenes and 313 cards read in the real photos, no black index was ever measured red."""
+
+_BLACK_CHANCE = 1e-3
+"""The ink is asked about a face-up card whose spades and clubs hold more than this posterior."""
+
+
 class Pips(Stage):
     """The pips of face-up number cards the corners hesitate over (:mod:`vision.pip_check`)."""
 
@@ -324,7 +361,7 @@ class Profile(Stage):
 
 
 STAGES: dict[str, type[Stage]] = {
-    stage.name: stage for stage in (Find, FindClassical, Corners, Orient, Reframe, Witness, Pips, Backs, Profile)
+    stage.name: stage for stage in (Find, FindClassical, Corners, Orient, Reframe, Witness, Ink, Pips, Backs, Profile)
 }
 """Every stage by its name in reader.json."""
 
@@ -359,7 +396,7 @@ class Pipeline:
             if name in ("find", "find_classical"):
                 raise ModelError("only one finder (find or find_classical) may be listed, and first")
             if name == "corners":
-                stages.append(Corners(backs, turned_look="orient" in names))
+                stages.append(Corners(backs, turned_look="orient" in names, ink_look="ink" in names))
             else:
                 stages.append(backs if name == "backs" and backs is not None else STAGES[name]())
         finder = Find() if names[0] == "find" else FindClassical()
