@@ -1,17 +1,35 @@
-"""The detector's training tables (vision.train.seg_data) and what the shipped detector learned
-from the face-down rows among them."""
+"""The detector's training tables (vision.train.seg_data): the ordinary streams, the looks at hard
+tables taken as the detector takes them, and what the shipped detector learned from the face-down
+rows among them."""
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
 from vision.mark_reader import PLAIN
 from vision.reader import MODELS_DIR, CardReader
+from vision.scale import FAR_HEIGHT, MIN_LOOK
 from vision.scene import BACKS, TABLES, PlacedCard, SceneSpec, deal_rows, render_scene
-from vision.train.seg_data import PALE_TABLES, down_rows, sample
+from vision.scene_layouts import deal_hard
+from vision.segment import OUT_SCALE
+from vision.train.seg_data import (
+    LOOKS_PER_SCENE,
+    PALE_TABLES,
+    WORK_WIDTH,
+    HardTable,
+    choose_look,
+    down_rows,
+    hard_sample,
+    hard_table,
+    is_hard,
+    sample,
+    take_look,
+)
 
 
 def test_rows_zero_renders_the_tables_it_did_before() -> None:
@@ -75,3 +93,129 @@ def test_face_down_rows_on_a_white_cloth_are_all_found_and_never_read_wrong(read
             right += mark == truth.mark
     assert found == cards == 48, (found, cards)
     assert right >= 46, right
+
+
+# --- hard tables, at the scales the detector looks at them ---------------------------------------
+
+
+def test_no_hard_share_renders_the_samples_it_did_before() -> None:
+    for seed in (11, 12):
+        a, b = sample(seed, 0.6, 0.5), sample(seed, 0.6, 0.5, 0.0)
+        assert np.array_equal(a.image, b.image) and np.array_equal(a.target, b.target)
+
+
+def test_samples_not_drawn_hard_are_the_ordinary_ones() -> None:
+    seeds = [s for s in range(30, 60) if not is_hard(s, 0.5)]
+    assert 5 < len(seeds) < 25
+    for seed in seeds[:2]:
+        a, b = sample(seed, 0.6, 0.25), sample(seed, 0.6, 0.25, 0.5)
+        assert np.array_equal(a.image, b.image) and np.array_equal(a.target, b.target)
+
+
+def test_a_group_of_seeds_is_hard_or_not_together_and_the_share_holds() -> None:
+    groups = [[is_hard(g * LOOKS_PER_SCENE + k, 0.4) for k in range(LOOKS_PER_SCENE)] for g in range(300)]
+    assert all(len(set(g)) == 1 for g in groups)
+    assert 0.3 < sum(g[0] for g in groups) / 300 < 0.5
+
+
+def _table(spec: SceneSpec, kind: str = "mixed") -> HardTable:
+    scene = render_scene(spec)
+    return HardTable(scene.image, tuple(t.corners for t in scene.truth), tuple(t.cut for t in scene.truth), kind)
+
+
+def _blobs(card_map: np.ndarray) -> list[float]:
+    """Long sides (output pixels) of the card-shaped blobs in a target's card map."""
+    count, labels = cv2.connectedComponents((card_map > 0.5).astype(np.uint8))
+    return [max(cv2.minAreaRect(np.argwhere(labels == k)[:, ::-1].astype(np.float32))[1]) for k in range(1, count)]
+
+
+def test_things_beside_the_cards_are_table_in_the_targets() -> None:
+    cards = (PlacedCard("Ah", True, (0.3, 0.5), angle=10, height=0.2), PlacedCard("Kd", False, (0.7, 0.4), height=0.2))
+    clutter = ("index-card", "paper", "phone", "keyboard", "note")
+    plain = SceneSpec(cards=cards, size=(1280, 720), seed=5, deck="train-5", table="oak-planks", clean=True)
+    busy = replace(plain, clutter=clutter)
+    table = _table(busy)
+    look = take_look(table.image, table.outlines, (0, 0, 1280, 720), 0.25)
+    assert look.image.shape == (180, 320, 3) and look.target.shape == (2, 90, 160)
+    # The clutter's pixels: where the cluttered table differs from the plain one.
+    moved = np.abs(render_scene(busy).image.astype(int) - render_scene(plain).image.astype(int)).max(axis=2) > 40
+    small = cv2.resize(moved.astype(np.float32), (160, 90), interpolation=cv2.INTER_AREA) > 0.9
+    assert small.sum() > 100  # there is clutter to see
+    assert float(look.target[0][small].max()) == 0.0
+    # The cards are card, exactly: two blobs, each 0.2 of 720 pixels tall at 1/8 (output) scale.
+    assert [abs(h - 0.2 * 720 / 8) < 1.5 for h in _blobs(look.target[0])] == [True, True]
+
+
+def test_a_large_card_is_looked_at_about_far_height() -> None:
+    spec = SceneSpec(cards=(PlacedCard("Qs", True, (0.5, 0.5), angle=20, height=0.6),), size=(1920, 1080), seed=8,
+                     deck="train-8", table="checked-cloth")  # fmt: skip
+    table = _table(spec, "large")
+    for k in range(5):
+        box, scale = choose_look(table, np.random.default_rng(k), "large")
+        assert 0.74 * FAR_HEIGHT <= scale * 0.6 * 1080 <= 1.31 * FAR_HEIGHT
+        look = take_look(table.image, table.outlines, box, scale)
+        area = cv2.contourArea(table.outlines[0].astype(np.float32)) * scale**2
+        assert abs(float(look.target[0].sum()) * OUT_SCALE**2 - area) < 0.04 * area
+        assert min(look.image.shape[:2]) >= MIN_LOOK
+
+
+def test_a_near_look_shows_its_card_36_to_70_pixels_tall_unless_that_enlarges_it() -> None:
+    cards = (PlacedCard("2c", True, (0.3, 0.5), height=0.12), PlacedCard("7h", True, (0.7, 0.5), height=0.03))
+    table = _table(SceneSpec(cards=cards, size=(2304, 1296), seed=9, deck="train-9", table="paisley-cloth"))
+    heights = [max(cv2.minAreaRect(o.astype(np.float32))[1]) for o in table.outlines]  # about 156 and 39
+    seen = set()
+    for k in range(12):
+        box, scale = choose_look(table, np.random.default_rng(k), "near")
+        look = take_look(table.image, table.outlines, box, scale)
+        x0, y0, x1, y1 = box
+        assert look.image.shape[:2] == (
+            max(round((y1 - y0) * scale), MIN_LOOK),
+            max(round((x1 - x0) * scale), MIN_LOOK),
+        )
+        # The cards lie far apart: a near look shows one of them, at the height it asked for or,
+        # where that would enlarge the frame, at the frame's own pixels.
+        (which,) = [i for i, o in enumerate(table.outlines) if x0 <= o.mean(axis=0)[0] < x1]
+        seen.add(which)
+        tall = scale * heights[which]
+        assert 36 <= tall <= 70 or (scale == 1.0 and tall < 70)
+        # The target shows the card at that scale: its area is the outline's, scaled.
+        area = cv2.contourArea(table.outlines[which].astype(np.float32)) * scale**2
+        assert abs(float(look.target[0].sum()) * OUT_SCALE**2 - area) < 0.04 * area
+    assert seen == {0, 1}
+
+
+def test_a_dense_grid_is_looked_at_about_twice_as_closely() -> None:
+    cards, options = deal_hard(np.random.default_rng(3), kind="grid")
+    table = _table(options.spec(cards, seed=3, deck="train-3"), "grid")
+    first = WORK_WIDTH / table.image.shape[1]
+    box, scale = choose_look(table, np.random.default_rng(1), "grid")
+    assert 1.8 * first <= scale <= 3.0 * first
+    look = take_look(table.image, table.outlines, box, scale)
+    tall = np.median([max(cv2.minAreaRect(o.astype(np.float32))[1]) for o in table.outlines]) * scale
+    assert 40 <= tall <= 100
+    assert float(look.target[0].mean()) > 0.3 and float(look.target[1].max()) == 1.0
+
+
+def test_a_tiny_look_is_padded_with_table_as_the_detector_pads_it() -> None:
+    table = _table(SceneSpec(cards=(PlacedCard("9d", True, (0.5, 0.5), height=0.1),), size=(1280, 720), seed=4,
+                             deck="train-4", table="dark-cloth"))  # fmt: skip
+    look = take_look(table.image, table.outlines, (600, 300, 680, 420), 0.5)
+    assert look.image.shape[:2] == (MIN_LOOK, MIN_LOOK)
+    assert look.target.shape == (2, MIN_LOOK // OUT_SCALE, MIN_LOOK // OUT_SCALE)
+    assert float(look.target[0, :, 20:].max()) == 0.0 and float(look.target[0, :, :20].max()) == 1.0
+
+
+def test_hard_samples_are_deterministic_and_of_every_look() -> None:
+    kinds = set()
+    for seed in range(0, 4 * LOOKS_PER_SCENE):
+        a = hard_sample(seed)
+        assert a.target.shape == (2, -(-a.image.shape[0] // OUT_SCALE), -(-a.image.shape[1] // OUT_SCALE))
+        assert min(a.image.shape[:2]) >= MIN_LOOK
+        assert (a.target[1] <= a.target[0] + 1e-6).all() and float(a.target.min()) >= 0.0
+        if seed % LOOKS_PER_SCENE == 0:
+            assert a.image.shape[1] == WORK_WIDTH
+        kinds.add(hard_table(seed // LOOKS_PER_SCENE).kind)
+    hard_table.cache_clear()
+    b = hard_sample(7)
+    assert np.array_equal(b.image, hard_sample(7).image)
+    assert len(kinds) >= 2

@@ -395,9 +395,8 @@ def hard_sample(seed: int) -> SegSample:
     The :data:`LOOKS_PER_SCENE` consecutive seeds of a group share a table (:func:`hard_table`):
     the group's first seed is its first look, the others second looks (:func:`choose_look`) of the
     kind the table asks for: closer at a dense grid, further at a large card, near a card
-    elsewhere. The crop is shrunk as the detector shrinks it and, if smaller than
-    :data:`vision.scale.MIN_LOOK`, padded with the table's colour as the detector pads it. Things
-    beside the cards (paper, a phone, a keyboard) are never in the truth: table in the targets.
+    elsewhere (:func:`take_look`). Things beside the cards (paper, a phone, a keyboard) are never
+    in the truth: table in the targets.
     """
     table = hard_table(seed // LOOKS_PER_SCENE)
     rng = np.random.default_rng([seed, 7006])
@@ -412,17 +411,26 @@ def hard_sample(seed: int) -> SegSample:
         p = np.array([weights[name] for name in names])
         kind = names[int(rng.choice(len(names), p=p / p.sum()))]
     box, scale = choose_look(table, rng, kind)
+    return take_look(table.image, table.outlines, box, scale)
+
+
+def take_look(image: np.ndarray, outlines: tuple[np.ndarray, ...], box: tuple[int, int, int, int],
+              scale: float) -> SegSample:  # fmt: skip
+    """The look at ``box`` of a frame at ``scale`` and its targets, from the cards' outlines (frame
+    pixels, drawing order). The crop is shrunk as the detector shrinks it and, if smaller than
+    :data:`vision.scale.MIN_LOOK`, padded with the table's colour as the detector pads it (table
+    in the targets)."""
     x0, y0, x1, y1 = box
-    crop = table.image[y0:y1, x0:x1]
+    crop = image[y0:y1, x0:x1]
     size = (max(round((x1 - x0) * scale), 1), max(round((y1 - y0) * scale), 1))
-    image = shrink(crop, size) if scale < 1.0 else crop.copy()
-    out = (-(-image.shape[1] // OUT_SCALE), -(-image.shape[0] // OUT_SCALE))
-    target = look_targets(table.outlines, box, scale, out)
-    if min(image.shape[:2]) < MIN_LOOK:  # as the detector pads a tiny look: with the table's colour
-        edge = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
+    small = shrink(crop, size) if scale < 1.0 else crop.copy()
+    out = (-(-small.shape[1] // OUT_SCALE), -(-small.shape[0] // OUT_SCALE))
+    target = look_targets(outlines, box, scale, out)
+    if min(small.shape[:2]) < MIN_LOOK:
+        edge = np.concatenate([small[0], small[-1], small[:, 0], small[:, -1]])
         colour = tuple(float(v) for v in np.median(edge, axis=0))
-        bottom, right = max(MIN_LOOK - image.shape[0], 0), max(MIN_LOOK - image.shape[1], 0)
-        image = cv2.copyMakeBorder(image, 0, bottom, 0, right, cv2.BORDER_CONSTANT, value=colour)
-        pad_out = (-(-image.shape[1] // OUT_SCALE), -(-image.shape[0] // OUT_SCALE))
-        target = np.pad(target, ((0, 0), (0, pad_out[1] - out[1]), (0, pad_out[0] - out[0])))
-    return SegSample(np.ascontiguousarray(image), target.astype(np.float32))
+        bottom, right = max(MIN_LOOK - small.shape[0], 0), max(MIN_LOOK - small.shape[1], 0)
+        small = cv2.copyMakeBorder(small, 0, bottom, 0, right, cv2.BORDER_CONSTANT, value=colour)
+        padded = (-(-small.shape[1] // OUT_SCALE), -(-small.shape[0] // OUT_SCALE))
+        target = np.pad(target, ((0, 0), (0, padded[1] - out[1]), (0, padded[0] - out[0])))
+    return SegSample(np.ascontiguousarray(small), target.astype(np.float32))
