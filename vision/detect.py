@@ -41,7 +41,21 @@ from vision.quads import card_shaped_many
 from vision.quads import intersect as _intersect
 from vision.quads import quad_from_blob as _quad_from_blob
 from vision.rectify import CARD_ASPECT, order_corners_many
-from vision.scale import MIN_LOOK, explained, explanation, looks_again, owners, patches, shrink, tiles
+from vision.scale import (
+    MIN_LOOK,
+    SMALLEST,
+    SURE,
+    TRAINED_HEIGHT,
+    explained,
+    explanation,
+    look_closer,
+    looks_again,
+    off_size,
+    owners,
+    patches,
+    shrink,
+    tiles,
+)
 from vision.segment import CardSegmenter
 
 WORK_WIDTH = 320
@@ -334,7 +348,7 @@ def _overlaps(quad: np.ndarray, others: list[tuple[np.ndarray, float, bool]]) ->
     return False
 
 
-def find_cards(frame: np.ndarray, *, min_height: float = 0.05, segmenter: CardSegmenter | None = None,
+def find_cards(frame: np.ndarray, *, min_height: float = SMALLEST, segmenter: CardSegmenter | None = None,
                gray: Callable[[], np.ndarray] | None = None) -> list[Outline]:
     """Every card outline in a BGR frame; cards shorter than ``min_height`` of the frame's smaller side are ignored.
 
@@ -346,7 +360,7 @@ def find_cards(frame: np.ndarray, *, min_height: float = 0.05, segmenter: CardSe
     h, w = frame.shape[:2]
     width = segmenter.settings.work_width if segmenter is not None else WORK_WIDTH
     scale = min(1.0, width / w)
-    min_side = min(h, w) * min_height
+    min_side = min_height
     if segmenter is not None:
         looked = _look(frame, segmenter, (0, 0, w, h), scale, min_side, 0)
     else:
@@ -375,6 +389,12 @@ def find_cards(frame: np.ndarray, *, min_height: float = 0.05, segmenter: CardSe
 
 _LOOKS_DEEP = 2
 """How many times a patch of card pixels may be looked at again, at another scale."""
+
+_TINY = SURE[0] * TRAINED_HEIGHT
+"""A patch of card pixels shorter than this (look pixels) is too small for a look to be sure of."""
+
+_DECK = 52
+"""More tiny patches than this in one look are a pattern, not cards."""
 
 Looked = list[tuple[np.ndarray, float, bool, float]]
 """Rough outlines in frame pixels, each with its fit, whether part of it is hidden, and the scale
@@ -433,28 +453,76 @@ def _look(frame: np.ndarray, segmenter: CardSegmenter, box: tuple[int, int, int,
         mine = [quad for (quad, _, _), label in zip(found, first, strict=True) if label == patch.label]
         judged.append((patch, mine, *explanation(labels, patch, mine)))
     # Cards explained where they are are hidden from a look further away, where they would run
-    # together with a large card beside them.
-    done = {patch.label for patch, _, covered, tiled in judged if explained(covered, tiled)}
+    # together with a large card beside them. Cards too small to be sure of are looked at closer,
+    # and what that look sees there replaces them.
+    done = {patch.label for patch, mine, covered, tiled in judged if explained(covered, tiled) and not off_size(mine)}
     settled = [item[0] for item, label in zip(initial, first, strict=True) if label in done]
+    # More patches too small to be sure of than a deck has cards: the cloth's own pattern, taken for
+    # cards far away. They are neither looked at closer nor kept.
+    tiny = {patch.label for patch in card_patches
+            if patch.label not in done and max(patch.box[2] - patch.box[0], patch.box[3] - patch.box[1]) < _TINY}
+    if scale < 1.0 and len(tiny) > _DECK:
+        looked = [item for item, label in zip(initial, first, strict=True) if label not in tiny]
+        done |= tiny
     for patch, mine, covered, tiled in judged:
         if patch.label in done:
             continue
         mine_looked = [item for item, label in zip(initial, first, strict=True) if label == patch.label]
-        best: tuple[tuple[bool, float], Looked] | None = None
-        for again in looks_again(labels, patch, mine, scale, origin, frame.shape[:2]):
+        off = off_size(mine) if explained(covered, tiled) else 0
+        if off:  # explained, but by cards too small or too large to be sure of: look closer
+            closer = look_closer(patch, mine, scale, origin, frame.shape[:2])
+            looks = [] if closer is None else [closer]
+        else:
+            looks = looks_again(labels, patch, mine, scale, origin, frame.shape[:2])
+        candidates: list[Looked] = []
+        for again in looks:
             further = again.scale < scale
             second = _look(frame, segmenter, again.box, again.scale, min_side, depth + 1, settled if further else ())
             on = owners(labels, [_to_look(item[0], scale, origin) for item in second])
-            theirs = [item for item, label in zip(second, on, strict=True) if label == patch.label]
-            merged = [_to_look(item[0], scale, origin) for item in _merge(mine_looked, theirs)]
+            candidates.append([item for item, label in zip(second, on, strict=True) if label == patch.label])
+        if off < 0 and candidates:  # the closer look sees the small cards: what it sees replaces them
+            mine_ids = {id(item) for item in mine_looked}
+            looked = [item for item in looked if id(item) not in mine_ids] + candidates[0]
+            continue
+        # A card of one look that the smaller cards of another tile is several cards run together:
+        # it explains nothing.
+        everyone = [item[0] for other in candidates for item in other]
+        valid = [item for item in mine_looked if not _run_together(item[0], everyone)]
+        if len(valid) < len(mine_looked):
+            covered, tiled = explanation(labels, patch, [_to_look(item[0], scale, origin) for item in valid])
+        unsure = not _seen_near_trained(valid)  # the first look's cards were too small or too large to be sure of
+        best: tuple[tuple[bool, bool, float], Looked] | None = None
+        for k, theirs in enumerate(candidates):
+            others = [item[0] for j, other in enumerate(candidates) if j != k for item in other]
+            theirs = [item for item in theirs if not _run_together(item[0], others + [i[0] for i in valid])]
+            merged = [_to_look(item[0], scale, origin) for item in _merge(valid, theirs)]
             covered2, tiled2 = explanation(labels, patch, merged)
-            better = covered2 >= covered + 0.15 or (tiled2 and not tiled and covered2 >= max(0.8, covered - 0.05))
-            rank = (explained(covered2, tiled2), covered2)
+            better = (covered2 >= covered + 0.15 or (tiled2 and not tiled and covered2 >= max(0.8, covered - 0.05))
+                      or (unsure and _seen_near_trained(theirs) and covered2 >= covered - 0.05))
+            # Cards seen near the size the network learned are believed before others.
+            rank = (explained(covered2, tiled2), _seen_near_trained(theirs), covered2)
             if better and (best is None or rank > best[0]):
                 best = (rank, theirs)
         if best is not None:
-            looked = _merge(looked, best[1])
+            gone = {id(item) for item in mine_looked} - {id(item) for item in valid}
+            looked = _merge([item for item in looked if id(item) not in gone], best[1])
     return looked
+
+
+def _seen_near_trained(items: Looked) -> bool:
+    """Whether the outlines were seen, most of their area, at a size where the network finds cards
+    whole and apart."""
+    areas = np.array([_area(quad) for quad, _, _, _ in items])
+    near = np.array([SURE[0] <= _long_side(quad) * look_scale / TRAINED_HEIGHT <= SURE[1]
+                     for quad, _, _, look_scale in items])  # fmt: skip
+    return bool(len(items)) and 2 * float(areas[near].sum()) >= float(areas.sum())
+
+
+def _run_together(quad: np.ndarray, others: list[np.ndarray]) -> bool:
+    """Whether the smaller quads ``others`` whose centres lie in ``quad`` tile it as cards of one deck
+    do: then ``quad`` is several cards run together, seen too far away."""
+    inner = [other for other in others if _holds(quad, other) and _area(other) < 0.6 * _area(quad)]
+    return len(inner) >= 2 and tiles(quad, inner)
 
 
 def _merge(first: Looked, second: Looked) -> Looked:

@@ -49,6 +49,13 @@ def segmented(segmenter: CardSegmenter, small: np.ndarray, min_area: float, *,
         core = core.copy()
         for i in stray:
             core[masks[i].full(core.shape) > 0] = 0.0
+    # Cores of cards packed close can run together into one outline that is not a card's (or is
+    # several cards' together): there the cores are split where the network is surer.
+    split = _split_run_together(found, masks, card, core, min_area, (settings.card_threshold, settings.core_threshold))
+    if split[0] is not found:  # a court card's picture split off as a card of its own goes
+        strays = set(_inside_larger([quad for quad, _, _ in split[0]], [partial for _, _, partial in split[0]]))
+        found = [f for k, f in enumerate(split[0]) if k not in strays]
+        masks = [m for k, m in enumerate(split[1]) if k not in strays]
     # Noise or a busy cloth can look like one card filling the frame: no card covers most of it.
     frame_area = float(cards.shape[0] * cards.shape[1])
     keep = [k for k, (quad, _, _) in enumerate(found) if cv2.contourArea(quad.astype(np.float32)) <= 0.6 * frame_area]
@@ -275,3 +282,46 @@ def complete_hidden(rect: np.ndarray, cards: np.ndarray, own: np.ndarray) -> np.
                     quad[_PUSHED[(axis is a, sign > 0)]] += sign * unit * grow
                     best = (grow, quad)
     return rect if best is None else best[1]
+
+
+def _split_run_together(found: Quads, masks: list[Instance], card: np.ndarray, core: np.ndarray, min_area: float,
+                        thresholds: tuple[float, float]) -> tuple[Quads, list[Instance]]:  # fmt: skip
+    """``found`` and its instances with each outline that is not one whole card's (completed, or
+    more than :data:`_OVERSIZE` times the typical card's area) replaced by the instances its core
+    splits into (:func:`vision.segment.instances` with ``split``), when it splits."""
+    areas = [cv2.contourArea(q.astype(np.float32)) for q, _, _ in found]
+    whole = [area for area, (_, _, partial) in zip(areas, found, strict=True) if not partial]
+    typical = float(np.percentile(whole, 75)) if len(whole) >= 3 else np.inf
+    odd = [k for k, ((_, _, partial), area) in enumerate(zip(found, areas, strict=True))
+           if partial or area > _OVERSIZE * typical]  # fmt: skip
+    if not odd:
+        return found, masks
+    parts = instances(card, core, card_threshold=thresholds[0], core_threshold=thresholds[1], min_area=min_area,
+                      split=True)  # fmt: skip
+    if len(parts) <= len(masks):
+        return found, masks
+    full = [part.full(card.shape) for part in parts]
+    out, out_masks = [], []
+    for k, (item, inst) in enumerate(zip(found, masks, strict=True)):
+        if k in odd:
+            own = inst.full(card.shape)
+            inside = [p for p, m in zip(parts, full, strict=True) if (m & own).sum() > 0.5 * m.sum()]
+            if len(inside) >= 2:
+                quads = _quads_of_instances(inside, card > thresholds[0])
+                # A part completed as a card hidden under its neighbour is a piece of a card that
+                # parted across its picture (a court card), not a card.
+                keep = [j for j, (quad, _, partial) in enumerate(quads)
+                        if not partial or not _overlapped(quad, [q for i, (q, _, _) in enumerate(quads) if i != j])]
+                out += [quads[j] for j in keep]
+                out_masks += [inside[j] for j in keep]
+                continue
+        out.append(item)
+        out_masks.append(inst)
+    return out, out_masks
+
+
+def _overlapped(quad: np.ndarray, others: list[np.ndarray]) -> bool:
+    """Whether another quad covers more than a third of ``quad``."""
+    a = quad.astype(np.float32)
+    area = max(float(cv2.contourArea(a)), 1e-6)
+    return any(cv2.intersectConvexConvex(a, o.astype(np.float32))[0] > area / 3 for o in others)

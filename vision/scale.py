@@ -44,6 +44,14 @@ _TOO_TALL = 1.6  # a card-shaped patch taller than this many trained heights is 
 _TOO_SHORT = 0.6  # ... shorter than this many, larger
 _CLOSER = 2.0  # a patch of several cards not explained is looked at least this much closer
 _MARGIN = 0.25  # a crop reaches this share of the patch's size beyond it on each side (the table around)
+SMALLEST = 36.0
+"""Height in frame pixels of the smallest card looked for (an index is then about 5 pixels tall)
+whatever the frame's size."""
+
+SURE = (0.6, 2.0)
+"""Card heights, in trained heights, a look is sure of: smaller ones may be a coin or two cards as
+one, larger ones a block of cards run together (or one large card)."""
+
 MIN_LOOK = 64
 """A look's shorter side in pixels at least: a crop smaller than this at its scale is widened."""
 
@@ -132,47 +140,101 @@ def owners(labels: np.ndarray, quads: list[np.ndarray]) -> list[int]:
 
 def explanation(labels: np.ndarray, patch: Patch, quads: list[np.ndarray]) -> tuple[float, bool]:
     """How well card quads (look pixels) explain a patch: the share of its pixels they cover, and
-    whether they tile it as cards of one deck do (no two overlapping much, none more than twice
-    another's area)."""
+    whether they tile it as cards of one deck do (:func:`one_deck`)."""
     if len(quads) == 1:  # one card's outline: it covers the patch as far as its area can
         return min(float(cv2.contourArea(np.asarray(quads[0], np.float32))) / max(patch.area, 1), 1.0), True
     x0, y0, x1, y1 = patch.box
     own = labels[y0:y1, x0:x1] == patch.label
     cover = np.zeros(own.shape, np.uint8)
-    areas = []
     for quad in quads:
         cv2.fillConvexPoly(cover, np.round(np.asarray(quad) - (x0, y0)).astype(np.int32), 1)
-        areas.append(float(cv2.contourArea(np.asarray(quad, np.float32))))
     covered = float(np.count_nonzero(own & (cover > 0))) / max(patch.area, 1)
-    tiled = bool(quads) and max(areas) <= 2.0 * max(min(areas), 1e-6)
-    for i in range(len(quads)):
-        for j in range(i + 1, len(quads)):
-            a, b = np.asarray(quads[i], np.float32), np.asarray(quads[j], np.float32)
-            inter, _ = cv2.intersectConvexConvex(a, b)
-            if inter > 0.2 * min(areas[i], areas[j]):
-                tiled = False
-    return covered, tiled
+    return covered, one_deck(quads)
+
+
+def one_deck(quads: list[np.ndarray]) -> bool:
+    """Whether card quads lie as cards of one deck do: no two overlapping much (a fifth of the
+    smaller), none more than twice another's area. Among many (ten or more), a tenth may not: a
+    card taken with a sliver of its neighbour does not make the others wrong."""
+    if not quads:
+        return False
+    parts = [np.asarray(q, np.float32) for q in quads]
+    areas = np.array([float(cv2.contourArea(q)) for q in parts])
+    n = len(parts)
+    spare = n // 10
+    if spare == 0:
+        if areas.max() > 2.0 * max(areas.min(), 1e-6):
+            return False
+        odd = np.zeros(n, bool)
+    else:
+        middle = float(np.median(areas))
+        odd = (areas > 1.45 * middle) | (areas < middle / 1.45)
+    boxes = np.stack([np.concatenate([p.min(axis=0), p.max(axis=0)]) for p in parts])
+    meet = ((boxes[:, None, 0] < boxes[None, :, 2]) & (boxes[None, :, 0] < boxes[:, None, 2])
+            & (boxes[:, None, 1] < boxes[None, :, 3]) & (boxes[None, :, 1] < boxes[:, None, 3]))  # fmt: skip
+    for i, j in zip(*np.nonzero(np.triu(meet, 1)), strict=True):
+        if not (odd[i] or odd[j]) and cv2.intersectConvexConvex(parts[i], parts[j])[0] > 0.2 * min(areas[i], areas[j]):
+            odd[i] = True
+            if spare == 0:
+                return False
+    return int(odd.sum()) <= spare
 
 
 def tiles(outer: np.ndarray, inner: list[np.ndarray]) -> bool:
-    """Whether quads ``inner`` cover most (0.8) of quad ``outer`` the way cards of one deck do:
-    no two overlapping much, none more than twice another's area."""
-    a = np.asarray(outer, np.float32)
-    area = float(cv2.contourArea(a))
-    parts = [np.asarray(q, np.float32) for q in inner]
-    sizes = [float(cv2.contourArea(q)) for q in parts]
-    if not parts or area <= 0 or max(sizes) > 2.0 * max(min(sizes), 1e-6):
+    """Whether quads ``inner`` cover most (0.8) of quad ``outer`` the way cards of one deck do: most
+    of them (0.7) of one size (within 1.45 times their median area; a card taken with a sliver of
+    its neighbour, or half of one, does not make the others wrong). The pips or the picture of
+    one large card do not cover it so."""
+    a = np.asarray(outer, np.float64)
+    area = float(cv2.contourArea(a.astype(np.float32)))
+    if not inner or area <= 0:
         return False
-    for i in range(len(parts)):
-        for j in range(i + 1, len(parts)):
-            if cv2.intersectConvexConvex(parts[i], parts[j])[0] > 0.2 * min(sizes[i], sizes[j]):
-                return False
-    return sum(float(cv2.intersectConvexConvex(a, q)[0]) for q in parts) >= 0.8 * area
+    parts = [np.asarray(q, np.float64) for q in inner]
+    areas = np.array([float(cv2.contourArea(q.astype(np.float32))) for q in parts])
+    middle = float(np.median(areas))
+    if np.count_nonzero((areas <= 1.45 * middle) & (areas >= middle / 1.45)) < 0.7 * len(parts):
+        return False
+    # The share of the outer quad covered, drawn at about 100 pixels across.
+    x0, y0 = a.min(axis=0)
+    step = max(float(np.ptp(a[:, 0])), float(np.ptp(a[:, 1])), 1.0) / 100
+    canvas = np.zeros((104, 104), np.uint8)
+    cv2.fillConvexPoly(canvas, np.round((a - (x0, y0)) / step).astype(np.int32), 1)
+    covered = np.zeros_like(canvas)
+    for q in parts:
+        cv2.fillConvexPoly(covered, np.round((q - (x0, y0)) / step).astype(np.int32), 1)
+    return bool(np.count_nonzero(canvas & covered) >= 0.8 * np.count_nonzero(canvas))
 
 
 def explained(covered: float, tiled: bool) -> bool:
     """Whether a patch so covered and tiled needs no second look."""
     return tiled and covered >= 0.8
+
+
+def off_size(quads: list[np.ndarray]) -> int:
+    """Whether card quads (look pixels) that explain a patch are of a size the look cannot be sure
+    of: -1 too small (a few pixels: a coin, or two cards seen as one), 1 too large (many cards
+    run together into one card-shaped block, or one large card), 0 neither."""
+    if not quads:
+        return 0
+    height = float(np.median([_long_side(q) for q in quads]))
+    return -1 if height < SURE[0] * TRAINED_HEIGHT else 1 if height > SURE[1] * TRAINED_HEIGHT else 0
+
+
+def look_closer(patch: Patch, quads: list[np.ndarray], scale: float, offset: tuple[int, int],
+                frame: tuple[int, int]) -> Look | None:  # fmt: skip
+    """Where to look closer at a patch explained by cards of a size the look cannot be sure of
+    (:func:`off_size`): where small cards would be the trained size, or large ones twice as large
+    (their parts, if they are several cards, near the trained size). None when the frame's own
+    pixels are no closer."""
+    height = float(np.median([_long_side(q) for q in quads]))
+    factor = TRAINED_HEIGHT / height if height < TRAINED_HEIGHT else _CLOSER
+    new_scale = min(scale * factor, 1.0)
+    if new_scale <= scale * 1.2:
+        return None
+    ox, oy = offset
+    x0, y0, x1, y1 = patch.box
+    return Look(crop_box((x0 / scale + ox, y0 / scale + oy, x1 / scale + ox, y1 / scale + oy), new_scale, frame),
+                new_scale)
 
 
 def looks_again(labels: np.ndarray, patch: Patch, quads: list[np.ndarray], scale: float, offset: tuple[int, int],
@@ -192,16 +254,19 @@ def looks_again(labels: np.ndarray, patch: Patch, quads: list[np.ndarray], scale
         height = _long_side(shape[0])
         if height > _TOO_TALL * TRAINED_HEIGHT:
             factors.append(FAR_HEIGHT / height)
+            factors.append(_CLOSER)  # or a card-shaped block of small cards
         elif height < _TOO_SHORT * TRAINED_HEIGHT:
             factors.append(TRAINED_HEIGHT / height)
     else:
-        # Several cards run together: closer, to where the cards found would be the trained size.
+        # Several cards run together: closer, to where the cards found would be the trained size
+        # (none found: the patch's narrow side is at most a card's height).
         heights = [_long_side(q) for q in quads]
-        typical = float(np.median(heights)) if heights else TRAINED_HEIGHT
+        sides = cv2.minAreaRect(contour)[1]
+        typical = float(np.median(heights)) if heights else max(min(sides), 1.0)
         factors.append(max(_CLOSER, TRAINED_HEIGHT / typical))
         # Or one large card whose plain middle the network took for table (a pale card on a pale
         # cloth): further, to where the patch would be a card of the trained size.
-        extent = max(cv2.minAreaRect(contour)[1])
+        extent = max(sides)
         if extent > _TOO_TALL * TRAINED_HEIGHT:
             factors.append(FAR_HEIGHT / extent)
     ox, oy = offset

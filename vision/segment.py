@@ -109,6 +109,8 @@ class CardSegmenter:
 
 
 _CRUMB = 0.15
+_SPLIT_LEVELS = (0.65, 0.8, 0.9)
+_COMPACT = 0.35
 _SURE = 0.8
 _HYSTERESIS = 0.7
 
@@ -130,12 +132,17 @@ class Instance:
 
 
 def instances(card: np.ndarray, core: np.ndarray, *, card_threshold: float = 0.5, core_threshold: float = 0.5,
-              min_area: float = 20.0) -> list[Instance]:  # fmt: skip
+              min_area: float = 20.0, split: bool = False) -> list[Instance]:  # fmt: skip
     """One instance per card: each core with the card pixels of its patch nearest to it.
 
     A core alone on its patch of card pixels takes the whole patch. Where several cores share a
     patch (cards touching), a pixel joins the nearest core only if it is no further from it than
     the core's own size suggests the card's rim can be (cores lie a fifth of a card's width inside).
+
+    With ``split``, a core that holds two parts or more where the network is surer (above each of
+    :data:`_SPLIT_LEVELS` in turn) is split among them: the cores of cards packed close (a grid
+    seen from afar) run together where the network is only fairly sure. Not by default: the core
+    of a court card can part the same way across its picture.
     """
     pixels = card > card_threshold
     # Hysteresis: a core is a region the network is fairly sure of (above 0.7 of the threshold) that
@@ -144,6 +151,9 @@ def instances(card: np.ndarray, core: np.ndarray, *, card_threshold: float = 0.5
     weak = (core > core_threshold * _HYSTERESIS).astype(np.uint8)
     # 8-connected, as distanceTransformWithLabels numbers the cores below.
     count, labels, stats, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
+    if split:  # each core split into the parts it has where the network is surer
+        for level in _SPLIT_LEVELS:
+            count, labels, stats = _split_cores(core, level, count, labels, stats, max(min_area * 0.1, 3))
     sure = np.bincount(labels[core > core_threshold], minlength=count) > 0
     sure[0] = False
     area = stats[:, cv2.CC_STAT_AREA]
@@ -155,10 +165,10 @@ def instances(card: np.ndarray, core: np.ndarray, *, card_threshold: float = 0.5
     blob_of = np.zeros(count, np.int64)
     blob_of[labels] = blobs  # every pixel of a sure core lies on its blob
     # A crumb of core beside a much larger one on the same patch of card is a piece of it broken
-    # off (a close card's busy face), not a card of its own: it goes.
-    largest = np.zeros(len(blob_stats), np.int64)
-    np.maximum.at(largest, blob_of[keep], area[keep])
-    keep = keep[area[keep] >= _CRUMB * largest[blob_of[keep]]]
+    # off (a close card's busy face), not a card of its own: it goes. Beside it: within the larger
+    # core's box grown by half its size (cores far apart on one patch are cards of their own, on a
+    # cloth the network took for card).
+    keep = keep[~_crumbs(stats[keep], blob_of[keep])]
     on_blob = np.bincount(blob_of[keep], minlength=len(blob_stats))
     seeds = np.zeros(count, bool)
     seeds[keep] = True  # specks and crumbs claim no pixels
@@ -189,3 +199,76 @@ def instances(card: np.ndarray, core: np.ndarray, *, card_threshold: float = 0.5
         if cv2.countNonZero(mask) >= min_area and cv2.mean(card[by : by + bh, bx : bx + bw], mask)[0] >= _SURE:
             out.append(Instance(bx, by, mask))
     return out
+
+
+def _crumbs(stats: np.ndarray, blob: np.ndarray) -> np.ndarray:
+    """Which cores (their connected-component ``stats`` rows, on patches ``blob``) are crumbs: less
+    than :data:`_CRUMB` of the area of a compact core (filling :data:`_COMPACT` of its box at
+    least, as a card's does even turned 45°) on the same patch whose box, grown by half its size,
+    holds their centre."""
+    x, y, w, h, area = (stats[:, k].astype(np.float64) for k in range(5))
+    cx, cy = x + w / 2, y + h / 2
+    grow = np.maximum(w, h) / 2
+    near = ((cx[:, None] >= x[None] - grow[None]) & (cx[:, None] <= x[None] + w[None] + grow[None])
+            & (cy[:, None] >= y[None] - grow[None]) & (cy[:, None] <= y[None] + h[None] + grow[None]))  # fmt: skip
+    compact = area >= _COMPACT * w * h  # a card's core, not a cloth's scattered patches taken for one
+    larger = (area[:, None] < _CRUMB * area[None]) & (blob[:, None] == blob[None]) & compact[None]
+    out: np.ndarray = (near & larger).any(axis=1)
+    return out
+
+
+def _split_cores(core: np.ndarray, level: float, count: int, labels: np.ndarray, stats: np.ndarray, least: float
+                 ) -> tuple[int, np.ndarray, np.ndarray]:  # fmt: skip
+    """The cores (connected components ``labels`` of ``count`` labels, with their ``stats``) with each
+    one that holds two parts or more above ``level`` (each at least ``least`` pixels and
+    :data:`_CRUMB` of the largest part) split among those parts, every pixel to the nearest."""
+    parts_count, parts, part_stats, _ = cv2.connectedComponentsWithStats((core > level).astype(np.uint8),
+                                                                         connectivity=8)  # fmt: skip
+    if parts_count <= 2:
+        return count, labels, stats
+    owner = np.zeros(parts_count, np.int64)
+    owner[parts] = labels  # each part lies within one core
+    area = part_stats[:, cv2.CC_STAT_AREA]
+    largest = np.zeros(count, np.int64)
+    np.maximum.at(largest, owner[1:], area[1:])
+    real = (area >= least) & (area >= _CRUMB * largest[owner])
+    real[0] = False
+    per_core = np.bincount(owner[real], minlength=count)
+    per_core[0] = 0
+    split = np.flatnonzero(per_core >= 2)
+    if not len(split):
+        return count, labels, stats
+    labels = labels.copy()
+    for k in split:
+        x, y, w, h = (int(v) for v in stats[k, :4])
+        own = labels[y : y + h, x : x + w] == k
+        mine = np.flatnonzero(real & (owner == k))
+        seeds = np.isin(parts[y : y + h, x : x + w], mine) & own
+        _, nearest = cv2.distanceTransformWithLabels((~seeds).astype(np.uint8), cv2.DIST_L2, 5,
+                                                     labelType=cv2.DIST_LABEL_CCOMP)  # fmt: skip
+        # Renumber: the first part keeps the core's label, the others get new ones.
+        ids = np.unique(nearest[seeds])
+        new = np.concatenate([[k], count + np.arange(len(ids) - 1)])
+        lookup = np.zeros(int(nearest.max()) + 1, np.int64)
+        lookup[ids] = new
+        region = labels[y : y + h, x : x + w]
+        region[own] = lookup[nearest[own]]
+        count += len(ids) - 1
+    return count, labels, _stats(labels, count)
+
+
+def _stats(labels: np.ndarray, count: int) -> np.ndarray:
+    """The rows (x, y, width, height, area) of labels 0..count-1 of ``labels``, as
+    connectedComponentsWithStats gives them (the background's row is left empty)."""
+    ys, xs = np.nonzero(labels)
+    lab = labels[ys, xs]
+    low = np.stack([np.full(count, labels.shape[1]), np.full(count, labels.shape[0])])
+    high = np.full((2, count), -1)
+    for axis, values in enumerate((xs, ys)):
+        np.minimum.at(low[axis], lab, values)
+        np.maximum.at(high[axis], lab, values)
+    stats = np.zeros((count, 5), np.int32)
+    stats[:, 0], stats[:, 1] = low
+    stats[:, 2], stats[:, 3] = np.maximum(high - low + 1, 0)
+    stats[:, 4] = np.bincount(lab, minlength=count)
+    return stats
