@@ -212,12 +212,16 @@ def explained(covered: float, tiled: bool) -> bool:
 
 def off_size(quads: list[np.ndarray]) -> int:
     """Whether card quads (look pixels) that explain a patch are of a size the look cannot be sure
-    of: -1 too small (a few pixels: a coin, or two cards seen as one), 1 too large (many cards
-    run together into one card-shaped block, or one large card), 0 neither."""
+    of: -1 too small (a few pixels: a coin, or two cards seen as one), 1 too large (blocks of
+    many cards run together, each card-shaped), 0 neither."""
     if not quads:
         return 0
     height = float(np.median([_long_side(q) for q in quads]))
-    return -1 if height < SURE[0] * TRAINED_HEIGHT else 1 if height > SURE[1] * TRAINED_HEIGHT else 0
+    if height < SURE[0] * TRAINED_HEIGHT:
+        return -1
+    # One large card explaining its patch is believed (the network finds such cards whole); several
+    # side by side may be blocks of cards run together.
+    return 1 if height > SURE[1] * TRAINED_HEIGHT and len(quads) > 1 else 0
 
 
 def look_closer(patch: Patch, quads: list[np.ndarray], scale: float, offset: tuple[int, int],
@@ -254,7 +258,6 @@ def looks_again(labels: np.ndarray, patch: Patch, quads: list[np.ndarray], scale
         height = _long_side(shape[0])
         if height > _TOO_TALL * TRAINED_HEIGHT:
             factors.append(FAR_HEIGHT / height)
-            factors.append(_CLOSER)  # or a card-shaped block of small cards
         elif height < _TOO_SHORT * TRAINED_HEIGHT:
             factors.append(TRAINED_HEIGHT / height)
     else:
