@@ -474,10 +474,12 @@ def _look(frame: np.ndarray, segmenter: CardSegmenter, box: tuple[int, int, int,
             looks = [] if closer is None else [closer]
         else:
             looks = looks_again(labels, patch, mine, scale, origin, frame.shape[:2])
+        # A look at small cards sees them at the trained size: it is not looked again.
+        deeper = _LOOKS_DEEP if off < 0 or patch.label in tiny else depth + 1
         candidates: list[Looked] = []
         for again in looks:
             further = again.scale < scale
-            second = _look(frame, segmenter, again.box, again.scale, min_side, depth + 1, settled if further else ())
+            second = _look(frame, segmenter, again.box, again.scale, min_side, deeper, settled if further else ())
             on = owners(labels, [_to_look(item[0], scale, origin) for item in second])
             candidates.append([item for item, label in zip(second, on, strict=True) if label == patch.label])
         if off < 0 and candidates:  # the closer look sees the small cards: what it sees replaces them
@@ -522,7 +524,7 @@ def _run_together(quad: np.ndarray, others: list[np.ndarray]) -> bool:
     """Whether the smaller quads ``others`` whose centres lie in ``quad`` tile it as cards of one deck
     do: then ``quad`` is several cards run together, seen too far away."""
     inner = [other for other in others if _holds(quad, other) and _area(other) < 0.6 * _area(quad)]
-    return len(inner) >= 2 and tiles(quad, inner)
+    return len(inner) >= 2 and tiles(quad, inner, loose=True)
 
 
 def _merge(first: Looked, second: Looked) -> Looked:

@@ -306,8 +306,12 @@ def _split_run_together(found: Quads, masks: list[Instance], card: np.ndarray, c
         if k in odd:
             own = inst.full(card.shape)
             inside = [p for p, m in zip(parts, full, strict=True) if (m & own).sum() > 0.5 * m.sum()]
-            if len(inside) >= 2:
-                quads = _quads_of_instances(inside, card > thresholds[0])
+            quads = _quads_of_instances(inside, card > thresholds[0]) if len(inside) >= 2 else []
+            drawn = np.zeros_like(own)
+            for quad, _, _ in quads:
+                cv2.fillConvexPoly(drawn, np.round(quad).astype(np.int32), 1)
+            # Cards the outline was made of cover it; a large card's pips, split apart, do not.
+            if quads and np.count_nonzero(drawn & own) >= 0.7 * np.count_nonzero(own):
                 # A part completed as a card hidden under its neighbour is a piece of a card that
                 # parted across its picture (a court card), not a card.
                 keep = [j for j, (quad, _, partial) in enumerate(quads)

@@ -152,16 +152,16 @@ def explanation(labels: np.ndarray, patch: Patch, quads: list[np.ndarray]) -> tu
     return covered, one_deck(quads)
 
 
-def one_deck(quads: list[np.ndarray]) -> bool:
+def one_deck(quads: list[np.ndarray], spare: int | None = None) -> bool:
     """Whether card quads lie as cards of one deck do: no two overlapping much (a fifth of the
-    smaller), none more than twice another's area. Among many (ten or more), a tenth may not: a
-    card taken with a sliver of its neighbour does not make the others wrong."""
+    smaller), none more than twice another's area. ``spare`` of them may not (by default a tenth,
+    among ten or more: a card taken with a sliver of its neighbour does not make the others wrong)."""
     if not quads:
         return False
     parts = [np.asarray(q, np.float32) for q in quads]
     areas = np.array([float(cv2.contourArea(q)) for q in parts])
     n = len(parts)
-    spare = n // 10
+    spare = n // 10 if spare is None else spare
     if spare == 0:
         if areas.max() > 2.0 * max(areas.min(), 1e-6):
             return False
@@ -180,19 +180,14 @@ def one_deck(quads: list[np.ndarray]) -> bool:
     return int(odd.sum()) <= spare
 
 
-def tiles(outer: np.ndarray, inner: list[np.ndarray]) -> bool:
-    """Whether quads ``inner`` cover most (0.8) of quad ``outer`` the way cards of one deck do: most
-    of them (0.7) of one size (within 1.45 times their median area; a card taken with a sliver of
-    its neighbour, or half of one, does not make the others wrong). The pips or the picture of
-    one large card do not cover it so."""
+def tiles(outer: np.ndarray, inner: list[np.ndarray], *, loose: bool = False) -> bool:
+    """Whether quads ``inner`` cover most (0.8) of quad ``outer`` the way cards of one deck do
+    (:func:`one_deck`). ``loose``: among five or more, a fifth may be of another size or overlap
+    (halves and pairs of a grid looked at closer), where the pips or the picture of one large card
+    are fewer, or cover less of it."""
     a = np.asarray(outer, np.float64)
     area = float(cv2.contourArea(a.astype(np.float32)))
-    if not inner or area <= 0:
-        return False
-    parts = [np.asarray(q, np.float64) for q in inner]
-    areas = np.array([float(cv2.contourArea(q.astype(np.float32))) for q in parts])
-    middle = float(np.median(areas))
-    if np.count_nonzero((areas <= 1.45 * middle) & (areas >= middle / 1.45)) < 0.7 * len(parts):
+    if not inner or area <= 0 or not one_deck(inner, len(inner) // 5 if loose else None):
         return False
     # The share of the outer quad covered, drawn at about 100 pixels across.
     x0, y0 = a.min(axis=0)
@@ -200,8 +195,8 @@ def tiles(outer: np.ndarray, inner: list[np.ndarray]) -> bool:
     canvas = np.zeros((104, 104), np.uint8)
     cv2.fillConvexPoly(canvas, np.round((a - (x0, y0)) / step).astype(np.int32), 1)
     covered = np.zeros_like(canvas)
-    for q in parts:
-        cv2.fillConvexPoly(covered, np.round((q - (x0, y0)) / step).astype(np.int32), 1)
+    for q in inner:
+        cv2.fillConvexPoly(covered, np.round((np.asarray(q, np.float64) - (x0, y0)) / step).astype(np.int32), 1)
     return bool(np.count_nonzero(canvas & covered) >= 0.8 * np.count_nonzero(canvas))
 
 

@@ -6,7 +6,17 @@ import cv2
 import numpy as np
 
 from vision.rectify import CARD_ASPECT
-from vision.scale import FAR_HEIGHT, TRAINED_HEIGHT, explanation, looks_again, patches, shrink, tiles
+from vision.scale import (
+    FAR_HEIGHT,
+    TRAINED_HEIGHT,
+    explanation,
+    look_closer,
+    looks_again,
+    off_size,
+    patches,
+    shrink,
+    tiles,
+)
 
 
 def _card(h: float, cx: float, cy: float) -> np.ndarray:
@@ -71,3 +81,27 @@ def test_cards_of_one_size_side_by_side_tile_a_patch_and_pieces_do_not() -> None
     quarter = [np.array([[x, y], [x + 50, y], [x + 50, y + 70], [x, y + 70]], float)
                for x in (70, 120) for y in (70, 140)]  # fmt: skip
     assert tiles(outer, quarter)
+
+
+def test_cards_too_small_or_blocks_too_large_to_be_sure_of_are_looked_at_closer() -> None:
+    tiny = _card(8, 100, 100)
+    assert off_size([tiny]) == -1
+    assert off_size([_card(40, 100, 100)]) == 0
+    assert off_size([_card(120, 100, 100)]) == 0  # one large card explaining its patch is believed
+    assert off_size([_card(120, 100, 100), _card(120, 200, 100)]) == 1  # blocks of cards side by side
+    _, found = patches(_map((200, 200), [tiny]), 0.5, 5)
+    look = look_closer(found[0], [tiny], 0.1, (0, 0), (2000, 2000))
+    assert look is not None and abs(look.scale * 8 / 0.1 - TRAINED_HEIGHT) < 0.05 * TRAINED_HEIGHT
+    assert look_closer(found[0], [tiny], 1.0, (0, 0), (200, 200)) is None  # the frame's own pixels: no closer
+
+
+def test_a_grid_s_cards_tile_a_block_loosely_with_a_few_odd_ones_and_a_card_s_pieces_do_not() -> None:
+    outer = np.array([[0, 0], [5 * 50, 0], [5 * 50, 2 * 70], [0, 2 * 70]], float)
+    cells = [np.array([[x, y], [x + 50, y], [x + 50, y + 70], [x, y + 70]], float) for x in range(0, 250, 50)
+             for y in (0, 70)]  # fmt: skip
+    cells[0] = np.array([[0, 0], [50, 0], [50, 35], [0, 35]], float)  # halves of cards
+    cells[1] = np.array([[0, 70], [50, 70], [50, 105], [0, 105]], float)
+    assert not tiles(outer, cells)  # strictly, a tenth may be odd
+    assert tiles(outer, cells, loose=True)
+    pieces = [_card(20, 60, 40), _card(20, 120, 80), _card(60, 180, 70)]
+    assert not tiles(outer, pieces, loose=True)
