@@ -13,7 +13,7 @@ from vision.errors import FrameError
 from vision.reader import CardReader
 from vision.rectify import CARD_ASPECT, CROP_H, CROP_W, card_homography, index_crops, order_corners, rectify, thumbnails
 from vision.scene import PlacedCard, SceneSpec, render_scene
-from vision.segment import CardSegmenter
+from vision.segment import CardSegmenter, instances
 
 FELTS = ("green-felt", "blue-felt", "red-felt", "black-cloth", "dark-wood", "grey-laminate")
 
@@ -244,3 +244,15 @@ def test_small_cards_touching_a_large_one_are_each_one_outline(segmenter: CardSe
     assert len(outlines) == len(scene.truth)
     for truth in scene.truth:
         assert max(quad_iou(truth.corners, o.corners) for o in outlines) >= 0.85
+
+
+def test_cores_run_together_are_split_where_the_network_is_surer_only_when_asked() -> None:
+    # Two cards' cores joined by a bridge the network is fairly (0.45), not very, sure of.
+    card = np.zeros((60, 100), np.float32)
+    card[10:50, 10:90] = 1.0
+    core = np.zeros_like(card)
+    core[18:42, 18:46] = 0.95
+    core[18:42, 54:82] = 0.95
+    core[18:42, 46:54] = 0.45
+    assert len(instances(card, core, min_area=50)) == 1
+    assert len(instances(card, core, min_area=50, split=True)) == 2

@@ -242,15 +242,3 @@ def test_cards_run_together_are_explained_by_whole_cards_of_the_typical_size() -
     assert masks[0][80, 224] and not masks[1][80, 224] and masks[1][80, 252]  # the left card was taken away
     # Without an explainer the pair is dropped, never read as one card.
     assert len(segmented(maps, np.zeros((120, 320, 3), np.uint8), 50.0)) == 4  # type: ignore[arg-type]
-
-
-def test_cores_run_together_are_split_where_the_network_is_surer_only_when_asked() -> None:
-    # Two cards' cores joined by a bridge the network is fairly (0.45), not very, sure of.
-    card = np.zeros((60, 100), np.float32)
-    card[10:50, 10:90] = 1.0
-    core = np.zeros_like(card)
-    core[18:42, 18:46] = 0.95
-    core[18:42, 54:82] = 0.95
-    core[18:42, 46:54] = 0.45
-    assert len(instances(card, core, min_area=50)) == 1
-    assert len(instances(card, core, min_area=50, split=True)) == 2
