@@ -21,9 +21,11 @@ Steps 1-3 run on a copy about 320 pixels wide; only step 4 touches the full fram
 With the learned segmenter (:mod:`vision.segment`, used by the card reader) steps 1-3 are its
 card and core maps instead, and the scale is chosen from the frame (:mod:`vision.scale`): a first
 look at the copy about 320 pixels wide, where the cards of a table seen whole are about the size
-the network learned; then each patch of card pixels that look does not explain is looked at again,
-on a crop around it, at the scale where its cards would be that size (further away for a card that
-fills much of the frame, closer for small cards packed together). Step 4 is the same for all.
+the network learned; then each patch of card pixels that look does not explain, or explains with
+cards too small or too large to be sure of, is looked at again, on a crop around it, at the scale
+where its cards would be that size (further away for a card that fills much of the frame, closer
+for small cards and for cards packed together). A patch explained at the first look costs nothing
+more. Step 4 is the same for all.
 """
 
 from __future__ import annotations
@@ -350,7 +352,7 @@ def _overlaps(quad: np.ndarray, others: list[tuple[np.ndarray, float, bool]]) ->
 
 def find_cards(frame: np.ndarray, *, min_height: float = SMALLEST, segmenter: CardSegmenter | None = None,
                gray: Callable[[], np.ndarray] | None = None) -> list[Outline]:
-    """Every card outline in a BGR frame; cards shorter than ``min_height`` of the frame's smaller side are ignored.
+    """Every card outline in a BGR frame; cards shorter than ``min_height`` frame pixels are ignored.
 
     With a ``segmenter`` (the learned model, :mod:`vision.segment`) the cards are found by it, each
     at a scale near the one it was trained on (:mod:`vision.scale`); without one, by the classical

@@ -3,7 +3,10 @@
 :func:`segmented` is the learned path of :func:`vision.detect.find_cards`: each instance of
 :func:`vision.segment.instances` becomes a quad with its sides fitted as lines, a card partly
 hidden is grown into the covered side, and the fact that all cards of a deck are one size is
-used to join halves, give stray cores back and drop cards run together.
+used to join halves, give stray cores back and drop cards run together. An outline that is not one
+whole card's (completed, or far larger than the typical card) is replaced by the cards its core
+splits into where the network is surer, when they cover it (the cores of cards packed close run
+together where the network is only fairly sure).
 """
 
 from __future__ import annotations

@@ -8,20 +8,30 @@ into one patch. What it does get right at any size is *which pixels are card*.
 
 So the detector looks at the frame once at its usual work scale, and then judges each patch of card
 pixels (:func:`looks_again`): a patch explained by the outlines found in it (they cover it, do
-not overlap, and are of one size, as the cards of a deck are) is done. Otherwise its size says where
-to look again, on a crop around the patch:
+not overlap, and are of one size, as the cards of a deck are) is done, if those cards are of a size
+the look can be sure of (:data:`SURE`). Otherwise its size says where to look again, on a crop
+around the patch:
 
+- a patch explained by cards too small to be sure of (a card 40 pixels tall in a 2304-pixel-wide
+  frame is 6 pixels tall in the first look; two cards touching or a coin look the same there) is
+  looked at where they would be the trained size, and what that look sees replaces them
+  (:func:`look_closer`); explained by several cards far too large, side by side (blocks of a grid
+  whose cards ran together), twice as closely;
 - a card-shaped patch much taller than :data:`TRAINED_HEIGHT` is one large card: look at a scale
   where it is :data:`FAR_HEIGHT` tall;
 - a card-shaped patch much shorter is one small card: look where it is :data:`TRAINED_HEIGHT` tall;
 - a patch of another shape is several cards together: look at the scale where the cards found in
-  it (if any) would be :data:`TRAINED_HEIGHT` tall, and at least twice as closely; and, if it is
-  large, also further away, as one large card whose plain middle the network took for table.
+  it (if any; else its narrow side) would be :data:`TRAINED_HEIGHT` tall, and at least twice as
+  closely; and, if it is large, also further away, as one large card whose plain middle the
+  network took for table.
 
-The detector keeps the second look's cards for a patch when they explain it better
-(:func:`explanation`); a look further away does not see the cards already explained around the
-patch (they are painted over), lest they run together with a large card there. The frame is only
-shrunk, never enlarged: the finest look is the frame itself.
+Between the looks at a patch the detector keeps the cards that explain it best
+(:func:`explanation`): an outline of one look that the smaller cards of another tile
+(:func:`tiles`) is several cards run together and explains nothing; cards seen near the trained
+size are believed before cards seen far from it. A look further away does not see the cards
+already explained around the patch (they are painted over), lest they run together with a large
+card there. The frame is only shrunk, never enlarged: the finest look is the frame itself. The
+smallest card looked for is :data:`SMALLEST` frame pixels tall, whatever the frame's size.
 """
 
 from __future__ import annotations
