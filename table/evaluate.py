@@ -70,23 +70,29 @@ def describe_ranks(category: int, ranks: Sequence[int]) -> str:
     >>> describe_ranks(Category.FULL_HOUSE, [11, 0])
     'Full house, kings full of twos'
     """
-    word = [Rank(rank).word for rank in ranks]
-    plural = [Rank(rank).plural for rank in ranks]
+    # Only the ranks the words name are turned into Rank: the later kickers of a key may hold a
+    # wild card that counts for nothing (-1 in five-card draw's keys, e.g. a joker in a flush).
+    def word(i: int) -> str:
+        return Rank(ranks[i]).word
+
+    def plural(i: int) -> str:
+        return Rank(ranks[i]).plural
+
     if category == Category.STRAIGHT_FLUSH:
-        return "Royal flush" if ranks[0] == Rank.ACE else f"Straight flush, {word[0]} high"
+        return "Royal flush" if ranks[0] == Rank.ACE else f"Straight flush, {word(0)} high"
     if category == Category.FOUR_OF_A_KIND:
-        return f"Four of a kind, {plural[0]}"
+        return f"Four of a kind, {plural(0)}"
     if category == Category.FULL_HOUSE:
-        return f"Full house, {plural[0]} full of {plural[1]}"
+        return f"Full house, {plural(0)} full of {plural(1)}"
     if category in (Category.FLUSH, Category.STRAIGHT):
-        return f"{Category(category).label}, {word[0]} high"
+        return f"{Category(category).label}, {word(0)} high"
     if category == Category.THREE_OF_A_KIND:
-        return f"Three of a kind, {plural[0]}"
+        return f"Three of a kind, {plural(0)}"
     if category == Category.TWO_PAIR:
-        return f"Two pair, {plural[0]} and {plural[1]}"
+        return f"Two pair, {plural(0)} and {plural(1)}"
     if category == Category.PAIR:
-        return f"Pair of {plural[0]}"
-    return f"High card, {word[0]}"
+        return f"Pair of {plural(0)}"
+    return f"High card, {word(0)}"
 
 
 @dataclass(frozen=True, order=True)

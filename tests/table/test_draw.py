@@ -306,3 +306,26 @@ def test_two_jokers_may_repeat_but_natural_cards_may_not() -> None:
     with pytest.raises(InvalidCardsError, match="duplicate cards Kd"):
         parse_draw_cards("Kd Jk Kd")
     assert len(parse_draw_cards([*parse_cards("Ah Kd"), JOKER, JOKER])) == 4
+
+
+def test_every_hand_with_jokers_and_wild_cards_can_be_described() -> None:
+    """Every 5-card hand of a pool that makes every category (flushes, straights, pairs, trips, a
+    quad's worth of eights) with 0-2 jokers, under each wild rank and tie rule, high and low, is
+    valued and described: a wild card that counts for nothing (a joker in a flush) never reaches
+    the words."""
+    from itertools import combinations
+
+    from table.draw import WildTies, evaluate_draw, evaluate_low
+
+    pool = ["Ah", "Kh", "Qh", "Jh", "Th", "9h", "8h", "4h", "2h", "8s", "8d", "8c", "As", "Jk", "Jk"]
+    described = 0
+    for hand in combinations(range(len(pool)), 5):
+        cards = [pool[i] for i in hand]
+        for wild in (None, "2", "8", "A"):
+            for ties in WildTies:
+                value = evaluate_draw(cards, wild_rank=wild, ties=ties)
+                assert value.describe()
+                described += 1
+            for rule in ("ace-to-five", "deuce-to-seven"):
+                assert evaluate_low(cards, wild_rank=wild, rule=rule).describe()
+    assert described == 3003 * 4 * len(WildTies)
