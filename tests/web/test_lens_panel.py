@@ -47,8 +47,11 @@ def worker(app: Any) -> Any:
     return app.extensions[LENS_EXTENSION]
 
 
-def settled_on(app: Any, stage: str) -> dict[str, Any]:
-    found: dict[str, Any] = worker(app).wait_until(lambda d: d["stage"] == stage and not d["pending"], timeout=30)
+def settled_on(app: Any, stage: str, version: int | None = None) -> dict[str, Any]:
+    """The lens once it is computed for ``stage`` (and for the state ``version``, when given: the
+    worker may settle on an earlier state of the same street before it catches up)."""
+    found: dict[str, Any] = worker(app).wait_until(
+        lambda d: d["stage"] == stage and not d["pending"] and version in (None, d["state_version"]), timeout=30)
     return found
 
 
@@ -68,7 +71,7 @@ def lens_of_state(state: dict[str, Any]) -> dict[str, Any]:
 def test_api_lens_is_table_lens_of_the_public_state(tock_app: Any, tock_service: Any) -> None:
     client = tock_app.test_client()
     play(tock_service, [ChooseButton(seat=0), *tock_marks(), *TOCK_PREFLOP, *TOCK_FLOP[:5]])
-    settled_on(tock_app, "flop")
+    settled_on(tock_app, "flop", client.get("/api/state").get_json()["version"])
     response = client.get("/api/lens")
     assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store"
     got = response.get_json()
