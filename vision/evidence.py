@@ -7,7 +7,8 @@ into :class:`vision.observations.Observations` once, by fixed rules:
 
 1. a card is face up when the card model says so or its corners plainly show an index;
 2. a face-up card is named when the posterior of its best card reaches the reader's threshold
-   (unsure is always better than wrong);
+   (unsure is always better than wrong), and only when it is as tall as the cards the corner
+   models were trained on (a smaller index is read with a confidence nothing has calibrated);
 3. the pips may name a number card the corners hesitate over, or veto a reading they contradict;
 4. the deck profile (cards enrolled from the user's deck) may name a face-up card, or make it
    unsure when it surely disagrees with the models;
@@ -61,6 +62,9 @@ class Evidence:
     fit: np.ndarray
     embedding_size: int
     card_embedding_size: int
+    min_height: float = 0.0
+    """Cards shorter than this (pixels) are never named: their index is smaller than any the
+    corner models were trained on (``reader.json`` "min_card_height")."""
     cards: np.ndarray = field(init=False)
     none: np.ndarray = field(init=False)
     posteriors: np.ndarray = field(init=False)
@@ -121,9 +125,17 @@ class Evidence:
         return out
 
     @property
+    def readable(self) -> np.ndarray:
+        """Which cards are tall enough for their index to be read at all (rule 2)."""
+        heights = (np.linalg.norm(self.corners[:, 3] - self.corners[:, 0], axis=1)
+                   + np.linalg.norm(self.corners[:, 2] - self.corners[:, 1], axis=1)) / 2  # fmt: skip
+        out: np.ndarray = heights >= self.min_height
+        return out
+
+    @property
     def named(self) -> np.ndarray:
         """Which face-up cards the corners name surely enough (rule 2), before pips and profile."""
-        out: np.ndarray = self.face_up & (self.posterior >= self.threshold)
+        out: np.ndarray = self.face_up & (self.posterior >= self.threshold) & self.readable
         return out
 
     def set_readings(self, rows: np.ndarray, readings: dict[str, np.ndarray], picked: np.ndarray | None = None) -> None:
@@ -156,10 +168,11 @@ class Evidence:
         face_up = self.face_up
         card_ids = np.where(self.named, self.best, -1).astype(np.int64)
         confidence = np.where(face_up, self.posterior, 1.0 - self.p_face).astype(np.float64)
-        by_pips = face_up & (self.pip_named >= 0)
+        readable = self.readable
+        by_pips = face_up & (self.pip_named >= 0) & readable
         card_ids[by_pips], confidence[by_pips] = self.pip_named[by_pips], self.pip_confidence[by_pips]
         card_ids[face_up & self.pip_veto & ~by_pips] = -1  # the confidence stays the best guess's
-        for i in np.flatnonzero(face_up & (self.profile_card >= 0)):
+        for i in np.flatnonzero(face_up & (self.profile_card >= 0) & readable):
             enrolled, sure = int(self.profile_card[i]), float(self.profile_confidence[i])
             if card_ids[i] >= 0 and card_ids[i] != enrolled:  # both sure and they disagree
                 card_ids[i], confidence[i] = -1, min(confidence[i], sure, 1 - sure)

@@ -85,6 +85,8 @@ class ReaderSettings:
     """The reader's stages in order (:mod:`vision.stages`); empty: :data:`DEFAULT_STAGES`."""
     expert: bool = False
     """Whether the corner readings include the expert's second look (``expert.json``)."""
+    min_card_height: float = 0.0
+    """Cards shorter than this many pixels are never named (the corner models' smallest training card)."""
 
     @staticmethod
     def load(path: Path) -> ReaderSettings:
@@ -106,11 +108,15 @@ class ReaderSettings:
         try:
             settings = ReaderSettings(float(data["temperature"]), float(data["threshold"]), int(data.get("members", 1)),
                                       float(data.get("dependence", 0.0)), tuple(stages),
-                                      bool(data.get("expert", False)))  # fmt: skip
+                                      bool(data.get("expert", False)),
+                                      float(data.get("min_card_height", 0.0)))  # fmt: skip
         except (KeyError, TypeError, ValueError) as error:  # as SegmenterSettings.load: a typed error, not a crash
             raise ModelError(f"reader settings {path} lack a usable temperature/threshold/members: {error}") from None
         if not 0.0 <= settings.dependence <= 1.0:
             raise ModelError(f"reader settings {path}: dependence must be between 0 and 1, got {settings.dependence}")
+        if not 0.0 <= settings.min_card_height < 10_000:
+            raise ModelError(f"reader settings {path}: min_card_height must be pixels, 0 or more, got "
+                             f"{settings.min_card_height}")  # fmt: skip
         return settings
 
 
@@ -274,7 +280,8 @@ class CardReader:
                             np.zeros(0), *sizes)  # fmt: skip
         sources = Sources(self.profile, self.marks)  # one profile for the whole frame, whatever use_profile does
         start = time.perf_counter()
-        evidence = self.pipeline.find.start(image, self, threshold=self.settings.threshold, sizes=sizes)
+        evidence = self.pipeline.find.start(image, self, threshold=self.settings.threshold, sizes=sizes,
+                                            min_height=self.settings.min_card_height)  # fmt: skip
         self.timings[self.pipeline.find.name] = self.timings.get(self.pipeline.find.name, 0.0) + 1000 * (
             time.perf_counter() - start)  # fmt: skip
         return self.pipeline.run(evidence, self, sources, timings=self.timings)
@@ -294,7 +301,8 @@ class CardReader:
             h, w = w, h
         corners = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64) - 0.5
         evidence = Evidence(image, Pyramid(image), self.settings.threshold, corners, np.zeros(1, bool), np.ones(1),
-                            self.embedding_size, self.card_embedding_size)  # fmt: skip
+                            self.embedding_size, self.card_embedding_size,
+                            min_height=self.settings.min_card_height)  # fmt: skip
         self.pipeline.run(evidence, self, Sources(self.profile, self.marks), whole_frame=False)
         return evidence.decide()[0]
 

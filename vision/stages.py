@@ -98,7 +98,8 @@ class Find(Stage):
     files: ClassVar[tuple[str, ...]] = ("detector.onnx", "detector.json")
     whole_frame = True
 
-    def start(self, image: np.ndarray, looker: Looker, *, threshold: float, sizes: tuple[int, int]) -> Evidence:
+    def start(self, image: np.ndarray, looker: Looker, *, threshold: float, sizes: tuple[int, int],
+              min_height: float = 0.0) -> Evidence:  # fmt: skip
         """The evidence of a frame: its cards' outlines. While the detector works, the helper thread
         makes what the later stages need of the frame: its grey copy (for the outlines' rims) and
         the pyramid level the thumbnails come from."""
@@ -112,7 +113,7 @@ class Find(Stage):
         prepared.result()
         corners = np.stack([o.corners for o in outlines]) if outlines else np.zeros((0, 4, 2))
         return Evidence(image, pyramid, threshold, corners, np.array([o.partial for o in outlines], bool),
-                        np.array([o.fit for o in outlines], np.float64), *sizes)  # fmt: skip
+                        np.array([o.fit for o in outlines], np.float64), *sizes, min_height=min_height)  # fmt: skip
 
 
 class FindClassical(Find):

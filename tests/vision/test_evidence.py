@@ -80,3 +80,22 @@ def test_a_moved_outline_forgets_what_was_read_of_its_back() -> None:
 def test_no_cards_decide_to_empty_observations_of_the_right_widths() -> None:
     seen = _evidence(0).decide()
     assert len(seen) == 0 and seen.embeddings.shape == (0, 4) and seen.card_embeddings.shape == (0, 3)
+
+
+def test_a_card_smaller_than_the_trained_ones_is_never_named() -> None:
+    image = np.zeros((64, 64, 3), np.uint8)
+    small, tall = _rect(40.0), _rect(90.0)
+    ev = Evidence(image, Pyramid(image), 0.8, np.stack([small, tall]), np.zeros(2, bool), np.ones(2), 4, 3,
+                  min_height=75.0)  # fmt: skip
+    for i in range(2):
+        _sure(ev, i, "9c", 0.999)
+    ev.pip_named[0], ev.pip_confidence[0] = Card.parse("9c").id, 0.99
+    ev.profile_card[0], ev.profile_confidence[0] = Card.parse("9c").id, 0.99
+    seen = ev.decide()
+    assert seen.cards == [None, "9c"] and seen.face_up.tolist() == [True, True]
+    assert ev.readable.tolist() == [False, True]
+
+
+def _rect(height: float) -> np.ndarray:
+    width = height * 63 / 88
+    return np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)

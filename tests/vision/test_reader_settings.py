@@ -39,3 +39,17 @@ def test_the_shipped_settings_are_in_range() -> None:
     assert settings.temperature > 0.0
     assert 0.5 <= settings.threshold < 1.0
     assert 0.0 <= settings.dependence <= 1.0
+
+
+def test_the_smallest_card_named_is_the_corner_models_smallest_training_card(tmp_path: Path) -> None:
+    assert ReaderSettings.load(MODELS_DIR / "reader.json").min_card_height == 75.0  # vision.train.data: 75-360 px
+    assert ReaderSettings.load(_settings_with(tmp_path, min_card_height=None)).min_card_height == 0.0
+    for bad in (-1, "tall"):
+        with pytest.raises(ModelError, match=r"min_card_height|usable"):
+            ReaderSettings.load(_settings_with(tmp_path, min_card_height=bad))
+
+
+@pytest.mark.parametrize(("stages", "expert"), [("find,corners", False), (["find", 3], False), (["find"], "yes")])
+def test_stages_and_expert_of_the_wrong_type_are_model_errors(tmp_path: Path, stages: object, expert: object) -> None:
+    with pytest.raises(ModelError, match=r"stages|expert"):
+        ReaderSettings.load(_settings_with(tmp_path, stages=stages, expert=expert))
