@@ -39,7 +39,7 @@ import cv2
 import numpy as np
 
 from vision.learned_outlines import segmented
-from vision.quads import card_shaped_many
+from vision.quads import card_shaped_many, holds_many
 from vision.quads import intersect as _intersect
 from vision.quads import quad_from_blob as _quad_from_blob
 from vision.rectify import CARD_ASPECT, order_corners_many
@@ -374,17 +374,13 @@ def find_cards(frame: np.ndarray, *, min_height: float = SMALLEST, segmenter: Ca
         return []
     grey = gray() if gray is not None else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     rough = np.stack([quad for quad, _, _, _ in looked])
-    quads = rough.copy()
     # Each look's outlines are as rough as its pixels are coarse: the rim is sought that far.
-    looks = np.array([look_scale for _, _, _, look_scale in looked])
-    for look_scale in np.unique(looks):
-        same = looks == look_scale
-        reach = max(4.0, 2.5 / float(look_scale))
-        quads[same] = refine(grey, rough[same], reach)
-        # A quad that had far to go gets a second, closer look.
-        far = same & (np.abs(quads - rough).max(axis=(1, 2)) > 0.4 * reach)
-        if far.any():
-            quads[far] = refine(grey, quads[far], reach / 2)
+    reach = np.array([max(4.0, 2.5 / float(look_scale)) for _, _, _, look_scale in looked])
+    quads = refine(grey, rough, reach)
+    # A quad that had far to go gets a second, closer look.
+    far = np.abs(quads - rough).max(axis=(1, 2)) > 0.4 * reach
+    if far.any():
+        quads[far] = refine(grey, quads[far], reach[far] / 2)
     ordered = order_corners_many(quads)
     return [Outline(q, partial, fit) for q, (_, fit, partial, _) in zip(ordered, looked, strict=True)]
 
@@ -525,7 +521,11 @@ def _seen_near_trained(items: Looked) -> bool:
 def _run_together(quad: np.ndarray, others: list[np.ndarray]) -> bool:
     """Whether the smaller quads ``others`` whose centres lie in ``quad`` tile it as cards of one deck
     do: then ``quad`` is several cards run together, seen too far away."""
-    inner = [other for other in others if _holds(quad, other) and _area(other) < 0.6 * _area(quad)]
+    if len(others) < 2:
+        return False
+    area = _area(quad)
+    held = holds_many([quad], others)[0]
+    inner = [other for other, inside in zip(others, held, strict=True) if inside and _area(other) < 0.6 * area]
     return len(inner) >= 2 and tiles(quad, inner, loose=True)
 
 
@@ -537,18 +537,21 @@ def _merge(first: Looked, second: Looked) -> Looked:
     first look's smaller outlines inside it tile it as cards of one deck do (then it is several
     small cards run together, seen too far away).
     """
-    kept: Looked = []
-    for item in second:
-        inner = [other[0] for other in first if _holds(item[0], other[0]) and _area(other[0]) < 0.6 * _area(item[0])]
-        if len(inner) < 2 or not tiles(item[0], inner):
-            kept.append(item)
-    return [item for item in first if not any(_holds(k[0], item[0]) or _holds(item[0], k[0]) for k in kept)] + kept
-
-
-def _holds(outer: np.ndarray, inner: np.ndarray) -> bool:
-    """Whether quad ``inner``'s centre lies inside quad ``outer``."""
-    centre = tuple(float(v) for v in inner.mean(axis=0))
-    return cv2.pointPolygonTest(outer.astype(np.float32), centre, False) >= 0
+    if not second:
+        return list(first)
+    if not first:
+        return list(second)
+    quads_first, quads_second = [item[0] for item in first], [item[0] for item in second]
+    second_holds = holds_many(quads_second, quads_first)  # (S, F): the second's outline holds the first's centre
+    first_holds = holds_many(quads_first, quads_second)  # (F, S)
+    areas_first = np.array([_area(q) for q in quads_first])
+    kept = []
+    for k, item in enumerate(second):
+        small = second_holds[k] & (areas_first < 0.6 * _area(item[0]))
+        if np.count_nonzero(small) < 2 or not tiles(item[0], [q for q, s in zip(quads_first, small, strict=True) if s]):
+            kept.append(k)
+    clash = (second_holds[kept].any(axis=0) | first_holds[:, kept].any(axis=1)) if kept else np.zeros(len(first), bool)
+    return [item for item, gone in zip(first, clash, strict=True) if not gone] + [second[k] for k in kept]
 
 
 def _area(quad: np.ndarray) -> float:
@@ -577,39 +580,55 @@ def _classical(small: np.ndarray, min_area: float, side: float) -> list[tuple[np
     return found
 
 
-def refine(gray: np.ndarray, quads: np.ndarray, reach: float) -> np.ndarray:
-    """Move each side of every quad (N×4×2 frame pixels) onto the card's rim within ``reach`` pixels.
+_NEXT = [1, 2, 3, 0]
+_PREVIOUS = [3, 0, 1, 2]
+"""Each corner's next and previous corner (indexing is cheaper than numpy's roll on 4 rows)."""
+
+
+def refine(gray: np.ndarray, quads: np.ndarray, reach: float | np.ndarray) -> np.ndarray:
+    """Move each side of every quad (N×4×2 frame pixels) onto the card's rim within ``reach`` pixels
+    (one for all, or one per quad).
 
     Each side is sampled away from the rounded corners; along each sample's normal the rim is the
     outermost clear step in brightness (an index's ink can be stronger, but lies inside). A line
     is fitted through the rim points (twice, the second time without the points far from the
     first line) and the corners become the intersections of the four lines. A quad whose sides
     find no clear rim, or that would stop being card-shaped, is left as it was. All cards are
-    sampled in one pass.
+    sampled in one pass (quads of different reaches too: each samples its own offsets, the shorter
+    rows padded and their padding never taken for a rim).
     """
     quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
     n = len(quads)
     if n == 0:
         return quads
-    ends = np.roll(quads, -1, axis=1)
+    reaches = np.broadcast_to(np.asarray(reach, np.float64), (n,))
+    ends = quads[:, _NEXT]
     along = ends - quads
     direction = along / np.maximum(np.linalg.norm(along, axis=2, keepdims=True), 1e-9)
     normal = np.stack([-direction[..., 1], direction[..., 0]], axis=2)
     outward = (((quads + ends) / 2 - quads.mean(axis=1, keepdims=True)) * normal).sum(axis=2, keepdims=True)
     normal *= np.where(outward < 0, -1.0, 1.0)
     ts = np.linspace(0.14, 0.86, 14)
-    offsets = np.arange(-reach, reach + 0.25, 0.75)
+    # Each quad's offsets along the normal (N, O), the shorter rows padded with their last offset.
+    rows = {float(r): np.arange(-r, r + 0.25, 0.75) for r in np.unique(reaches)}
+    counts = np.array([len(rows[float(r)]) for r in reaches])
+    offsets = np.stack([np.pad(rows[float(r)], (0, counts.max() - len(rows[float(r)])), mode="edge") for r in reaches])
     base = quads[:, :, None, :] + along[:, :, None, :] * ts[None, None, :, None]  # (N, 4, T, 2)
     # The sample points (N, 4, T, O, 2) in float32, as remap takes them.
-    points = base.astype(np.float32)[:, :, :, None, :] + (normal.astype(np.float32)[:, :, None, None, :]
-                                                          * offsets.astype(np.float32)[:, None])  # fmt: skip
-    flat = points.reshape(-1, len(offsets), 2)
+    along_normal = offsets.astype(np.float32)[:, None, None, :, None]
+    points = base.astype(np.float32)[:, :, :, None, :] + normal.astype(np.float32)[:, :, None, None, :] * along_normal
+    flat = points.reshape(-1, offsets.shape[1], 2)
     samples = cv2.remap(gray, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     step = np.abs(np.diff(samples.astype(np.float32), axis=1))
+    last = np.repeat(counts - 2, 4 * len(ts))  # each row's last step of its own
+    if (counts < offsets.shape[1]).any():
+        step[np.arange(step.shape[1])[None, :] > last[:, None]] = 0.0
     clear = step >= np.maximum(0.4 * step.max(axis=1, keepdims=True), 4.0)
-    best = step.shape[1] - 1 - np.argmax(clear[:, ::-1], axis=1)
-    where = ((offsets[best] + offsets[best + 1]) / 2).reshape(n, 4, len(ts))
-    weight = (step[np.arange(len(best)), best] >= 4.0).reshape(n, 4, len(ts)).astype(np.float64)
+    best = np.where(clear.any(axis=1), step.shape[1] - 1 - np.argmax(clear[:, ::-1], axis=1), last)
+    row_offsets = np.repeat(offsets, 4 * len(ts), axis=0)
+    rows_at = np.arange(len(best))
+    where = ((row_offsets[rows_at, best] + row_offsets[rows_at, best + 1]) / 2).reshape(n, 4, len(ts))
+    weight = (step[rows_at, best] >= 4.0).reshape(n, 4, len(ts)).astype(np.float64)
     rim = base + normal[:, :, None, :] * where[..., None]
     centre, unit = _fit_lines(rim, weight)
     residual = np.abs(((rim - centre[:, :, None, :]) * np.stack([-unit[..., 1], unit[..., 0]], -1)[:, :, None]).sum(-1))
@@ -620,7 +639,7 @@ def refine(gray: np.ndarray, quads: np.ndarray, reach: float) -> np.ndarray:
     centre = np.where(enough[..., None], centre, quads)
     unit = np.where(enough[..., None], unit, direction)
     # Corner i is where side i-1 meets side i: p + s·d = q + t·e.
-    p, d = np.roll(centre, 1, axis=1), np.roll(unit, 1, axis=1)
+    p, d = centre[:, _PREVIOUS], unit[:, _PREVIOUS]
     det = d[..., 0] * -unit[..., 1] + d[..., 1] * unit[..., 0]
     safe = np.where(np.abs(det) < 1e-6, 1.0, det)
     gap = centre - p
@@ -628,7 +647,7 @@ def refine(gray: np.ndarray, quads: np.ndarray, reach: float) -> np.ndarray:
     refined = p + s_[..., None] * d
     out = quads.copy()
     moved = np.linalg.norm(refined - quads, axis=2).max(axis=1)
-    good = (np.abs(det).min(axis=1) >= 1e-6) & (moved <= reach * 1.5) & card_shaped_many(refined)
+    good = (np.abs(det).min(axis=1) >= 1e-6) & (moved <= reaches * 1.5) & card_shaped_many(refined)
     out[good] = refined[good]
     return out
 
@@ -646,7 +665,7 @@ def _fit_lines(points: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.n
 
 
 def _long_side(quad: np.ndarray) -> float:
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    sides = np.linalg.norm(quad - quad[_NEXT], axis=1)
     return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)
 
 

@@ -207,7 +207,7 @@ def fit_sides_many(contours: list[np.ndarray], quads: list[np.ndarray]) -> list[
     quad = np.stack([np.asarray(q, np.float64) for q in quads])  # (N, 4, 2)
     points = np.concatenate([c.reshape(-1, 2) for c in contours]).astype(np.float64)
     owner = np.repeat(np.arange(n), [len(c.reshape(-1, 2)) for c in contours])
-    along = np.roll(quad, -1, axis=1) - quad
+    along = quad[:, [1, 2, 3, 0]] - quad  # each side, from its corner to the next
     length = np.maximum(np.linalg.norm(along, axis=2), 1e-9)  # (N, 4)
     unit = along / length[..., None]
     rel = points[:, None, :] - quad[owner]  # (P, 4, 2)
@@ -235,7 +235,7 @@ def fit_sides_many(contours: list[np.ndarray], quads: list[np.ndarray]) -> list[
         weight = np.where(residual <= _HUBER, 1.0, _HUBER / np.maximum(residual, 1e-9))
     centre, direction = centre.reshape(n, 4, 2), direction.reshape(n, 4, 2)
     # Corner i is where side i-1 meets side i.
-    c0, d0 = np.roll(centre, 1, axis=1), np.roll(direction, 1, axis=1)
+    c0, d0 = centre[:, [3, 0, 1, 2]], direction[:, [3, 0, 1, 2]]
     det = d0[..., 0] * -direction[..., 1] + d0[..., 1] * direction[..., 0]
     gap = centre - c0
     s_ = (gap[..., 0] * -direction[..., 1] + gap[..., 1] * direction[..., 0]) / np.where(np.abs(det) < 1e-9, 1.0, det)

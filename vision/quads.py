@@ -29,7 +29,7 @@ def card_shaped_many(quads: np.ndarray) -> np.ndarray:
     quad the plain-Python test is faster than numpy's per-call overhead (calling this for one quad
     at a time made a read 0.7 ms slower); ``tests/vision/test_read_speedups.py`` checks they agree."""
     q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
-    nxt, after = np.roll(q, -1, axis=1), np.roll(q, -2, axis=1)
+    nxt, after = q[:, [1, 2, 3, 0]], q[:, [2, 3, 0, 1]]
     d1, d2 = nxt - q, after - nxt
     sides = np.hypot(d1[..., 0], d1[..., 1])  # (N, 4)
     turns = d1[..., 0] * d2[..., 1] - d1[..., 1] * d2[..., 0]
@@ -64,6 +64,32 @@ def quad_from_blob(contour: np.ndarray) -> tuple[np.ndarray, float] | None:
     quad_area = cv2.contourArea(quad.astype(np.float32))
     fit = min(area / quad_area, quad_area / area) if quad_area > 0 else 0.0
     return (quad, float(fit)) if fit >= 0.82 else None
+
+
+def holds_many(outer: list[np.ndarray] | np.ndarray, inner: list[np.ndarray] | np.ndarray) -> np.ndarray:
+    """(M, N) bool: whether the centre of quad ``inner[n]`` lies inside or on quad ``outer[m]``.
+
+    The same answer as ``cv2.pointPolygonTest(outer[m] as float32, centre as float32, False) >= 0``
+    (its crossing count, in the same arithmetic), for all pairs at once: one call per pair was a
+    good part of what judging a look's cards cost."""
+    m, n = len(outer), len(inner)
+    if m == 0 or n == 0:
+        return np.zeros((m, n), bool)
+    o = np.asarray(outer, np.float64).reshape(m, 4, 2).astype(np.float32)
+    c = np.asarray(inner, np.float64).reshape(n, 4, 2).mean(axis=1).astype(np.float32)
+    v0, v = o[:, None, [3, 0, 1, 2]], o[:, None]  # each side from its previous corner (M, 1, 4, 2)
+    px, py = c[None, :, None, 0], c[None, :, None, 1]
+    x0, y0, x1, y1 = v0[..., 0], v0[..., 1], v[..., 0], v[..., 1]
+    # A side wholly above, below or left of the point does not cross the ray to its right ...
+    skip = ((y0 <= py) & (y1 <= py)) | ((y0 > py) & (y1 > py)) | ((x0 < px) & (x1 < px))
+    # ... unless the point is its end, or lies on it (a level side).
+    on = skip & (py == y1) & ((px == x1) | ((py == y0) & (((x0 <= px) & (px <= x1)) | ((x1 <= px) & (px <= x0)))))
+    # Differences in float32, their products in float64, as OpenCV computes them.
+    side = (py - y0).astype(np.float64) * (x1 - x0) - (px - x0).astype(np.float64) * (y1 - y0)
+    on |= ~skip & (side == 0)
+    crossings = (~skip & (np.where(y1 < y0, -side, side) > 0)).sum(axis=-1)
+    out: np.ndarray = (crossings % 2 == 1) | on.any(axis=-1)
+    return out
 
 
 def intersect(p: np.ndarray, d: np.ndarray, q: np.ndarray, e: np.ndarray) -> np.ndarray | None:

@@ -288,5 +288,5 @@ def looks_again(labels: np.ndarray, patch: Patch, quads: list[np.ndarray], scale
 
 
 def _long_side(quad: np.ndarray) -> float:
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    sides = np.linalg.norm(quad - quad[[1, 2, 3, 0]], axis=1)
     return float(max(sides[0] + sides[2], sides[1] + sides[3]) / 2)

@@ -10,6 +10,7 @@ import vision.detect
 from table.cards import Card
 from vision.detect import find_cards, quad_iou, refine
 from vision.errors import FrameError
+from vision.quads import holds_many
 from vision.reader import CardReader
 from vision.rectify import CARD_ASPECT, CROP_H, CROP_W, card_homography, index_crops, order_corners, rectify, thumbnails
 from vision.scene import PlacedCard, SceneSpec, render_scene
@@ -256,3 +257,36 @@ def test_cores_run_together_are_split_where_the_network_is_surer_only_when_asked
     core[18:42, 46:54] = 0.45
     assert len(instances(card, core, min_area=50)) == 1
     assert len(instances(card, core, min_area=50, split=True)) == 2
+
+
+def test_quads_of_several_reaches_refine_in_one_pass_as_each_would_alone() -> None:
+    """refine with a reach per quad moves every quad exactly as refining it alone with its reach does."""
+    scene = render_scene(SceneSpec(cards=_row(5), size=(960, 540), table="blue-felt", seed=4))
+    gray = cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY)
+    rng = np.random.default_rng(3)
+    rough = np.stack([t.corners + rng.uniform(-5, 5, (4, 2)) for t in scene.truth])
+    reach = np.array([4.0, 9.5, 18.0, 6.25])
+    together = refine(gray, rough, reach)
+    alone = np.stack([refine(gray, q[None], float(r))[0] for q, r in zip(rough, reach, strict=True)])
+    assert np.array_equal(together, alone)
+    assert not np.array_equal(together, rough)  # the quads did move onto their rims
+
+
+def test_holds_many_agrees_with_point_polygon_test() -> None:
+    """holds_many answers for every pair what cv2.pointPolygonTest answers for one, on the rim too."""
+    rng = np.random.default_rng(0)
+    answers = set()
+    for trial in range(400):
+        outer = rng.uniform(0, 20, (rng.integers(1, 5), 4, 2))
+        inner = rng.uniform(0, 20, (rng.integers(1, 5), 4, 2))
+        if trial % 2:
+            outer, inner = np.round(outer), np.round(inner)
+        if trial % 5 == 0:  # a centre on a corner or a side
+            inner[0] = outer[0][[1, 2, 3, 0]] if trial % 10 else np.repeat(outer[0][:2].mean(axis=0)[None], 4, axis=0)
+        got = holds_many(outer, inner)
+        for m, o in enumerate(outer):
+            for n, q in enumerate(inner):
+                test = cv2.pointPolygonTest(o.astype(np.float32), tuple(float(v) for v in q.mean(axis=0)), False)
+                assert got[m, n] == (test >= 0)
+                answers.add(test)
+    assert answers == {-1.0, 0.0, 1.0}
