@@ -550,8 +550,9 @@ def _merge(first: Looked, second: Looked) -> Looked:
         small = second_holds[k] & (areas_first < 0.6 * _area(item[0]))
         if np.count_nonzero(small) < 2 or not tiles(item[0], [q for q, s in zip(quads_first, small, strict=True) if s]):
             kept.append(k)
-    clash = (second_holds[kept].any(axis=0) | first_holds[:, kept].any(axis=1)) if kept else np.zeros(len(first), bool)
-    return [item for item, gone in zip(first, clash, strict=True) if not gone] + [second[k] for k in kept]
+    clash = np.logical_or(second_holds[kept].any(axis=0), first_holds[:, kept].any(axis=1))
+    return [item for item, gone in zip(first, np.asarray(clash).tolist(), strict=True) if not gone] + [
+        second[k] for k in kept]
 
 
 def _area(quad: np.ndarray) -> float:
