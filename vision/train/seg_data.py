@@ -13,6 +13,14 @@ earlier one), with the hands' own pixels removed:
 - card: the share of each output pixel covered by any visible card;
 - core: the share covered by some card's visible part lying at least CORE_FRACTION of that
   card's shorter side inside its visible edge (the frame's border is not an edge).
+
+With ``hard``, a share of the samples are instead looks at hard tables (:func:`hard_sample`): the
+kinds of :func:`vision.scene_layouts.deal_hard` (one large card, a 4×13 grid, a tilted camera with
+a wide lens, textured cloth or wood with clutter and hard light) and ordinary layouts on such
+tables, each seen as the detector sees it (:mod:`vision.scale`): the whole frame shrunk to the
+work width, and second looks at crops where a card is 36–70 pixels tall, a large card alone about
+64 pixels tall, a dense grid about twice as closely. Clutter (paper, a phone, a keyboard, an index
+card) is never a card: table in the targets.
 """
 
 from __future__ import annotations

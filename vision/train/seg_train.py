@@ -292,6 +292,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--init", type=Path, help="start from these weights: a detector.pt of an earlier run, or "
                         "a detector.onnx (its 8-bit weights dequantised, see dequantized)")  # fmt: skip
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 3e-3)")
+    parser.add_argument(
+        "--frozen-norms",
+        action="store_true",
+        help="keep the batch norms' statistics as they are while fine-tuning (the start's own normalisation)",
+    )
     args = parser.parse_args(argv)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -310,6 +315,10 @@ def main(argv: list[str] | None = None) -> int:
         net.load_state_dict(torch.load(args.init))
     optimizer = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=args.lr, total_steps=args.steps, pct_start=0.15)
+    if args.frozen_norms:  # only the weights learn; each layer keeps normalising as it did
+        for module in net.modules():
+            if isinstance(module, nn.BatchNorm2d):
+                module.eval()
     progress = Progress(args.steps, "train segmenter")
     running = 0.0
     for step in range(args.steps):
