@@ -611,9 +611,11 @@ def refine(gray: np.ndarray, quads: np.ndarray, reach: float | np.ndarray) -> np
     normal *= np.where(outward < 0, -1.0, 1.0)
     ts = np.linspace(0.14, 0.86, 14)
     # Each quad's offsets along the normal (N, O), the shorter rows padded with their last offset.
-    rows = {float(r): np.arange(-r, r + 0.25, 0.75) for r in np.unique(reaches)}
-    counts = np.array([len(rows[float(r)]) for r in reaches])
-    offsets = np.stack([np.pad(rows[float(r)], (0, counts.max() - len(rows[float(r)])), mode="edge") for r in reaches])
+    distinct, which = np.unique(reaches, return_inverse=True)
+    rows = [np.arange(-r, r + 0.25, 0.75) for r in distinct.tolist()]
+    longest = max(len(row) for row in rows)
+    offsets = np.stack([np.concatenate([row, np.full(longest - len(row), row[-1])]) for row in rows])[which]
+    counts = np.array([len(row) for row in rows])[which]
     base = quads[:, :, None, :] + along[:, :, None, :] * ts[None, None, :, None]  # (N, 4, T, 2)
     # The sample points (N, 4, T, O, 2) in float32, as remap takes them.
     along_normal = offsets.astype(np.float32)[:, None, None, :, None]
