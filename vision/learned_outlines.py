@@ -210,29 +210,32 @@ def fit_sides_many(contours: list[np.ndarray], quads: list[np.ndarray]) -> list[
     along = quad[:, [1, 2, 3, 0]] - quad  # each side, from its corner to the next
     length = np.maximum(np.linalg.norm(along, axis=2), 1e-9)  # (N, 4)
     unit = along / length[..., None]
-    rel = points[:, None, :] - quad[owner]  # (P, 4, 2)
-    t = (rel * unit[owner]).sum(-1) / length[owner]
-    off = np.abs(rel[..., 0] * unit[owner][..., 1] - rel[..., 1] * unit[owner][..., 0])
+    corner, towards = quad[owner], unit[owner]  # each point's card's corners and sides (P, 4, 2)
+    rx, ry = points[:, None, 0] - corner[..., 0], points[:, None, 1] - corner[..., 1]
+    ux, uy = towards[..., 0], towards[..., 1]
+    t = (rx * ux + ry * uy) / length[owner]
+    off = np.abs(rx * uy - ry * ux)
     side = np.argmin(np.where((t >= 0) & (t <= 1), off, np.inf), axis=1)
     t_side = t[np.arange(len(points)), side]
     use = (t_side > 0.15) & (t_side < 0.85)
     group = (owner * 4 + side)[use]
-    p = points[use]
+    px, py = points[use, 0], points[use, 1]
     groups = 4 * n
     enough = np.bincount(group, minlength=groups).reshape(n, 4).min(axis=1) >= 4
-    weight = np.ones(len(p))
-    for _ in range(_ROUNDS):
+    weight = np.ones(len(px))
+    for round_ in range(_ROUNDS):
         total = np.maximum(np.bincount(group, weight, groups), 1e-9)
-        centre = np.stack([np.bincount(group, weight * p[:, 0], groups), np.bincount(group, weight * p[:, 1], groups)],
-                          axis=1) / total[:, None]  # fmt: skip
-        d = p - centre[group]
-        cxx = np.bincount(group, weight * d[:, 0] ** 2, groups)
-        cyy = np.bincount(group, weight * d[:, 1] ** 2, groups)
-        cxy = np.bincount(group, weight * d[:, 0] * d[:, 1], groups)
+        cx, cy = np.bincount(group, weight * px, groups) / total, np.bincount(group, weight * py, groups) / total
+        dx, dy = px - cx[group], py - cy[group]
+        cxx = np.bincount(group, weight * dx**2, groups)
+        cyy = np.bincount(group, weight * dy**2, groups)
+        cxy = np.bincount(group, weight * dx * dy, groups)
         angle = 0.5 * np.arctan2(2 * cxy, cxx - cyy)
-        direction = np.stack([np.cos(angle), np.sin(angle)], axis=1)
-        residual = np.abs(d[:, 0] * direction[group, 1] - d[:, 1] * direction[group, 0])
-        weight = np.where(residual <= _HUBER, 1.0, _HUBER / np.maximum(residual, 1e-9))
+        cos, sin = np.cos(angle), np.sin(angle)
+        if round_ < _ROUNDS - 1:  # the weights of the next round
+            residual = np.abs(dx * sin[group] - dy * cos[group])
+            weight = np.where(residual <= _HUBER, 1.0, _HUBER / np.maximum(residual, 1e-9))
+    centre, direction = np.stack([cx, cy], axis=1), np.stack([cos, sin], axis=1)
     centre, direction = centre.reshape(n, 4, 2), direction.reshape(n, 4, 2)
     # Corner i is where side i-1 meets side i.
     c0, d0 = centre[:, [3, 0, 1, 2]], direction[:, [3, 0, 1, 2]]
