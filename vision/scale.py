@@ -127,6 +127,9 @@ def patches(card: np.ndarray, threshold: float, min_area: float) -> tuple[np.nda
 
 
 _SPOTS = np.linspace(0.1, 0.9, 5)
+_U, _V = (a.ravel()[None, :, None] for a in np.meshgrid(_SPOTS, _SPOTS))
+_AT = ((1 - _U) * (1 - _V), _U * (1 - _V), _U * _V, (1 - _U) * _V)
+"""The weights of a quad's four corners at each of the 5×5 spots (1, 25, 1 each)."""
 
 
 def owners(labels: np.ndarray, quads: list[np.ndarray]) -> list[int]:
@@ -136,16 +139,15 @@ def owners(labels: np.ndarray, quads: list[np.ndarray]) -> list[int]:
         return []
     h, w = labels.shape
     q = np.stack([np.asarray(quad, np.float64) for quad in quads])  # (N, 4, 2)
-    u, v = (a.ravel()[None, :, None] for a in np.meshgrid(_SPOTS, _SPOTS))
-    spots = ((1 - u) * (1 - v) * q[:, None, 0] + u * (1 - v) * q[:, None, 1] + u * v * q[:, None, 2]
-             + (1 - u) * v * q[:, None, 3])  # fmt: skip
+    spots = _AT[0] * q[:, None, 0] + _AT[1] * q[:, None, 1] + _AT[2] * q[:, None, 2] + _AT[3] * q[:, None, 3]
     xs = np.clip(np.round(spots[..., 0]).astype(np.int64), 0, w - 1)
     ys = np.clip(np.round(spots[..., 1]).astype(np.int64), 0, h - 1)
-    out = []
-    for under in labels[ys, xs]:
-        under = under[under > 0]
-        out.append(int(np.bincount(under).argmax()) if under.size else 0)
-    return out
+    under = labels[ys, xs].astype(np.int64)  # (N, 25)
+    # How many spots of each quad lie on each label; the most (the lowest label of a tie), 0 for none.
+    top = int(under.max()) + 1
+    counts = np.bincount((np.arange(len(q))[:, None] * top + under).ravel(), minlength=len(q) * top).reshape(-1, top)
+    counts[:, 0] = 0
+    return [int(v) for v in counts.argmax(axis=1)]
 
 
 def explanation(labels: np.ndarray, patch: Patch, quads: list[np.ndarray]) -> tuple[float, bool]:

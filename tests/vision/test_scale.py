@@ -13,6 +13,7 @@ from vision.scale import (
     look_closer,
     looks_again,
     off_size,
+    owners,
     patches,
     shrink,
     tiles,
@@ -105,3 +106,18 @@ def test_a_grid_s_cards_tile_a_block_loosely_with_a_few_odd_ones_and_a_card_s_pi
     assert tiles(outer, cells, loose=True)
     pieces = [_card(20, 60, 40), _card(20, 120, 80), _card(60, 180, 70)]
     assert not tiles(outer, pieces, loose=True)
+
+
+def test_owners_is_the_patch_under_most_of_each_quad_the_lower_label_of_a_tie_and_0_for_none() -> None:
+    labels = np.zeros((40, 80), np.int32)
+    labels[:, :8] = 7
+    labels[:, 12:30] = 2  # a card-sized patch, table (0) between it and 7
+    labels[:, 30:] = 5  # another to its right
+    on_two = np.array([[11, 5], [28, 5], [28, 35], [11, 35]], float)
+    mostly_five = np.array([[26, 5], [60, 5], [60, 35], [26, 35]], float)  # 5 spots on 2, 20 on 5
+    tie = np.array([[0, 5], [19.5, 5], [19.5, 35], [0, 35]], float)  # spots at x 2, 6 on 7; 10 on 0; 14, 18 on 2
+    off_all = np.array([[-30, -30], [-20, -30], [-20, -20], [-30, -20]], float)  # clipped onto the corner: 7
+    assert owners(labels, [on_two, mostly_five, off_all]) == [2, 5, 7]
+    assert owners(labels, [tie]) == [2]  # ten spots each on 7 and 2: the lower label
+    assert owners(np.zeros((10, 10), np.int32), [on_two]) == [0]
+    assert owners(labels, []) == []
