@@ -154,7 +154,9 @@ def instances(card: np.ndarray, core: np.ndarray, *, card_threshold: float = 0.5
     if split:  # each core split into the parts it has where the network is surer
         for level in _SPLIT_LEVELS:
             count, labels, stats = _split_cores(core, level, count, labels, stats, max(min_area * 0.1, 3))
-    sure = np.bincount(labels[core > core_threshold], minlength=count) > 0
+    surely = core > core_threshold
+    on_sure = labels[surely]
+    sure = np.bincount(on_sure, minlength=count) > 0
     sure[0] = False
     area = stats[:, cv2.CC_STAT_AREA]
     keep = np.flatnonzero(sure & (area >= max(min_area * 0.1, 3)))
@@ -163,12 +165,13 @@ def instances(card: np.ndarray, core: np.ndarray, *, card_threshold: float = 0.5
     _, blobs, blob_stats, _ = cv2.connectedComponentsWithStats((pixels | sure[labels]).astype(np.uint8),
                                                                connectivity=8)  # fmt: skip
     blob_of = np.zeros(count, np.int64)
-    blob_of[labels] = blobs  # every pixel of a sure core lies on its blob
+    blob_of[on_sure] = blobs[surely]  # every pixel of a sure core lies on its blob, and it has sure ones
     # A crumb of core beside a much larger one on the same patch of card is a piece of it broken
     # off (a close card's busy face), not a card of its own: it goes. Beside it: within the larger
     # core's box grown by half its size (cores far apart on one patch are cards of their own, on a
     # cloth the network took for card).
-    keep = keep[~_crumbs(stats[keep], blob_of[keep])]
+    if len(keep) > 1:  # a crumb is beside another core
+        keep = keep[~_crumbs(stats[keep], blob_of[keep])]
     on_blob = np.bincount(blob_of[keep], minlength=len(blob_stats))
     seeds = np.zeros(count, bool)
     seeds[keep] = True  # specks and crumbs claim no pixels
