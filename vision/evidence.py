@@ -10,6 +10,7 @@ into :class:`vision.observations.Observations` once, by fixed rules:
    (unsure is always better than wrong), and only when it is as tall as the cards the corner
    models were trained on (a smaller index is read with a confidence nothing has calibrated);
 3. the pips may name a number card the corners hesitate over, or veto a reading they contradict;
+   a body that shows a picture vetoes a number card (it is a court card);
 4. the deck profile (cards enrolled from the user's deck) may name a face-up card, or make it
    unsure when it surely disagrees with the models;
 5. a face-down card carries its Tock mark, and its confidence is P(face down) × P(mark).
@@ -49,7 +50,8 @@ class Evidence:
     ``p_face_turned`` P(face up) of the card seen turned a quarter (NaN: not looked at).
     Ink: ``red_ink`` 1 where both index corners are printed plainly red, 0 where not, -1 not looked at.
     Body: ``pip_named``/``pip_confidence`` a card the pips name (-1: none), ``pip_veto`` the pips
-    contradict the reading. Profile: ``profile_card``/``profile_confidence`` (-1: no sure match).
+    contradict the reading, ``picture_veto`` the body shows a picture where the corners read a number.
+    Profile: ``profile_card``/``profile_confidence`` (-1: no sure match).
     Backs: ``marks`` and ``mark_confidence`` of face-down cards, ``backs_read`` which were read.
     ``asked`` records, per stage, which cards it looked at (for pictures, tests and figures).
     """
@@ -80,6 +82,7 @@ class Evidence:
     pip_named: np.ndarray = field(init=False)
     pip_confidence: np.ndarray = field(init=False)
     pip_veto: np.ndarray = field(init=False)
+    picture_veto: np.ndarray = field(init=False)
     profile_card: np.ndarray = field(init=False)
     profile_confidence: np.ndarray = field(init=False)
     marks: list[str | None] = field(init=False)
@@ -107,6 +110,7 @@ class Evidence:
         self.pip_named = np.full(n, -1, np.int64)
         self.pip_confidence = _floats(n)
         self.pip_veto = np.zeros(n, bool)
+        self.picture_veto = np.zeros(n, bool)
         self.profile_card = np.full(n, -1, np.int64)
         self.profile_confidence = _floats(n)
         self.marks = [None] * n
@@ -172,6 +176,7 @@ class Evidence:
         by_pips = face_up & (self.pip_named >= 0) & readable
         card_ids[by_pips], confidence[by_pips] = self.pip_named[by_pips], self.pip_confidence[by_pips]
         card_ids[face_up & self.pip_veto & ~by_pips] = -1  # the confidence stays the best guess's
+        card_ids[face_up & self.picture_veto] = -1
         for i in np.flatnonzero(face_up & (self.profile_card >= 0) & readable):
             enrolled, sure = int(self.profile_card[i]), float(self.profile_confidence[i])
             if card_ids[i] >= 0 and card_ids[i] != enrolled:  # both sure and they disagree

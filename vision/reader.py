@@ -11,7 +11,7 @@ enough (below the calibrated threshold): unsure is always better than wrong.
 
 A read gathers evidence about every candidate card (:class:`vision.evidence.Evidence`) through a
 list of stages, each with one job (:mod:`vision.stages`: find, corners, orient, reframe,
-suit_witness, ink, pips, backs, profile), and decides once, at the end. This class holds the models the
+suit_witness, ink, picture, pips, backs, profile), and decides once, at the end. This class holds the models the
 stages use and the thread they share; :meth:`CardReader.read` and :meth:`CardReader.read_card` run
 the same pipeline (a straightened card skips the stages that need a frame of cards).
 """
@@ -120,7 +120,8 @@ class ReaderSettings:
         return settings
 
 
-DEFAULT_STAGES = ("find", "corners", "orient", "reframe", "suit_witness", "ink", "pips", "backs", "profile")
+DEFAULT_STAGES = ("find", "corners", "orient", "reframe", "suit_witness", "ink", "picture", "pips", "backs",
+                  "profile")
 """The stages of a reader whose reader.json lists none."""
 
 

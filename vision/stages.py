@@ -12,6 +12,7 @@ orient         which side is long, decided by reading both turns of a card      
 reframe        a too-narrow outline (cards touching) read again widened          (the corner models)
 suit_witness   the suit symbols of the card's body, where the corners doubt      suits.onnx/.json
 ink            plainly red index ink rules out spades and clubs                 (none)
+picture        a body showing a picture is no number card                       (none)
 pips           the pips of number cards, where the corners hesitate              (none)
 backs          the Tock mark of every face-down card                            (none)
 profile        the user's enrolled deck (a deck profile), when one is in use     (none)
@@ -41,6 +42,7 @@ from vision.evidence import FACE_UP, PLAIN_INDEX, Evidence
 from vision.ink import red_inks, red_likelihood
 from vision.mark_reader import PLAIN
 from vision.orient import ambiguous, turned
+from vision.picture import pictures
 from vision.pip_check import pip_evidence
 from vision.rectify import Pyramid, index_crops, thumbnails
 from vision.reframe import narrow_cards, widened
@@ -305,6 +307,34 @@ _BLACK_CHANCE = 1e-3
 """The ink is asked about a face-up card whose spades and clubs hold more than this posterior."""
 
 
+class Picture(Stage):
+    """Whether the body shows a picture (:mod:`vision.picture`), asked for the face-up cards the
+    corners read as a number card while giving a court card any chance (:data:`_COURT_CHANCE`): a
+    picture vetoes the number card (the card is then unsure, never named as another)."""
+
+    name = "picture"
+
+    def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
+        n = len(evidence)
+        by_rank = evidence.posteriors.reshape(n, 13, 4).sum(axis=2)
+        number = evidence.best // 4 < _NUMBER_RANKS
+        asked = evidence.face_up & number & (by_rank[:, _COURT_RANKS].sum(axis=1) > _COURT_CHANCE)
+        evidence.asked[self.name] = asked
+        rows = np.flatnonzero(asked)
+        if len(rows):
+            evidence.picture_veto[rows] = pictures(evidence.pyramid, list(evidence.corners[rows]))
+
+
+_NUMBER_RANKS = 9
+"""Card ids rank * 4 + suit: ranks 0..8 are the number cards 2..10."""
+
+_COURT_RANKS = [9, 10, 11]
+"""Jack, queen, king."""
+
+_COURT_CHANCE = 1e-3
+"""The body is asked about a number card whose court ranks hold more than this posterior."""
+
+
 class Pips(Stage):
     """The pips of face-up number cards the corners hesitate over (:mod:`vision.pip_check`)."""
 
@@ -362,7 +392,8 @@ class Profile(Stage):
 
 
 STAGES: dict[str, type[Stage]] = {
-    stage.name: stage for stage in (Find, FindClassical, Corners, Orient, Reframe, Witness, Ink, Pips, Backs, Profile)
+    stage.name: stage for stage in (Find, FindClassical, Corners, Orient, Reframe, Witness, Ink, Picture, Pips, Backs,
+                                    Profile)
 }
 """Every stage by its name in reader.json."""
 
