@@ -25,14 +25,19 @@ the network learned; then each patch of card pixels that look does not explain, 
 cards too small or too large to be sure of, is looked at again, on a crop around it, at the scale
 where its cards would be that size (further away for a card that fills much of the frame, closer
 for small cards and for cards packed together). A patch explained at the first look costs nothing
-more. Step 4 is the same for all.
+more. The looks again are shrunk and seen by the network on a worker thread, ahead of the outline
+work on the looks before them (the same looks, in the same order). Step 4 is the same for all,
+every outline in one pass.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import os
+import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import cv2
@@ -48,6 +53,8 @@ from vision.scale import (
     SMALLEST,
     SURE,
     TRAINED_HEIGHT,
+    Look,
+    Patch,
     explained,
     explanation,
     look_closer,
@@ -351,20 +358,22 @@ def _overlaps(quad: np.ndarray, others: list[tuple[np.ndarray, float, bool]]) ->
 
 
 def find_cards(frame: np.ndarray, *, min_height: float = SMALLEST, segmenter: CardSegmenter | None = None,
-               gray: Callable[[], np.ndarray] | None = None) -> list[Outline]:
+               gray: Callable[[], np.ndarray] | None = None, ahead: bool = True) -> list[Outline]:
     """Every card outline in a BGR frame; cards shorter than ``min_height`` frame pixels are ignored.
 
     With a ``segmenter`` (the learned model, :mod:`vision.segment`) the cards are found by it, each
     at a scale near the one it was trained on (:mod:`vision.scale`); without one, by the classical
     steps of this module's docstring. ``gray`` gives the frame in grey when asked (the card reader
-    makes it on another thread meanwhile); without it, it is made here.
+    makes it on another thread meanwhile); without it, it is made here. ``ahead``: the looks again
+    are shrunk and seen by the network on a worker thread, ahead of the outline work on them here
+    (the same outlines as without, found sooner on two cores).
     """
     h, w = frame.shape[:2]
     width = segmenter.settings.work_width if segmenter is not None else WORK_WIDTH
     scale = min(1.0, width / w)
     min_side = min_height
     if segmenter is not None:
-        looked = _look(frame, segmenter, (0, 0, w, h), scale, min_side, 0)
+        looked = _look(frame, segmenter, (0, 0, w, h), scale, min_side, 0, ahead=ahead)
     else:
         small = shrink(frame, (max(round(w * scale), 1), max(round(h * scale), 1)))
         side = min_side * min(small.shape[:2]) / min(h, w)
@@ -411,13 +420,9 @@ def _to_look(quad: np.ndarray, scale: float, origin: tuple[int, int]) -> np.ndar
     return out
 
 
-def _look(frame: np.ndarray, segmenter: CardSegmenter, box: tuple[int, int, int, int], scale: float,
-          min_side: float, depth: int, hide: Sequence[np.ndarray] = ()) -> Looked:  # fmt: skip
-    """The cards the segmenter finds in ``box`` of the frame seen at ``scale`` (work pixels per frame
-    pixel), with each patch of card pixels they do not explain looked at again at the scale its size
-    asks for (:mod:`vision.scale`); the second look's cards replace the first's there when they
-    explain the patch better. ``min_side``: the shortest card, in frame pixels; ``hide``: outlines
-    (frame pixels) of cards already found, painted over with the table's colour."""
+def _small(frame: np.ndarray, box: tuple[int, int, int, int], scale: float, hide: Sequence[np.ndarray]) -> np.ndarray:
+    """``box`` of the frame as a look at ``scale`` sees it: shrunk, the outlines ``hide`` (frame
+    pixels) painted over with the table's colour, widened with table to :data:`MIN_LOOK` a side."""
     x0, y0, x1, y1 = box
     crop = frame[y0:y1, x0:x1]
     size = (max(round((x1 - x0) * scale), 1), max(round((y1 - y0) * scale), 1))
@@ -434,9 +439,54 @@ def _look(frame: np.ndarray, segmenter: CardSegmenter, box: tuple[int, int, int,
         if min(small.shape[:2]) < MIN_LOOK:  # a tiny look: the network wants some table around the cards
             small = cv2.copyMakeBorder(small, 0, max(MIN_LOOK - small.shape[0], 0), 0,
                                        max(MIN_LOOK - small.shape[1], 0), cv2.BORDER_CONSTANT, value=table)  # fmt: skip
+    return small
+
+
+Seen = tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]
+"""A look's small image and the segmenter's card and core maps of it."""
+
+
+def _see(frame: np.ndarray, segmenter: CardSegmenter, box: tuple[int, int, int, int], scale: float,
+         hide: Sequence[np.ndarray] = ()) -> Seen:  # fmt: skip
+    """``box`` of the frame shrunk to ``scale`` (with ``hide``'s outlines painted over, widened to
+    :data:`MIN_LOOK`), and the segmenter's maps of it: the part of a look that needs no Python
+    between OpenCV and onnxruntime, so that it can run on another thread (:class:`_Ahead`)."""
+    small = _small(frame, box, scale, hide)
+    return small, segmenter.probabilities(small)
+
+
+class _Ahead:
+    """Looks made ahead, on one worker thread, while this thread judges the looks before them: each
+    look's shrinking and network call (:func:`_see`) overlap the outline work of the one before.
+    The looks and their order are the same as one by one; only when they are made changes."""
+
+    _lock = threading.Lock()
+    _pool: ThreadPoolExecutor | None = None
+    _pid = 0
+
+    @classmethod
+    def pool(cls) -> ThreadPoolExecutor:
+        """The worker (made again in a forked child, where the parent's thread does not exist)."""
+        with cls._lock:
+            if cls._pool is None or cls._pid != os.getpid():
+                cls._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tocktable-looks")
+                cls._pid = os.getpid()
+            return cls._pool
+
+
+def _look(frame: np.ndarray, segmenter: CardSegmenter, box: tuple[int, int, int, int], scale: float,
+          min_side: float, depth: int, hide: Sequence[np.ndarray] = (), *, ahead: bool = False,
+          seen: Future[Seen] | None = None) -> Looked:  # fmt: skip
+    """The cards the segmenter finds in ``box`` of the frame seen at ``scale`` (work pixels per frame
+    pixel), with each patch of card pixels they do not explain looked at again at the scale its size
+    asks for (:mod:`vision.scale`); the second look's cards replace the first's there when they
+    explain the patch better. ``min_side``: the shortest card, in frame pixels; ``hide``: outlines
+    (frame pixels) of cards already found, painted over with the table's colour. ``ahead``: the
+    looks again are made ahead on the worker thread (:class:`_Ahead`); ``seen``: this look, made so."""
+    small, maps = seen.result() if seen is not None else _see(frame, segmenter, box, scale, hide)
+    x0, y0 = box[:2]
     side = min_side * scale
     min_area = side * side * CARD_ASPECT
-    maps = segmenter.probabilities(small)
     found = segmented(segmenter, small, min_area, maps=maps,
                       explain=lambda mask, known: _outlines_in(mask, small, min_area, side, known))  # fmt: skip
     origin = (x0, y0)
@@ -462,22 +512,30 @@ def _look(frame: np.ndarray, segmenter: CardSegmenter, box: tuple[int, int, int,
     if scale < 1.0 and len(tiny) > _DECK:
         looked = [item for item, label in zip(initial, first, strict=True) if label not in tiny]
         done |= tiny
+    # Where to look again at each patch not done (what those looks find does not change it).
+    plans: list[tuple[Patch, float, bool, int, list[tuple[Look, Future[Seen] | None]]]] = []
     for patch, mine, covered, tiled in judged:
         if patch.label in done:
             continue
-        mine_looked = [item for item, label in zip(initial, first, strict=True) if label == patch.label]
         off = off_size(mine) if explained(covered, tiled) else 0
         if off:  # explained, but by cards too small or too large to be sure of: look closer
             closer = look_closer(patch, mine, scale, origin, frame.shape[:2])
             looks = [] if closer is None else [closer]
         else:
             looks = looks_again(labels, patch, mine, scale, origin, frame.shape[:2])
+        made = [(again, _Ahead.pool().submit(_see, frame, segmenter, again.box, again.scale,
+                                             settled if again.scale < scale else ()) if ahead else None)
+                for again in looks]  # fmt: skip
+        plans.append((patch, covered, tiled, off, made))
+    for patch, covered, tiled, off, made in plans:
+        mine_looked = [item for item, label in zip(initial, first, strict=True) if label == patch.label]
         # A look at small cards sees them at the trained size: it is not looked again.
         deeper = _LOOKS_DEEP if off < 0 or patch.label in tiny else depth + 1
         candidates: list[Looked] = []
-        for again in looks:
+        for again, ready in made:
             further = again.scale < scale
-            second = _look(frame, segmenter, again.box, again.scale, min_side, deeper, settled if further else ())
+            second = _look(frame, segmenter, again.box, again.scale, min_side, deeper, settled if further else (),
+                           ahead=ahead, seen=ready)  # fmt: skip
             on = owners(labels, [_to_look(item[0], scale, origin) for item in second])
             candidates.append([item for item, label in zip(second, on, strict=True) if label == patch.label])
         if off < 0 and candidates:  # the closer look sees the small cards: what it sees replaces them

@@ -290,3 +290,33 @@ def test_holds_many_agrees_with_point_polygon_test() -> None:
                 assert got[m, n] == (test >= 0)
                 answers.add(test)
     assert answers == {-1.0, 0.0, 1.0}
+
+
+def test_looks_made_ahead_on_the_worker_give_the_outlines_of_looks_made_one_by_one(
+    segmenter: CardSegmenter, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Small cards apart (each patch looked at closer) and a row of them touching (looked at again,
+    # and looked again inside that look): several looks, some of them nested.
+    rng = np.random.default_rng(7)
+    ids = iter(int(c) for c in rng.choice(52, 11, replace=False))
+    apart = [PlacedCard(str(Card.from_id(next(ids))), True, (0.12 + 0.15 * i, 0.25 + 0.5 * (i % 2)),
+                        angle=float(rng.uniform(-90, 90)), height=60 / 1296) for i in range(6)]  # fmt: skip
+    row = [PlacedCard(str(Card.from_id(next(ids))), True, (0.4 + 0.03 * i, 0.5), angle=float(rng.uniform(-3, 3)),
+                      height=90 / 1296) for i in range(5)]  # fmt: skip
+    scene = render_scene(SceneSpec(cards=tuple(apart + row), size=(2304, 1296), seed=11, table="green-felt"))
+    seen = []
+    look = vision.detect._look
+
+    def counted(*args: object, **kwargs: object) -> object:
+        seen.append(kwargs.get("seen") is not None)
+        return look(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(vision.detect, "_look", counted)
+    one_by_one = find_cards(scene.image, segmenter=segmenter, ahead=False)
+    assert len(seen) >= 4 and not any(seen)
+    seen.clear()
+    ahead = find_cards(scene.image, segmenter=segmenter, ahead=True)
+    assert len(seen) >= 4 and sum(seen) == len(seen) - 1  # every look but the first was made ahead
+    assert len(ahead) == len(one_by_one) >= 8
+    for a, b in zip(ahead, one_by_one, strict=True):
+        assert np.array_equal(a.corners, b.corners) and a.partial == b.partial and a.fit == b.fit
