@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.quads import card_shaped, card_shaped_many, quad_from_blob
 from vision.rectify import CARD_ASPECT
-from vision.segment import CardSegmenter, Instance, instances
+from vision.segment import CardSegmenter, Cores, Instance, cores, instances, split_cores
 
 _OVERSIZE = 1.45  # an outline more than this many times the frame's typical card's area is dropped
 
@@ -42,9 +42,11 @@ def segmented(segmenter: CardSegmenter, small: np.ndarray, min_area: float, *,
     settings = segmenter.settings
     card, core = maps if maps is not None else segmenter.probabilities(small)
     cards = card > settings.card_threshold
+    unsplit: Cores | None = None  # the cores of ``core`` the masks were made from
     for _ in range(2):
-        masks = instances(card, core, card_threshold=settings.card_threshold,
-                          core_threshold=settings.core_threshold, min_area=min_area)  # fmt: skip
+        unsplit = cores(core, core_threshold=settings.core_threshold, min_area=min_area)
+        masks = instances(card, core, card_threshold=settings.card_threshold, core_threshold=settings.core_threshold,
+                          min_area=min_area, found=unsplit)  # fmt: skip
         found = _quads_of_instances(masks, cards)
         stray = _inside_larger([quad for quad, _, _ in found], [partial for _, _, partial in found])
         if not stray:
@@ -52,9 +54,11 @@ def segmented(segmenter: CardSegmenter, small: np.ndarray, min_area: float, *,
         core = core.copy()
         for i in stray:
             core[masks[i].full(core.shape) > 0] = 0.0
+        unsplit = None
     # Cores of cards packed close can run together into one outline that is not a card's (or is
     # several cards' together): there the cores are split where the network is surer.
-    split = _split_run_together(found, masks, card, core, min_area, (settings.card_threshold, settings.core_threshold))
+    split = _split_run_together(found, masks, card, core, min_area, (settings.card_threshold, settings.core_threshold),
+                                unsplit)  # fmt: skip
     if split[0] is not found:  # a court card's picture split off as a card of its own goes
         strays = set(_inside_larger([quad for quad, _, _ in split[0]], [partial for _, _, partial in split[0]]))
         found = [f for k, f in enumerate(split[0]) if k not in strays]
@@ -291,10 +295,13 @@ def complete_hidden(rect: np.ndarray, cards: np.ndarray, own: np.ndarray) -> np.
 
 
 def _split_run_together(found: Quads, masks: list[Instance], card: np.ndarray, core: np.ndarray, min_area: float,
-                        thresholds: tuple[float, float]) -> tuple[Quads, list[Instance]]:  # fmt: skip
+                        thresholds: tuple[float, float], unsplit: Cores | None = None
+                        ) -> tuple[Quads, list[Instance]]:  # fmt: skip
     """``found`` and its instances with each outline that is not one whole card's (completed, or
     more than :data:`_OVERSIZE` times the typical card's area) replaced by the instances its core
-    splits into (:func:`vision.segment.instances` with ``split``), when it splits."""
+    splits into (:func:`vision.segment.instances` with ``split``), when it splits. ``unsplit``:
+    the cores of ``core`` that ``masks`` were made from, if they were: when none of them splits,
+    the split instances are those, and are not made again."""
     areas = [cv2.contourArea(q.astype(np.float32)) for q, _, _ in found]
     whole = [area for area, (_, _, partial) in zip(areas, found, strict=True) if not partial]
     typical = float(np.percentile(whole, 75)) if len(whole) >= 3 else np.inf
@@ -302,8 +309,12 @@ def _split_run_together(found: Quads, masks: list[Instance], card: np.ndarray, c
            if partial or area > _OVERSIZE * typical]  # fmt: skip
     if not odd:
         return found, masks
+    plain = unsplit if unsplit is not None else cores(core, core_threshold=thresholds[1], min_area=min_area)
+    parted = split_cores(core, plain, min_area)
+    if unsplit is not None and parted[0] == unsplit[0]:  # no core splits: the parts are the instances
+        return found, masks
     parts = instances(card, core, card_threshold=thresholds[0], core_threshold=thresholds[1], min_area=min_area,
-                      split=True)  # fmt: skip
+                      split=True, found=parted)  # fmt: skip
     if len(parts) <= len(masks):
         return found, masks
     full = [part.full(card.shape) for part in parts]

@@ -131,8 +131,33 @@ class Instance:
         return out
 
 
+Cores = tuple[int, np.ndarray, np.ndarray]
+"""Connected cores: their count, label map and connectedComponentsWithStats rows."""
+
+
+def cores(core: np.ndarray, *, core_threshold: float = 0.5, min_area: float = 20.0, split: bool = False) -> Cores:
+    """The cores of :func:`instances` (``split`` as there): regions the network is fairly sure of,
+    each split, with ``split``, into the parts where it is surer."""
+    # Hysteresis: a core is a region the network is fairly sure of (above 0.7 of the threshold) that
+    # holds at least one sure pixel. A sticker or a big pip in a card's middle makes the network
+    # unsure there; it is not sure of anything in the gap between two cards' cores.
+    weak = (core > core_threshold * _HYSTERESIS).astype(np.uint8)
+    # 8-connected, as distanceTransformWithLabels numbers the cores below.
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
+    return split_cores(core, (count, labels, stats), min_area) if split else (count, labels, stats)
+
+
+def split_cores(core: np.ndarray, found: Cores, min_area: float) -> Cores:
+    """The cores ``found`` with each split into the parts it has where the network is surer (above
+    each of :data:`_SPLIT_LEVELS` in turn). As many cores as before: none split, and the same."""
+    count, labels, stats = found
+    for level in _SPLIT_LEVELS:
+        count, labels, stats = _split_cores(core, level, count, labels, stats, max(min_area * 0.1, 3))
+    return count, labels, stats
+
+
 def instances(card: np.ndarray, core: np.ndarray, *, card_threshold: float = 0.5, core_threshold: float = 0.5,
-              min_area: float = 20.0, split: bool = False) -> list[Instance]:  # fmt: skip
+              min_area: float = 20.0, split: bool = False, found: Cores | None = None) -> list[Instance]:  # fmt: skip
     """One instance per card: each core with the card pixels of its patch nearest to it.
 
     A core alone on its patch of card pixels takes the whole patch. Where several cores share a
@@ -142,18 +167,12 @@ def instances(card: np.ndarray, core: np.ndarray, *, card_threshold: float = 0.5
     With ``split``, a core that holds two parts or more where the network is surer (above each of
     :data:`_SPLIT_LEVELS` in turn) is split among them: the cores of cards packed close (a grid
     seen from afar) run together where the network is only fairly sure. Not by default: the core
-    of a court card can part the same way across its picture.
+    of a court card can part the same way across its picture. ``found``: the :func:`cores` of
+    ``core`` (with ``split`` as given), when the caller has them.
     """
     pixels = card > card_threshold
-    # Hysteresis: a core is a region the network is fairly sure of (above 0.7 of the threshold) that
-    # holds at least one sure pixel. A sticker or a big pip in a card's middle makes the network
-    # unsure there; it is not sure of anything in the gap between two cards' cores.
-    weak = (core > core_threshold * _HYSTERESIS).astype(np.uint8)
-    # 8-connected, as distanceTransformWithLabels numbers the cores below.
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
-    if split:  # each core split into the parts it has where the network is surer
-        for level in _SPLIT_LEVELS:
-            count, labels, stats = _split_cores(core, level, count, labels, stats, max(min_area * 0.1, 3))
+    count, labels, stats = found if found is not None else cores(core, core_threshold=core_threshold,
+                                                                 min_area=min_area, split=split)  # fmt: skip
     surely = core > core_threshold
     on_sure = labels[surely]
     sure = np.bincount(on_sure, minlength=count) > 0

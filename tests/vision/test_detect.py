@@ -14,7 +14,7 @@ from vision.quads import holds_many
 from vision.reader import CardReader
 from vision.rectify import CARD_ASPECT, CROP_H, CROP_W, card_homography, index_crops, order_corners, rectify, thumbnails
 from vision.scene import PlacedCard, SceneSpec, render_scene
-from vision.segment import CardSegmenter, instances
+from vision.segment import CardSegmenter, cores, instances, split_cores
 
 FELTS = ("green-felt", "blue-felt", "red-felt", "black-cloth", "dark-wood", "grey-laminate")
 
@@ -320,3 +320,28 @@ def test_looks_made_ahead_on_the_worker_give_the_outlines_of_looks_made_one_by_o
     assert len(ahead) == len(one_by_one) >= 8
     for a, b in zip(ahead, one_by_one, strict=True):
         assert np.array_equal(a.corners, b.corners) and a.partial == b.partial and a.fit == b.fit
+
+
+def test_cores_that_do_not_split_give_the_instances_made_without_splitting() -> None:
+    """split_cores keeps the count of cores that do not split (the detector then skips making the
+    split instances: they are the ones it has), and raises it for cores that do."""
+    card = np.zeros((60, 100), np.float32)
+    card[10:50, 10:90] = 1.0
+    core = np.zeros_like(card)
+    core[18:42, 18:46] = 0.95
+    core[18:42, 54:82] = 0.95
+    apart = core.copy()  # two cards' cores, apart
+    core[18:42, 46:54] = 0.45  # joined by a bridge the network is only fairly sure of
+    for joined, count in ((apart, 3), (core, 2)):  # (labels counted with the background's)
+        plain = cores(joined, min_area=50)
+        assert plain[0] == count
+        parted = split_cores(joined, plain, min_area=50)
+        assert (parted[0] == plain[0]) == (joined is apart)
+        alone = instances(card, joined, min_area=50)
+        split = instances(card, joined, min_area=50, split=True)
+        assert len(instances(card, joined, min_area=50, split=True, found=parted)) == len(split) == 2
+        if joined is apart:  # nothing split: the same instances
+            assert all(a.x == b.x and a.y == b.y and np.array_equal(a.mask, b.mask)
+                       for a, b in zip(alone, split, strict=True))  # fmt: skip
+        else:
+            assert len(alone) == 1
