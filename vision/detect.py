@@ -458,7 +458,8 @@ def _see(frame: np.ndarray, segmenter: CardSegmenter, box: tuple[int, int, int, 
 class _Ahead:
     """Looks made ahead, on one worker thread, while this thread judges the looks before them: each
     look's shrinking and network call (:func:`_see`) overlap the outline work of the one before.
-    The looks and their order are the same as one by one; only when they are made changes."""
+    The looks and their order are the same as one by one; only when and where they are made
+    changes (a look the worker has not begun when it is needed is made on this thread)."""
 
     _lock = threading.Lock()
     _pool: ThreadPoolExecutor | None = None
@@ -483,7 +484,9 @@ def _look(frame: np.ndarray, segmenter: CardSegmenter, box: tuple[int, int, int,
     explain the patch better. ``min_side``: the shortest card, in frame pixels; ``hide``: outlines
     (frame pixels) of cards already found, painted over with the table's colour. ``ahead``: the
     looks again are made ahead on the worker thread (:class:`_Ahead`); ``seen``: this look, made so."""
-    small, maps = seen.result() if seen is not None else _see(frame, segmenter, box, scale, hide)
+    # A look the worker has not started yet is made here (cancelled there): this thread never waits
+    # for a worker kept from the core by other work.
+    small, maps = seen.result() if seen is not None and not seen.cancel() else _see(frame, segmenter, box, scale, hide)
     x0, y0 = box[:2]
     side = min_side * scale
     min_area = side * side * CARD_ASPECT
