@@ -70,8 +70,8 @@ def holds_many(outer: list[np.ndarray] | np.ndarray, inner: list[np.ndarray] | n
     """(M, N) bool: whether the centre of quad ``inner[n]`` lies inside or on quad ``outer[m]``.
 
     The same answer as ``cv2.pointPolygonTest(outer[m] as float32, centre as float32, False) >= 0``
-    (its crossing count, in the same arithmetic), for all pairs at once: one call per pair was a
-    good part of what judging a look's cards cost."""
+    (its crossing count, in the same arithmetic), for all pairs at once: a call per pair costs far
+    more than the test itself."""
     m, n = len(outer), len(inner)
     if m == 0 or n == 0:
         return np.zeros((m, n), bool)
