@@ -1,22 +1,22 @@
 """The card reader's stages: each one job, each adding to the frame's :class:`vision.evidence.Evidence`.
 
-=============  ================================================================  =====================
-stage          job                                                               model files
-=============  ================================================================  =====================
-find           outlines of the cards (the learned segmenter)                     detector.onnx/.json
-find_classical outlines by the table model and edges, no model                   (none)
-corners        both index corners read (corner models, with the expert's second  corners.onnx, card.onnx
-               look if reader.json names one) beside the card model (face up?)   (+ expert.onnx/.json)
-orient         which side is long, decided by reading both turns of a card       (the corner models)
-               whose outline is nearly square in the image or whose read is unsure
-reframe        a too-narrow outline (cards touching) read again widened          (the corner models)
-suit_witness   the suit symbols of the card's body, where the corners doubt      suits.onnx/.json
-ink            plainly red index ink rules out spades and clubs                 (none)
-picture        a body showing a picture is no number card                       (none)
-pips           the pips of number cards, where the corners hesitate              (none)
-backs          the Tock mark of every face-down card                            (none)
-profile        the user's enrolled deck (a deck profile), when one is in use     (none)
-=============  ================================================================  =====================
+==============  ==================================================================  =======================
+stage           job                                                                 model files
+==============  ==================================================================  =======================
+find            outlines of the cards (the learned segmenter)                       detector.onnx/.json
+find_classical  outlines by the table model and edges, no model                     (none)
+corners         both index corners read (corner models, with the expert's second    corners.onnx, card.onnx
+                look if reader.json asks for it) beside the card model (face up?)   (+ expert.onnx/.json)
+orient          which side is long, decided by reading both turns of a card         (the corner models)
+                whose outline is nearly square or whose read is unsure
+reframe         a too-narrow outline (cards touching) read again widened            (the corner models)
+suit_witness    the suit symbols of the card's body, where the corners doubt        suits.onnx/.json
+ink             plainly red index ink rules out spades and clubs                    (none)
+picture         a body showing a picture is no number card                          (none)
+pips            the pips of number cards, where the corners hesitate                (none)
+backs           the Tock mark of every face-down card                               (none)
+profile         the user's enrolled deck (a deck profile), when one is in use       (none)
+==============  ==================================================================  =======================
 
 Which stages run, in which order, is listed once, in ``models/reader.json`` ("stages"); a stage
 whose model file is missing is an error when the reader is made (:class:`vision.errors.ModelError`),
