@@ -13,7 +13,8 @@ come from ``models/expert.json``, fitted on calibration scenes (training fonts, 
 >>> looked.asked                  # which cards the expert read           # doctest: +SKIP
 array([False,  True, False])
 
-Without ``expert.json`` the reader reads as before (:meth:`Expert.load` answers None).
+The reader asks the expert when ``models/reader.json`` says ``"expert": true``; then a missing
+``expert.json`` is a :class:`vision.errors.ModelError` (:meth:`Expert.load` alone answers None).
 """
 
 from __future__ import annotations
