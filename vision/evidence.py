@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from vision.observations import Observations
-from vision.rectify import Pyramid
+from vision.rectify import Pyramid, card_heights
 
 FACE_UP = 0.5
 """A card is face up when the card model's P(face up) is above this..."""
@@ -131,9 +131,7 @@ class Evidence:
     @property
     def readable(self) -> np.ndarray:
         """Which cards are tall enough for their index to be read at all (rule 2)."""
-        heights = (np.linalg.norm(self.corners[:, 3] - self.corners[:, 0], axis=1)
-                   + np.linalg.norm(self.corners[:, 2] - self.corners[:, 1], axis=1)) / 2  # fmt: skip
-        out: np.ndarray = heights >= self.min_height
+        out: np.ndarray = card_heights(self.corners) >= self.min_height
         return out
 
     @property

@@ -80,8 +80,14 @@ def card_homography(corners: np.ndarray) -> np.ndarray:
 
 def card_height(corners: np.ndarray) -> float:
     """Mean length in pixels of the card's two long sides."""
-    c = np.asarray(corners, np.float64)
-    return float((np.linalg.norm(c[3] - c[0]) + np.linalg.norm(c[2] - c[1])) / 2)
+    return float(card_heights(np.asarray(corners, np.float64)[None])[0])
+
+
+def card_heights(quads: np.ndarray) -> np.ndarray:
+    """:func:`card_height` of every card (N, 4, 2 corners in the reader's order) at once."""
+    c = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    out: np.ndarray = (np.linalg.norm(c[:, 3] - c[:, 0], axis=1) + np.linalg.norm(c[:, 2] - c[:, 1], axis=1)) / 2
+    return out
 
 
 class Pyramid:
