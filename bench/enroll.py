@@ -1,4 +1,4 @@
-"""Deck enrollment benchmark: the figures issue 5 asks of teaching the reader a deck, in one run.
+"""Deck enrollment benchmark: the figures of teaching the reader a deck, in one run.
 
     python -m bench.enroll                  # all figures (a minute or two)
     python -m bench.enroll --models DIR     # the card reader's models from DIR (default models/)

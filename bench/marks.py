@@ -1,4 +1,4 @@
-"""Tock mark reader benchmark: every figure issue 5 asks of reading marks, in one run.
+"""Tock mark reader benchmark: every figure of reading marks, in one run.
 
     python -m bench.marks                      # all figures (about two minutes)
     python -m bench.marks --scenes 20          # fewer scenes

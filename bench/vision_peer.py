@@ -4,7 +4,7 @@
     python -m bench.vision_peer --scenes 10   # fewer synthetic scenes
     python -m bench.vision                    # runs this too, unless --skip-peers
 
-What the peer is. Issue 4 names the public card readers a home game would otherwise use; the one
+What the peer is. Of the public card readers a home game would otherwise use, the one
 that runs without a trained model is the well-known OpenCV template reader (a Raspberry Pi camera
 over a dark table). This module re-implements its approach in our own code, step by step:
 
@@ -51,7 +51,7 @@ two corners); it has no calibrated confidence (``confidence`` here is :attr:`Ind
 not a probability); cards that touch merge into one contour and are not found; and where a card
 is not 60 levels brighter than the background sample all over (a light table, or light falling
 unevenly across the card, as on the Bicycle webcam photos) its outline breaks up and it finds
-nothing. Those are the failure modes issue 4 cites, kept, not fixed.
+nothing. Those are its known failure modes, kept, not fixed.
 """
 
 from __future__ import annotations

@@ -414,7 +414,7 @@ TOCK_HEIGHTS = {"small": 0.12, "medium": 0.20, "large": 0.30, "ace": 0.20}
 def draw_tock_mark(canvas: np.ndarray, mark: str) -> None:
     """Draw a Tock mark (the suit pip at its size class; the ace's pip inside a ring) in the centre.
 
-    A first rendering of the printable design for issue 5; the mark sits on a white disc so it
+    A first rendering of the printable design of the Tock marks; the mark sits on a white disc so it
     reads on any back pattern.
     """
     from table.tock import Mark

@@ -8,7 +8,7 @@ same tilt), so a card much narrower than the frame's typical card has one long s
 Which one is not known: the reader reads the card again from two outlines, each widened to the
 typical shape on one side, and keeps the better reading.
 
-Measured on touching rows (s18), asking only face-up cards the reader is unsure of: of 8 such
+Measured on touching rows, asking only face-up cards the reader is unsure of: of 8 such
 narrow cards in the bench's 40 hold-out scenes 5 became right; on 240 other scenes (hold-out and
 training fonts, other seeds) 24 of 42 became right, none wrong. With cards apart it is seldom
 asked (1 card in 280 scenes).

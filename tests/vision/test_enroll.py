@@ -1,5 +1,5 @@
 """Deck enrollment: file names, profiles (files, versions, models), enrolling rendered and real
-photos (issue 5's figures), the guided camera enrollment with a synthetic camera and scripted
+photos (the enrollment figures), the guided camera enrollment with a synthetic camera and scripted
 answers, the command line, and the reader and service hooks."""
 
 from __future__ import annotations
@@ -171,7 +171,7 @@ def test_enrolling_a_photo_without_a_card_names_it(reader: CardReader) -> None:
 @pytest.mark.real_photos
 @pytest.mark.skipif(not REAL.is_dir(), reason="../shared/vision-real/bicycle-webcam is absent")
 def test_real_photos_enrolled_from_one_photo_per_card(reader: CardReader) -> None:
-    """Issue 5: enrolled from the _1 photo of each card, the other photos ≥ 99.5 % right and
+    """Enrolled from the _1 photo of each card, the other photos ≥ 99.5 % right and
     confidently wrong ≤ 0.1 % (measured only: the photos never leave ../shared)."""
     profile, report = enroll_folder(reader, REAL, pattern="*_1.jpg")
     assert len(report.enrolled) == 52 and not report.missing

@@ -1,5 +1,5 @@
 """The Tock mark reader: every mark on clean backs, stickers turned at any angle on camera-like
-shots, hold-out table scenes (figures of issue 5), plain backs, unsure rather than wrong, bad input."""
+shots, hold-out table scenes (the marks' figures), plain backs, unsure rather than wrong, bad input."""
 
 from __future__ import annotations
 

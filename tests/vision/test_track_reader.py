@@ -1,4 +1,4 @@
-"""Synthetic video through the real card reader and the tracker (issue 5's tracking figures).
+"""Synthetic video through the real card reader and the tracker (the tracking figures).
 
 Frames of whole hands are rendered by the table model (``hardware.table_script``) through
 ``vision.scene``, read by ``vision.CardReader`` and tracked: cards dealt, turned, moved, hands

@@ -27,7 +27,7 @@ from vision.view import SeenCard, TableView
 
 FPS = 10
 TURN_LATENCY = 5
-"""A card turned (or dealt) face up is in the view within this many frames (issue 5)."""
+"""A card turned (or dealt) face up is in the view within this many frames."""
 
 
 @dataclass(frozen=True)

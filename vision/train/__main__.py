@@ -83,7 +83,7 @@ def _dataset(name: str, count: int, pool: str, seed: int, cache: Path | None, jo
 
 AUGMENT_VERSION = 1
 """1: zoom, shift, turn, gain (the shipped models). 2: also glyph width, stroke weight and extra blur,
-meant for unseen fonts; tried in s17 and not kept (same hold-out top-1, real Bicycle threes unsure)."""
+meant for unseen fonts; tried and not kept (same hold-out top-1, real Bicycle threes unsure)."""
 
 
 def _augment(x: torch.Tensor, generator: torch.Generator, version: int = AUGMENT_VERSION) -> torch.Tensor:
@@ -265,7 +265,7 @@ def summarise(result: dict[str, np.ndarray], threshold: float) -> dict[str, floa
 
 MAX_WRONG = 0.004
 """Share of calibration cards the reader may name wrongly at the chosen threshold: under the 0.5 %
-issue 4 allows anywhere (a small margin, as calibration scenes are a sample)."""
+the reader allows anywhere (a small margin, as calibration scenes are a sample)."""
 
 
 def choose_threshold(result: dict[str, np.ndarray]) -> float:

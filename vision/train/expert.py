@@ -1,6 +1,6 @@
 """Train the "expert": a bigger, finer corner reader asked only about the cards the ensemble doubts.
 
-    python -m vision.train.expert --cache /tmp/s16/cache           # about 16 min on 2 threads
+    python -m vision.train.expert --cache ~/.cache/tocktable       # about 16 min on 2 threads
     python -m vision.train.expert --steps 20 --out /tmp/expert      # a quick smoke run
 
 It reads the same 2×64×32 prepared crops as the corner ensemble (:func:`vision.classify.prepare_crops`),

@@ -148,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     face_up = int((data["truth"] >= 0).sum())
     base = _judge(data, expert_cards, expert_none, gate=0.0, weight=0.0, **common)
     print(f"{face_up} face-up cards, {len(np.unique(data['scene']))} scenes; without the expert: {base}")
-    # Unsure is always better than wrong (issue 4): of the pairs that name at least as many cards
+    # Unsure is always better than wrong: of the pairs that name at least as many cards
     # right as the ensemble alone, within MAX_WRONG, the fewest wrong, then the most right, then
     # the lowest gate (the fewest cards looked at).
     allowed = int(MAX_WRONG * face_up)
