@@ -159,10 +159,11 @@ def csv_cell(value: Any) -> Any:
 
 
 def ledger_csv(data: dict[str, Any]) -> str:
-    """The ledger as CSV (name, bought_in, cashed_out, net); names that look like formulas are
-    kept as text (:func:`csv_cell`)."""
+    """The ledger as CSV (name, bought_in, cashed_out, net; rows end in CRLF); names that look
+    like formulas are kept as text (:func:`csv_cell`)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    # CRLF between rows (RFC 4180): a field holding a CR or an LF is then quoted, never split.
+    writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(["name", "bought_in", "cashed_out", "net"])
     for line in data["ledger"]:
         writer.writerow([csv_cell(line[key]) for key in ("name", "bought_in", "cashed_out", "net")])

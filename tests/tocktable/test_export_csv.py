@@ -31,3 +31,8 @@ def test_ordinary_names_and_numbers_are_unchanged() -> None:
 def test_csv_cell_leaves_non_text_alone() -> None:
     assert csv_cell(-40) == -40 and csv_cell(0) == 0 and csv_cell(None) is None
     assert csv_cell("") == "" and csv_cell("'=x") == "'=x"  # already text-quoted: not quoted twice
+
+
+def test_a_line_break_inside_a_name_stays_inside_its_cell() -> None:
+    data = {"ledger": [{"name": "Ann\nBob\rCy", "bought_in": 1, "cashed_out": 2, "net": 1}]}
+    assert rows(ledger_csv(data)) == [["name", "bought_in", "cashed_out", "net"], ["Ann\nBob\rCy", "1", "2", "1"]]
