@@ -27,7 +27,7 @@ from table.errors import TocktableError
 from web.camera import camera_view, frame_jpeg
 from web.context import SettingsSaveError, context
 from web.gameform import GameFormError, read_game
-from web.join import join_url, qr_svg
+from web.join import qr_svg
 from web.present import chip_set_named
 from web.security import CSRF_FIELD, CSRF_HEADER, LoginLocked, new_csrf_token, same_token, session_csrf_token
 
@@ -85,7 +85,7 @@ def home() -> Response | str | tuple[str, int]:
     return render_template(
         "admin.html",
         csrf=session_csrf_token(),
-        url=join_url(request.host, configured=ctx.public_url),
+        url=ctx.join_url(),
         mdns=ctx.mdns_url,
         chip_sets=list(CHIP_SETS),
         chip_set=ctx.presenter.chip_set.name,
@@ -139,11 +139,11 @@ def _call(item: Any) -> tuple[Response, int]:
 @_json_only
 def command() -> tuple[Response, int]:
     """Run one command on the service (a console press, a bet amount, a correction...)."""
-    from tocktable.steps import CommandError, step_from_json
+    from web.api import read_command
 
     try:
-        item = step_from_json(request.get_json(silent=True))
-    except CommandError as exc:
+        item = read_command(request.get_json(silent=True))
+    except ValueError as exc:
         return jsonify(ok=False, error=str(exc)), 400
     return _call(item)
 
@@ -224,6 +224,5 @@ def camera_json() -> Response:
 
 @admin.get("/join.svg")
 def join_svg() -> Response:
-    """A QR code of the dashboard's LAN address."""
-    url = join_url(request.host, configured=context().public_url)
-    return Response(qr_svg(url), mimetype="image/svg+xml")
+    """A QR code of the dashboard's address (the server's own, never the request's ``Host``)."""
+    return Response(qr_svg(context().join_url()), mimetype="image/svg+xml")

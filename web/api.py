@@ -20,9 +20,18 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from table.errors import TocktableError
 from web.context import context
+from web.names import check_step_names
 from web.security import LoginLocked
 
 api = Blueprint("api", __name__, url_prefix="/api")
+
+
+def read_command(body: Any) -> Any:
+    """The step or input a JSON command asks for, names checked (:func:`web.names.check_name`);
+    a ``ValueError`` (``CommandError``, ``PlayerNameError``) saying what is wrong and what is allowed."""
+    from tocktable.steps import step_from_json
+
+    return check_step_names(step_from_json(body))
 
 
 def _service() -> Any:
@@ -42,7 +51,6 @@ def state() -> Response:
 def command() -> tuple[Response, int]:
     """Run one host command (admin PIN required)."""
     from tocktable.service import ServiceError
-    from tocktable.steps import CommandError, step_from_json
 
     given = request.headers.get("X-Admin-Pin", "")
     try:
@@ -57,8 +65,8 @@ def command() -> tuple[Response, int]:
     if body is None:
         return jsonify(ok=False, error="the body must be a JSON object such as {\"kind\": \"press\", ...}"), 400
     try:
-        item = step_from_json(body)
-    except CommandError as exc:
+        item = read_command(body)
+    except ValueError as exc:
         return jsonify(ok=False, error=str(exc)), 400
     try:
         ack = _service().call(item, timeout=10.0)

@@ -12,6 +12,9 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
+from web.names import NAME_SCHEMA as NAME
+from web.names import NAMES_SCHEMA as NAMES
+
 openapi = Blueprint("openapi", __name__, url_prefix="/api")
 
 
@@ -194,7 +197,7 @@ LEDGER = _object(["session", "hands", "ledger", "payments", "results"], {
     "results": {"type": "array", "items": {"type": "object"}},
 })  # fmt: skip
 
-ERROR = _object(["ok", "error"], {"ok": {"type": "boolean", "enum": [False]}, "error": STR},
+ERROR = _object(["ok", "error"], {"ok": {"type": "boolean", "enum": [False]}, "error": STR, "status": INT},
                 "what was wrong and what is allowed")  # fmt: skip
 ACK = _object(["ok", "seq", "version", "steps"], {
     "ok": {"type": "boolean", "enum": [True]}, "seq": _nullable(INT), "version": INT,
@@ -234,7 +237,7 @@ def command_schema() -> dict[str, Any]:
         properties: dict[str, Any] = {"kind": {"type": "string", "enum": [kind]}}
         required = ["kind"]
         for spec in fields(cls):
-            properties[spec.name] = _field_schema(str(spec.type))
+            properties[spec.name] = NAME if spec.name == "name" else _field_schema(str(spec.type))
             if spec.default is MISSING and spec.default_factory is MISSING:
                 required.append(spec.name)
         if kind == "press":
@@ -306,7 +309,7 @@ def document() -> dict[str, Any]:
                 "max_draw": {"type": "integer", "minimum": 1, "maximum": 5}, "opening_bet": BOOL,
                 "betting": {"type": "string", "enum": ["no-limit", "fixed-limit"]},
                 "seats": {"type": "integer", "minimum": 2, "maximum": 10},
-                "players": {"type": "string", "description": "names separated by commas or lines"},
+                "players": NAMES,
                 "buy_in": INT, "blinds": {"type": "string", "example": "5/10, 10/20, 25/50/5"},
                 "level_minutes": {"type": "number"}, "chip_set": STR, "rebuys": BOOL})}}},
             "responses": {"200": _json(_ref("Ack"), "the new session is open"),

@@ -79,6 +79,7 @@ class WebServer:
         context = self._context()
         if context is not None:
             context.max_streams = threads - RESERVED_THREADS
+            context.server_address = (host, self.port)
         self.advertiser: Any = None
         self._advertise = advertise
         self._stopping = threading.Event()
