@@ -20,7 +20,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import Blueprint, Response, jsonify, redirect, render_template, request, session, url_for
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, session, url_for
 
 from table.chips import CHIP_SETS
 from table.errors import TocktableError
@@ -36,9 +36,16 @@ admin = Blueprint("admin", __name__, url_prefix="/admin")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _secret() -> bytes:
+    """The server's secret (``web-secret``): the key of the login cookie's MAC."""
+    key = current_app.secret_key
+    return key.encode() if isinstance(key, str) else bytes(key or b"")
+
+
 def logged_in() -> bool:
+    """Whether this browser's session is the host's: a session the guard sealed with the current PIN."""
     ctx = context()
-    return ctx.guard.configured and session.get("admin") == ctx.guard.fingerprint()
+    return ctx.guard.configured and ctx.guard.holds_session(session.get("admin"), _secret())
 
 
 def _refuse(status: int, message: str) -> Response:
@@ -112,13 +119,14 @@ def login() -> Response | tuple[str, int]:
                                configured=ctx.guard.configured), 401  # fmt: skip
     session.clear()
     session.permanent = True
-    session["admin"] = ctx.guard.fingerprint()
+    session["admin"] = ctx.guard.open_session(_secret())
     session["csrf"] = new_csrf_token()  # a new token once logged in: one seen before login is worthless
     return redirect(url_for("admin.home"))  # type: ignore[return-value]
 
 
 @admin.post("/logout")
 def logout() -> Response:
+    context().guard.end_session(session.get("admin"))
     session.clear()
     return redirect(url_for("dashboard.index"))  # type: ignore[return-value]
 

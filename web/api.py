@@ -53,6 +53,8 @@ def command() -> tuple[Response, int]:
     from tocktable.service import ServiceError
 
     given = request.headers.get("X-Admin-Pin", "")
+    if not given:  # not a guess: it spends none of the tries
+        return jsonify(ok=False, error="missing admin PIN: send it in the X-Admin-Pin header"), 403
     try:
         ok = context().guard.check(given, request.remote_addr or "?")
     except LoginLocked as exc:

@@ -62,6 +62,7 @@ def check_name(value: Any, what: str = "a player's name") -> str:
 
 def check_step_names(step: Any) -> Any:
     """``step`` with its ``name`` field (a player sitting down) checked and trimmed; other steps as they are."""
-    if dataclasses.is_dataclass(step) and any(f.name == "name" for f in dataclasses.fields(step)):
-        return dataclasses.replace(step, name=check_name(step.name))  # type: ignore[type-var]
+    named = dataclasses.is_dataclass(step) and not isinstance(step, type)
+    if named and "name" in {f.name for f in dataclasses.fields(step)}:
+        return dataclasses.replace(step, name=check_name(getattr(step, "name", None)))
     return step
