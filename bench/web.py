@@ -44,8 +44,14 @@ Record = tuple[int, int, float]
 
 
 # ----------------------------------------------------------------------------- the phones
+def _phone_address(index: int) -> str:
+    """Each phone its own loopback address, as each phone has its own address on the Wi-Fi (the
+    server limits connections per address)."""
+    return f"127.0.1.{index % 250 + 1}"
+
+
 async def _sse_phone(port: int, index: int, records: list[Record], opened: list[int]) -> None:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(_phone_address(index), 0))
     writer.write(b"GET /api/events HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n")
     await writer.drain()
     opened.append(index)
@@ -63,7 +69,7 @@ async def _sse_phone(port: int, index: int, records: list[Record], opened: list[
 async def _poller(port: int, index: int, every: float, records: list[Record]) -> None:
     await asyncio.sleep(every * index / 10)  # spread the pollers over the second
     while True:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(_phone_address(200 + index), 0))
         writer.write(b"GET /api/state HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n")
         await writer.drain()
         data = await reader.read()
