@@ -7,7 +7,8 @@
 - ``POST /api/command`` with the admin PIN in the ``X-Admin-Pin`` header and a JSON body such
   as ``{"kind": "act", "seat": 2, "action": "call"}`` or ``{"kind": "press", "button": "fold"}``
   (see ``tocktable.steps``). Answers ``200 {"ok": true, "seq": ..., "version": ...}`` once the
-  command is written to disk, ``400`` for a malformed command, ``403`` for a wrong PIN, ``409``
+  command is written to disk, ``400`` for a malformed command (a player's name by
+  :mod:`web.names`), ``403`` for a wrong PIN (or none: a missing header spends no try), ``409``
   for a command the game does not allow now (nothing written), ``429`` after too many wrong
   PINs (the same :class:`web.security.PinGuard` as the admin login), ``503`` when the service is busy.
 """
