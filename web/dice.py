@@ -259,7 +259,8 @@ def _post(summary: str, op: str, properties: dict[str, Any], required: list[str]
                     "required": ["ok", "state"], "properties": {"ok": {"type": "boolean"},
                     "state": {"$ref": "#/components/schemas/DiceState"}}}}}},
             **{code: {"description": text, "content": {"application/json": {"schema": error}}}
-               for code, text in (("400", "malformed"), ("403", "missing CSRF token"), ("409", "not allowed now"))},
+               for code, text in (("400", "malformed"), ("403", "missing CSRF token"), ("409", "not allowed now"),
+                                  ("413", "body over 64 KiB"))},
         },
     }}  # fmt: skip
 

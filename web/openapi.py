@@ -257,7 +257,8 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 def _errors(*codes: int) -> dict[str, Any]:
     text = {400: "malformed request", 401: "not logged in", 403: "wrong PIN or CSRF token", 404: "nothing there",
-            409: "not allowed now (nothing changed)", 429: "too many wrong PINs", 500: "done but not saved",
+            409: "not allowed now (nothing changed)", 413: "body over 64 KiB", 429: "too many wrong PINs",
+            500: "done but not saved",
             501: "not supported",
             503: "the service is busy or stopped"}  # fmt: skip
     return {str(c): _json(_ref("Error"), text[c]) for c in codes}
@@ -295,11 +296,11 @@ def document() -> dict[str, Any]:
             "summary": "One host command (scripting)", "operationId": "command",
             "parameters": [{"name": "X-Admin-Pin", "in": "header", "required": True, "schema": STR}],
             "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Command")}}},
-            "responses": {"200": _json(_ref("Ack"), "written to disk"), **_errors(400, 403, 409, 429, 503)}}},
+            "responses": {"200": _json(_ref("Ack"), "written to disk"), **_errors(400, 403, 409, 413, 429, 503)}}},
         "/admin/command": {"post": {
             "summary": "One host command from the admin page", "operationId": "adminCommand", "security": ADMIN,
             "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Command")}}},
-            "responses": {"200": _json(_ref("Ack"), "written to disk"), **_errors(400, 401, 403, 409, 503)}}},
+            "responses": {"200": _json(_ref("Ack"), "written to disk"), **_errors(400, 401, 403, 409, 413, 503)}}},
         "/admin/game": {"post": {
             "summary": "A new game (closes the session)", "operationId": "newGame", "security": ADMIN,
             "requestBody": {"required": True, "content": {"application/json": {"schema": _object([], {
@@ -313,7 +314,7 @@ def document() -> dict[str, Any]:
                 "buy_in": INT, "blinds": {"type": "string", "example": "5/10, 10/20, 25/50/5"},
                 "level_minutes": {"type": "number"}, "chip_set": STR, "rebuys": BOOL})}}},
             "responses": {"200": _json(_ref("Ack"), "the new session is open"),
-                          **_errors(400, 401, 403, 409, 501, 503)}}},
+                          **_errors(400, 401, 403, 409, 413, 501, 503)}}},
         "/admin/end": {"post": {
             "summary": "End the session (its exports stay)", "operationId": "endSession", "security": ADMIN,
             "responses": {"200": _json(_object(["ok", "ended", "session"], {"ok": BOOL, "ended": INT, "session": INT}),
@@ -323,7 +324,7 @@ def document() -> dict[str, Any]:
             "requestBody": {"required": True, "content": {"application/json": {"schema": _object(["name"], {
                 "name": STR})}}},
             "responses": {"200": _json(_object(["ok", "chip_set"], {"ok": BOOL, "chip_set": {"type": "object"}}),
-                                       "chosen"), **_errors(400, 401, 403, 500)}}},
+                                       "chosen"), **_errors(400, 401, 403, 413, 500)}}},
         "/admin/camera/view.json": {"get": {
             "summary": "What the camera read, and the zones", "operationId": "cameraView", "security": ADMIN,
             "responses": {"200": _json(_object(["zones", "cards", "conflicts"], {
