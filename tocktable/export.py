@@ -141,12 +141,32 @@ def ledger_data(session: Session, info: SessionInfo) -> dict[str, Any]:
     }
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet may take as the start of a formula in a text cell."""
+
+
+def csv_cell(value: Any) -> Any:
+    """``value`` as a CSV cell a spreadsheet shows as text, never evaluates: text that starts
+    like a formula (``=``, ``+``, ``-``, ``@``, tab, carriage return) gets a leading ``'``, which
+    spreadsheets take as "this is text". Numbers stay numbers (a net of -40 is a number).
+
+    >>> csv_cell("=1+2"), csv_cell("Ann"), csv_cell(-40)
+    ("'=1+2", 'Ann', -40)
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def ledger_csv(data: dict[str, Any]) -> str:
+    """The ledger as CSV (name, bought_in, cashed_out, net; rows end in CRLF); names that look
+    like formulas are kept as text (:func:`csv_cell`)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    # CRLF between rows (RFC 4180): a field holding a CR or an LF is then quoted, never split.
+    writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(["name", "bought_in", "cashed_out", "net"])
     for line in data["ledger"]:
-        writer.writerow([line["name"], line["bought_in"], line["cashed_out"], line["net"]])
+        writer.writerow([csv_cell(line[key]) for key in ("name", "bought_in", "cashed_out", "net")])
     return out.getvalue()
 
 

@@ -52,6 +52,7 @@ def create_app(
     from web.context import EXTENSION, WebContext, load_dashboard_settings
     from web.dashboard import dashboard
     from web.dice import DiceTable, dice
+    from web.errors import install as install_errors
     from web.events import events
     from web.history import History
     from web.lens import LENS_EXTENSION, lens_api, start_lens
@@ -94,6 +95,7 @@ def create_app(
         dice=DiceTable(),
     )
     app.extensions[EXTENSION] = ctx
+    install_errors(app)
     _warm_up()
     app.extensions["tocktable.service"] = service
     app.extensions[LENS_EXTENSION] = start_lens(service, lens, closing=ctx.closing)

@@ -20,14 +20,14 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import Blueprint, Response, jsonify, redirect, render_template, request, session, url_for
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, session, url_for
 
 from table.chips import CHIP_SETS
 from table.errors import TocktableError
 from web.camera import camera_view, frame_jpeg
 from web.context import SettingsSaveError, context
 from web.gameform import GameFormError, read_game
-from web.join import join_url, qr_svg
+from web.join import qr_svg
 from web.present import chip_set_named
 from web.security import CSRF_FIELD, CSRF_HEADER, LoginLocked, new_csrf_token, same_token, session_csrf_token
 
@@ -36,9 +36,16 @@ admin = Blueprint("admin", __name__, url_prefix="/admin")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _secret() -> bytes:
+    """The server's secret (``web-secret``): the key of the login cookie's MAC."""
+    key = current_app.secret_key
+    return key.encode() if isinstance(key, str) else bytes(key or b"")
+
+
 def logged_in() -> bool:
+    """Whether this browser's session is the host's: a session the guard sealed with the current PIN."""
     ctx = context()
-    return ctx.guard.configured and session.get("admin") == ctx.guard.fingerprint()
+    return ctx.guard.configured and ctx.guard.holds_session(session.get("admin"), _secret())
 
 
 def _refuse(status: int, message: str) -> Response:
@@ -85,7 +92,7 @@ def home() -> Response | str | tuple[str, int]:
     return render_template(
         "admin.html",
         csrf=session_csrf_token(),
-        url=join_url(request.host, configured=ctx.public_url),
+        url=ctx.join_url(),
         mdns=ctx.mdns_url,
         chip_sets=list(CHIP_SETS),
         chip_set=ctx.presenter.chip_set.name,
@@ -112,13 +119,14 @@ def login() -> Response | tuple[str, int]:
                                configured=ctx.guard.configured), 401  # fmt: skip
     session.clear()
     session.permanent = True
-    session["admin"] = ctx.guard.fingerprint()
+    session["admin"] = ctx.guard.open_session(_secret())
     session["csrf"] = new_csrf_token()  # a new token once logged in: one seen before login is worthless
     return redirect(url_for("admin.home"))  # type: ignore[return-value]
 
 
 @admin.post("/logout")
 def logout() -> Response:
+    context().guard.end_session(session.get("admin"))
     session.clear()
     return redirect(url_for("dashboard.index"))  # type: ignore[return-value]
 
@@ -139,11 +147,11 @@ def _call(item: Any) -> tuple[Response, int]:
 @_json_only
 def command() -> tuple[Response, int]:
     """Run one command on the service (a console press, a bet amount, a correction...)."""
-    from tocktable.steps import CommandError, step_from_json
+    from web.api import read_command
 
     try:
-        item = step_from_json(request.get_json(silent=True))
-    except CommandError as exc:
+        item = read_command(request.get_json(silent=True))
+    except ValueError as exc:
         return jsonify(ok=False, error=str(exc)), 400
     return _call(item)
 
@@ -224,6 +232,5 @@ def camera_json() -> Response:
 
 @admin.get("/join.svg")
 def join_svg() -> Response:
-    """A QR code of the dashboard's LAN address."""
-    url = join_url(request.host, configured=context().public_url)
-    return Response(qr_svg(url), mimetype="image/svg+xml")
+    """A QR code of the dashboard's address (the server's own, never the request's ``Host``)."""
+    return Response(qr_svg(context().join_url()), mimetype="image/svg+xml")

@@ -7,7 +7,8 @@
 - ``POST /api/command`` with the admin PIN in the ``X-Admin-Pin`` header and a JSON body such
   as ``{"kind": "act", "seat": 2, "action": "call"}`` or ``{"kind": "press", "button": "fold"}``
   (see ``tocktable.steps``). Answers ``200 {"ok": true, "seq": ..., "version": ...}`` once the
-  command is written to disk, ``400`` for a malformed command, ``403`` for a wrong PIN, ``409``
+  command is written to disk, ``400`` for a malformed command (a player's name by
+  :mod:`web.names`), ``403`` for a wrong PIN (or none: a missing header spends no try), ``409``
   for a command the game does not allow now (nothing written), ``429`` after too many wrong
   PINs (the same :class:`web.security.PinGuard` as the admin login), ``503`` when the service is busy.
 """
@@ -20,9 +21,18 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from table.errors import TocktableError
 from web.context import context
+from web.names import check_step_names
 from web.security import LoginLocked
 
 api = Blueprint("api", __name__, url_prefix="/api")
+
+
+def read_command(body: Any) -> Any:
+    """The step or input a JSON command asks for, names checked (:func:`web.names.check_name`);
+    a ``ValueError`` (``CommandError``, ``PlayerNameError``) saying what is wrong and what is allowed."""
+    from tocktable.steps import step_from_json
+
+    return check_step_names(step_from_json(body))
 
 
 def _service() -> Any:
@@ -42,9 +52,10 @@ def state() -> Response:
 def command() -> tuple[Response, int]:
     """Run one host command (admin PIN required)."""
     from tocktable.service import ServiceError
-    from tocktable.steps import CommandError, step_from_json
 
     given = request.headers.get("X-Admin-Pin", "")
+    if not given:  # not a guess: it spends none of the tries
+        return jsonify(ok=False, error="missing admin PIN: send it in the X-Admin-Pin header"), 403
     try:
         ok = context().guard.check(given, request.remote_addr or "?")
     except LoginLocked as exc:
@@ -57,8 +68,8 @@ def command() -> tuple[Response, int]:
     if body is None:
         return jsonify(ok=False, error="the body must be a JSON object such as {\"kind\": \"press\", ...}"), 400
     try:
-        item = step_from_json(body)
-    except CommandError as exc:
+        item = read_command(body)
+    except ValueError as exc:
         return jsonify(ok=False, error=str(exc)), 400
     try:
         ack = _service().call(item, timeout=10.0)

@@ -41,7 +41,9 @@ class WebContext:
     stream_seconds: float | None = None
     """End each SSE stream after this long (the browser reconnects); None: never."""
     public_url: str | None = None
-    """The dashboard URL phones should open (set by the server; else worked out per request)."""
+    """The dashboard URL phones should open, when given (else :meth:`join_url` works it out)."""
+    server_address: tuple[str, int] | None = None
+    """The host and port the server listens on (set by :class:`web.serve.WebServer`)."""
     mdns_url: str | None = None
     """``http://tocktable.local:port/`` while advertised on mDNS."""
     settings_file: Path | None = None
@@ -68,6 +70,19 @@ class WebContext:
     def streams(self) -> int:
         return self._streams
 
+
+    def join_url(self) -> str:
+        """The dashboard's address for phones: ``public_url``, else the server's own host and port
+        (the configured ``web.host``/``web.port`` before a server is bound). Never the request's
+        ``Host`` header, which any client can forge."""
+        from web.join import join_url
+
+        if self.server_address is not None:
+            host, port = self.server_address
+        else:
+            web = getattr(self.config, "web", None)
+            host, port = str(getattr(web, "host", "0.0.0.0")), int(getattr(web, "port", 8000))
+        return join_url(host, port, configured=self.public_url)
 
     # ------------------------------------------------------------------ game and chips
     def set_chip_set(self, name: str) -> None:

@@ -27,6 +27,7 @@ from flask import Blueprint, Response, jsonify, render_template, request, sessio
 
 from table.dice import AnnouncementError, DiceError, DiceReferee, all_announcements
 from web.context import context
+from web.names import NAME_SCHEMA, NAMES_SCHEMA, PlayerNameError, check_name
 from web.security import CSRF_HEADER, same_token, session_csrf_token
 
 dice = Blueprint("dice", __name__)
@@ -119,6 +120,14 @@ def _text(body: dict[str, Any], key: str, *, required: bool = True) -> str | Non
     return value
 
 
+def _name(value: Any, what: str = "a player's name") -> str:
+    """A player's name by the one rule of :mod:`web.names` (a 400 naming what is allowed)."""
+    try:
+        return check_name(value, what)
+    except PlayerNameError as exc:
+        raise _BadField(str(exc)) from None
+
+
 def _faces(value: Any, key: str) -> str | None:
     """Dice as text ("N N D D A") from text or a list of face letters."""
     if value is None:
@@ -140,9 +149,10 @@ def new_game() -> tuple[Response, int]:
             players = [p.strip() for p in players.replace("\n", ",").split(",") if p.strip()]
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise _BadField("players must be names separated by commas, or a list of names")
-        if len(players) > MAX_PLAYERS or any(len(p) > 24 for p in players):
-            raise _BadField(f"at most {MAX_PLAYERS} players, names of at most 24 characters")
-        referee = DiceReferee(players, first=_text(body, "first", required=False))
+        if len(players) > MAX_PLAYERS:
+            raise _BadField(f"at most {MAX_PLAYERS} players, got {len(players)}")
+        first = body.get("first")
+        referee = DiceReferee([_name(p) for p in players], first=None if first is None else _name(first, "first"))
         _table().referee = referee
         return None
 
@@ -190,7 +200,7 @@ def roll_off() -> tuple[Response, int]:
         dice_by_name = body.get("dice")
         if not isinstance(dice_by_name, dict) or not all(isinstance(v, str) for v in dice_by_name.values()):
             raise _BadField("dice must be an object of player name -> face, e.g. {\"Ana\": \"K\"}")
-        return list(referee.roll_off(dice_by_name))
+        return list(referee.roll_off({_name(name): face for name, face in dice_by_name.items()}))
 
     return _move(run)
 
@@ -249,7 +259,8 @@ def _post(summary: str, op: str, properties: dict[str, Any], required: list[str]
                     "required": ["ok", "state"], "properties": {"ok": {"type": "boolean"},
                     "state": {"$ref": "#/components/schemas/DiceState"}}}}}},
             **{code: {"description": text, "content": {"application/json": {"schema": error}}}
-               for code, text in (("400", "malformed"), ("403", "missing CSRF token"), ("409", "not allowed now"))},
+               for code, text in (("400", "malformed"), ("403", "missing CSRF token"), ("409", "not allowed now"),
+                                  ("413", "body over 64 KiB"))},
         },
     }}  # fmt: skip
 
@@ -262,8 +273,7 @@ DICE_PATHS: dict[str, Any] = {
     "/api/dice/announcements": {"get": {"summary": "Every announcement, lowest first", "operationId": "diceList",
         "responses": {"200": {"description": "119 announcements", "content": {"application/json": {
             "schema": {"type": "array", "items": {"$ref": "#/components/schemas/DiceAnnouncement"}}}}}}}},
-    "/api/dice/new": _post("A new series", "diceNew", {"players": {"type": "string"}, "first": {"type": "string"}},
-                           ["players"]),
+    "/api/dice/new": _post("A new series", "diceNew", {"players": NAMES_SCHEMA, "first": NAME_SCHEMA}, ["players"]),
     "/api/dice/announce": _post("Announce", "diceAnnounce", {
         "announcement": {"type": "string"}, "direction": {"type": "string", "enum": ["left", "right"]},
         "visible": _FACES, "tour_de_poker": {"type": "boolean"}}, ["announcement"]),

@@ -16,13 +16,13 @@ from table.chips import CHIP_SETS
 from table.engine import BlindLevel, BlindStructure
 from table.errors import TocktableError
 from table.session import DrawOptions, SessionSettings
+from web.names import PlayerNameError, check_name
 
 VARIANTS = ("holdem", "tock", "draw", "lowball")
 DRAW_VARIANTS = ("draw", "lowball")
 DRAW_FIELDS = ("jokers", "wild_rank", "low_rule", "max_draw", "opening_bet")
 MAX_DRAW_PLAYERS = 8
 BETTING = ("no-limit", "fixed-limit")
-MAX_NAME = 24
 
 
 class GameFormError(TocktableError, ValueError):
@@ -70,12 +70,13 @@ def _names(value: Any, seats: int) -> list[str]:
     items = re.split(r"[,\n;]+", value) if isinstance(value, str) else value
     if not isinstance(items, list | tuple) or not all(isinstance(n, str) for n in items):
         raise GameFormError("players must be names separated by commas or lines, or a list of names")
-    names = [" ".join(n.split()) for n in items if n.strip()]
+    names = [n.strip() for n in items if n.strip()]
     if len(names) > seats:
         raise GameFormError(f"{len(names)} players for {seats} seats: add seats or remove players")
-    for name in names:
-        if len(name) > MAX_NAME:
-            raise GameFormError(f"player name {name[:MAX_NAME]!r}... is longer than {MAX_NAME} characters")
+    try:
+        names = [check_name(name) for name in names]
+    except PlayerNameError as exc:
+        raise GameFormError(f"players: {exc}") from None
     seen = {n.casefold() for n in names}
     if len(seen) != len(names):
         raise GameFormError("two players have the same name: names must differ (the ledger goes by name)")

@@ -16,15 +16,24 @@ log = logging.getLogger("tocktable.web")
 MDNS_NAME = "tocktable"
 
 
-def join_url(request_host: str, *, configured: str | None = None) -> str:
-    """The URL phones should open: ``configured`` when the server set it, else this machine's
-    LAN address with the port the request came in on."""
+WILDCARDS = ("", "0.0.0.0", "::")
+"""Hosts that mean "every interface": phones are given this machine's LAN address instead."""
+
+
+def join_url(host: str, port: int, *, configured: str | None = None) -> str:
+    """The URL phones should open, from the server's own address, never from a request:
+    ``configured`` when set, else ``host`` (the address the server listens on; this machine's
+    LAN address when it listens on every interface) and ``port``.
+
+    >>> join_url("192.168.1.7", 8000), join_url("pi.lan", 80), join_url("::1", 8000)
+    ('http://192.168.1.7:8000/', 'http://pi.lan/', 'http://[::1]:8000/')
+    """
     if configured:
         return configured
-    host, _, port = request_host.rpartition(":") if request_host.count(":") == 1 else (request_host, "", "")
-    port = port if port.isdigit() else "80"
-    address = host if host and host not in ("localhost", "127.0.0.1", "0.0.0.0") else lan_address()
-    return f"http://{address}{'' if port == '80' else ':' + port}/"
+    address = lan_address() if host in WILDCARDS else host
+    if ":" in address:
+        address = f"[{address}]"
+    return f"http://{address}{'' if port == 80 else f':{port}'}/"
 
 
 def qr_svg(text: str, *, scale: int = 6) -> str:

@@ -12,6 +12,9 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
+from web.names import NAME_SCHEMA as NAME
+from web.names import NAMES_SCHEMA as NAMES
+
 openapi = Blueprint("openapi", __name__, url_prefix="/api")
 
 
@@ -194,7 +197,7 @@ LEDGER = _object(["session", "hands", "ledger", "payments", "results"], {
     "results": {"type": "array", "items": {"type": "object"}},
 })  # fmt: skip
 
-ERROR = _object(["ok", "error"], {"ok": {"type": "boolean", "enum": [False]}, "error": STR},
+ERROR = _object(["ok", "error"], {"ok": {"type": "boolean", "enum": [False]}, "error": STR, "status": INT},
                 "what was wrong and what is allowed")  # fmt: skip
 ACK = _object(["ok", "seq", "version", "steps"], {
     "ok": {"type": "boolean", "enum": [True]}, "seq": _nullable(INT), "version": INT,
@@ -234,7 +237,7 @@ def command_schema() -> dict[str, Any]:
         properties: dict[str, Any] = {"kind": {"type": "string", "enum": [kind]}}
         required = ["kind"]
         for spec in fields(cls):
-            properties[spec.name] = _field_schema(str(spec.type))
+            properties[spec.name] = NAME if spec.name == "name" else _field_schema(str(spec.type))
             if spec.default is MISSING and spec.default_factory is MISSING:
                 required.append(spec.name)
         if kind == "press":
@@ -254,7 +257,8 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 def _errors(*codes: int) -> dict[str, Any]:
     text = {400: "malformed request", 401: "not logged in", 403: "wrong PIN or CSRF token", 404: "nothing there",
-            409: "not allowed now (nothing changed)", 429: "too many wrong PINs", 500: "done but not saved",
+            409: "not allowed now (nothing changed)", 413: "body over 64 KiB", 429: "too many wrong PINs",
+            500: "done but not saved",
             501: "not supported",
             503: "the service is busy or stopped"}  # fmt: skip
     return {str(c): _json(_ref("Error"), text[c]) for c in codes}
@@ -292,11 +296,11 @@ def document() -> dict[str, Any]:
             "summary": "One host command (scripting)", "operationId": "command",
             "parameters": [{"name": "X-Admin-Pin", "in": "header", "required": True, "schema": STR}],
             "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Command")}}},
-            "responses": {"200": _json(_ref("Ack"), "written to disk"), **_errors(400, 403, 409, 429, 503)}}},
+            "responses": {"200": _json(_ref("Ack"), "written to disk"), **_errors(400, 403, 409, 413, 429, 503)}}},
         "/admin/command": {"post": {
             "summary": "One host command from the admin page", "operationId": "adminCommand", "security": ADMIN,
             "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Command")}}},
-            "responses": {"200": _json(_ref("Ack"), "written to disk"), **_errors(400, 401, 403, 409, 503)}}},
+            "responses": {"200": _json(_ref("Ack"), "written to disk"), **_errors(400, 401, 403, 409, 413, 503)}}},
         "/admin/game": {"post": {
             "summary": "A new game (closes the session)", "operationId": "newGame", "security": ADMIN,
             "requestBody": {"required": True, "content": {"application/json": {"schema": _object([], {
@@ -306,11 +310,11 @@ def document() -> dict[str, Any]:
                 "max_draw": {"type": "integer", "minimum": 1, "maximum": 5}, "opening_bet": BOOL,
                 "betting": {"type": "string", "enum": ["no-limit", "fixed-limit"]},
                 "seats": {"type": "integer", "minimum": 2, "maximum": 10},
-                "players": {"type": "string", "description": "names separated by commas or lines"},
+                "players": NAMES,
                 "buy_in": INT, "blinds": {"type": "string", "example": "5/10, 10/20, 25/50/5"},
                 "level_minutes": {"type": "number"}, "chip_set": STR, "rebuys": BOOL})}}},
             "responses": {"200": _json(_ref("Ack"), "the new session is open"),
-                          **_errors(400, 401, 403, 409, 501, 503)}}},
+                          **_errors(400, 401, 403, 409, 413, 501, 503)}}},
         "/admin/end": {"post": {
             "summary": "End the session (its exports stay)", "operationId": "endSession", "security": ADMIN,
             "responses": {"200": _json(_object(["ok", "ended", "session"], {"ok": BOOL, "ended": INT, "session": INT}),
@@ -320,7 +324,7 @@ def document() -> dict[str, Any]:
             "requestBody": {"required": True, "content": {"application/json": {"schema": _object(["name"], {
                 "name": STR})}}},
             "responses": {"200": _json(_object(["ok", "chip_set"], {"ok": BOOL, "chip_set": {"type": "object"}}),
-                                       "chosen"), **_errors(400, 401, 403, 500)}}},
+                                       "chosen"), **_errors(400, 401, 403, 413, 500)}}},
         "/admin/camera/view.json": {"get": {
             "summary": "What the camera read, and the zones", "operationId": "cameraView", "security": ADMIN,
             "responses": {"200": _json(_object(["zones", "cards", "conflicts"], {

@@ -1,20 +1,32 @@
-"""The host's key: the admin PIN, slowed brute force, the session secret and CSRF tokens.
+"""The host's key: the admin PIN, slowed guessing, the login cookie and CSRF tokens.
 
 - **PIN attempts** go through one :class:`PinGuard` per app (the admin login form and the
-  ``X-Admin-Pin`` header of ``POST /api/command`` alike). Each client gets a few free tries;
-  after that every failure locks it out for twice as long as the one before (up to 15 minutes),
-  and many failures from anywhere lock the PIN for everyone for a while, so guessing a
-  six-digit PIN from a phone, or from many, takes months rather than minutes.
-- **The session cookie** is Flask's signed cookie; the signing key is kept in the data
-  directory (``web-secret``, mode 0600) so a restart does not log the host out.
+  ``X-Admin-Pin`` header of ``POST /api/command`` alike). Each client (an IPv4 address, or an
+  IPv6 /64 network, which one device can fill with addresses) gets five free tries; after that
+  each failure locks that client alone for twice as long as the one before (30 s ... 15 min).
+  Wrong PINs from everywhere together are limited too (20 at once, then one every 30 s), so many
+  addresses guess no faster than that; this slows PIN checks, it never locks anyone out for
+  long, and a phone already logged in is never asked for the PIN at all.
+- **The login cookie** holds a random session id and a MAC of it under a key derived from the
+  server's secret (``web-secret`` in the data directory, mode 0600) and the PIN: nothing in it
+  depends on the PIN alone, so it tells nothing about the PIN to whoever sees it. Changing the
+  PIN changes every MAC, which ends every session; logging out ends that session on the server.
+  Flask signs the cookie with the same secret, so a restart does not log the host out.
 - **CSRF**: every admin form and every admin POST carries the session's token (a hidden field
   ``csrf_token`` or the header ``X-CSRF-Token``); a POST without the right one is refused.
+
+How long guessing takes with these limits (a six-digit PIN, 1,000,000 possibilities; the
+attacker simulated on a fake clock in ``tests/web/test_security.py``): from one address, 13
+guesses in the first hour, then one every 15 minutes (96 a day): half the PINs take about 14
+years. From any number of addresses together, 20 at once, then one every 30 seconds (2,880 a
+day): half the PINs take about 174 days, all of them 347.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import os
 import secrets
 import threading
@@ -28,6 +40,8 @@ from table.errors import TocktableError
 SECRET_FILE = "web-secret"
 CSRF_FIELD = "csrf_token"
 CSRF_HEADER = "X-CSRF-Token"
+SESSION_HOURS = 16
+"""How long a login lasts (the cookie's lifetime, and how long an ended session is remembered)."""
 
 
 class LoginLocked(TocktableError, PermissionError):
@@ -42,20 +56,41 @@ class PinFormatError(TocktableError, ValueError):
     """A PIN that is not 4 to 12 digits."""
 
 
+def client_key(address: str | None) -> str:
+    """Whose tries an address spends: an IPv4 address itself, an IPv6 address's /64 network
+    (one device can take any number of addresses in it), an IPv4-mapped IPv6 address as IPv4.
+
+    >>> client_key("192.168.1.7"), client_key("2001:db8:1:2:aaaa::1"), client_key("::ffff:10.0.0.3")
+    ('192.168.1.7', '2001:db8:1:2::/64', '10.0.0.3')
+    """
+    try:
+        parsed = ipaddress.ip_address((address or "").split("%")[0])
+    except ValueError:
+        return address or "?"
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return str(parsed)
+
+
 @dataclass
 class _Record:
     failures: int = 0
     locked_until: float = 0.0
+    last: float = 0.0
 
 
 class PinGuard:
-    """Checks PINs in constant time and slows down guessing.
+    """Checks PINs in constant time, slows down guessing, and seals the host's sessions.
 
-    ``free_tries`` failures per client are allowed back to back; failure number
+    Per client (:func:`client_key`): ``free_tries`` failures are allowed back to back; failure
     ``free_tries + k`` locks that client for ``base_delay * 2**(k-1)`` seconds (at most
-    ``max_delay``). When more than ``global_limit`` failures (from any client) fall within
-    ``global_window`` seconds, every client is locked for ``global_lock`` seconds. A right PIN
-    clears the client's record. ``clock`` gives seconds (tests pass a fake one).
+    ``max_delay``). A right PIN clears the client's record. Together: wrong PINs spend a shared
+    allowance of ``global_burst`` that grows back by one every ``global_every`` seconds; while it
+    is spent, PIN checks from any client wait for it (``retry_after`` is at most
+    ``global_every``). Logged-in sessions never pass through here. ``clock`` gives seconds
+    (tests pass a fake one).
     """
 
     def __init__(
@@ -65,76 +100,126 @@ class PinGuard:
         free_tries: int = 5,
         base_delay: float = 30.0,
         max_delay: float = 900.0,
-        global_limit: int = 30,
-        global_window: float = 600.0,
-        global_lock: float = 300.0,
+        global_burst: int = 20,
+        global_every: float = 30.0,
+        max_clients: int = 10_000,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._pin = pin
         self.free_tries = free_tries
         self.base_delay = base_delay
         self.max_delay = max_delay
-        self.global_limit = global_limit
-        self.global_window = global_window
-        self.global_lock = global_lock
+        self.global_burst = global_burst
+        self.global_every = global_every
+        self.max_clients = max_clients
         self.clock = clock
         self._lock = threading.Lock()
         self._clients: dict[str, _Record] = {}
-        self._recent: list[float] = []
-        self._global_until = 0.0
+        self._allowance = float(global_burst)
+        self._allowance_at = clock()
+        self._ended: dict[str, float] = {}
 
     @property
     def configured(self) -> bool:
         """False when no PIN is set: nobody can log in (never an open admin)."""
         return bool(self._pin)
 
-    def fingerprint(self) -> str:
-        """A short digest of the PIN: sessions remember it, so changing the PIN logs everyone out."""
-        return hashlib.sha256(("tocktable-pin:" + self._pin).encode()).hexdigest()[:16]
-
     def set_pin(self, pin: str) -> None:
-        """Replace the PIN (4 to 12 digits)."""
+        """Replace the PIN (4 to 12 digits); every session sealed with the old one ends."""
         check_pin_format(pin)
         with self._lock:
             self._pin = pin
 
-    def retry_after(self, client: str) -> float:
-        """Seconds until ``client`` may try again (0 when it may now)."""
+    # ------------------------------------------------------------------ guessing
+    def retry_after(self, address: str | None) -> float:
+        """Seconds until ``address`` may try a PIN again (0 when it may now)."""
         with self._lock:
-            return self._wait(client, self.clock())
+            return self._wait(client_key(address), self.clock())[0]
 
-    def _wait(self, client: str, now: float) -> float:
-        record = self._clients.get(client)
+    def _refill(self, now: float) -> None:
+        grown = (now - self._allowance_at) / self.global_every
+        self._allowance = min(float(self.global_burst), self._allowance + grown)
+        self._allowance_at = now
+
+    def _wait(self, key: str, now: float) -> tuple[float, str]:
+        record = self._clients.get(key)
         mine = record.locked_until - now if record is not None else 0.0
-        return max(0.0, mine, self._global_until - now)
+        if mine > 0:
+            return mine, (f"too many wrong PINs from this device: try again in {mine:.0f} s "
+                          "(each further mistake doubles the wait)")  # fmt: skip
+        self._refill(now)
+        if self._allowance < 1:
+            wait = (1 - self._allowance) * self.global_every
+            return wait, (f"many wrong PINs from several devices: PINs are checked once every "
+                          f"{self.global_every:.0f} s for now; try again in {wait:.0f} s "
+                          "(phones already logged in are not affected)")  # fmt: skip
+        return 0.0, ""
 
-    def check(self, given: str, client: str) -> bool:
+    def check(self, given: str, address: str | None) -> bool:
         """Whether ``given`` is the PIN. Raises :class:`LoginLocked` (without looking at the
-        PIN) while ``client`` is locked out; a wrong PIN counts against it."""
+        PIN) while this client waits; a wrong PIN counts against it and against the allowance."""
+        key = client_key(address)
         with self._lock:
             now = self.clock()
-            wait = self._wait(client, now)
+            wait, why = self._wait(key, now)
             if wait > 0:
-                raise LoginLocked(
-                    f"too many wrong PINs: try again in {wait:.0f} s (each further mistake doubles the wait)", wait
-                )
+                raise LoginLocked(why, wait)
             ok = bool(self._pin) and hmac.compare_digest(given.encode(), self._pin.encode())
             if ok:
-                self._clients.pop(client, None)
+                self._clients.pop(key, None)
                 return True
-            record = self._clients.setdefault(client, _Record())
+            self._allowance -= 1
+            record = self._clients.pop(key, None) or _Record()
+            self._clients[key] = record  # newest last: the oldest are forgotten first
             record.failures += 1
+            record.last = now
             over = record.failures - self.free_tries
             if over > 0:
-                record.locked_until = now + min(self.max_delay, self.base_delay * 2 ** (over - 1))
-            self._recent = [t for t in self._recent if now - t < self.global_window]
-            self._recent.append(now)
-            if len(self._recent) > self.global_limit:
-                self._global_until = now + self.global_lock
-                self._recent.clear()
-            if len(self._clients) > 10_000:  # a flood of addresses must not grow memory without end
-                self._clients = {k: v for k, v in self._clients.items() if v.locked_until > now}
+                record.locked_until = now + min(self.max_delay, self.base_delay * 2 ** min(over - 1, 30))
+            if len(self._clients) > self.max_clients:
+                self._forget(now)
             return False
+
+    def _forget(self, now: float) -> None:
+        """Keep memory bounded: drop clients that are not locked, oldest first, then the oldest.
+        (Forgetting a client gives it its free tries back, which the shared allowance still limits.)"""
+        for key in [k for k, r in self._clients.items() if r.locked_until <= now]:
+            if len(self._clients) <= self.max_clients * 9 // 10:
+                return
+            del self._clients[key]
+        while len(self._clients) > self.max_clients:
+            del self._clients[next(iter(self._clients))]
+
+    # ------------------------------------------------------------------ the login cookie
+    def _seal(self, key: bytes, session_id: str) -> str:
+        mac_key = hmac.new(key, b"tocktable admin session", hashlib.sha256).digest()
+        message = b"%s\x00%s" % (session_id.encode(), self._pin.encode())
+        return hmac.new(mac_key, message, hashlib.sha256).hexdigest()
+
+    def open_session(self, key: bytes) -> str:
+        """A new login: a random session id and its MAC under ``key`` (the server's secret) and the PIN."""
+        session_id = secrets.token_urlsafe(18)
+        with self._lock:
+            return f"{session_id}.{self._seal(key, session_id)}"
+
+    def holds_session(self, token: object, key: bytes) -> bool:
+        """Whether ``token`` (from the cookie) is a session opened with the current PIN and not ended."""
+        if not isinstance(token, str) or not self._pin:
+            return False
+        session_id, _, mac = token.partition(".")
+        with self._lock:
+            if not session_id or session_id in self._ended:
+                return False
+            return hmac.compare_digest(mac.encode(), self._seal(key, session_id).encode())
+
+    def end_session(self, token: object) -> None:
+        """Log this session out on the server too (a copy of its cookie no longer works)."""
+        if not isinstance(token, str):
+            return
+        with self._lock:
+            now = self.clock()
+            self._ended = {k: t for k, t in self._ended.items() if t > now}
+            self._ended[token.partition(".")[0]] = now + SESSION_HOURS * 3600
 
 
 def check_pin_format(pin: str) -> str:

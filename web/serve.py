@@ -4,7 +4,10 @@ Why waitress: it is pure Python (installs on a Pi with no compiler), runs on Lin
 Windows, is a production WSGI server with a fixed pool of worker threads, and flushes each
 chunk of a streamed response at once, which server-sent events need. One process matters: the
 service and its snapshots live in this process, so every worker thread reads them directly
-(gunicorn's pre-forked workers would each need their own copy of the game).
+(gunicorn's pre-forked workers would each need their own copy of the game). And one event loop
+reads every socket and hands a request to a thread only once it has arrived whole, so idle and
+slow connections cost no thread; :mod:`web.connections` adds what a crowded network needs on
+top (room made for new phones, a deadline per request, limits per client).
 
 An SSE stream holds a worker thread for as long as the phone stays connected, so the pool is
 sized for the phones: ``threads`` (default 64) serves 56 live streams and keeps 8 threads for
@@ -21,6 +24,7 @@ import threading
 from typing import Any
 
 from tocktable.server import ServeError
+from web.connections import CONNECTION_LIMIT, IDLE_TIMEOUT, PER_CLIENT, REQUEST_TIMEOUT, guarded_server
 
 DEFAULT_THREADS = 64
 RESERVED_THREADS = 8
@@ -54,23 +58,18 @@ class WebServer:
     every stream and closes the port. ``port=0`` picks a free port (read ``.port``).
     ``advertise`` registers ``tocktable.local`` on mDNS when zeroconf is installed."""
 
-    def __init__(self, app: Any, host: str, port: int, *, threads: int = DEFAULT_THREADS, advertise: bool = False):
-        from waitress.server import create_server  # type: ignore[import-untyped]
-
+    def __init__(self, app: Any, host: str, port: int, *, threads: int = DEFAULT_THREADS, advertise: bool = False,
+                 connection_limit: int = CONNECTION_LIMIT, per_client: int = PER_CLIENT,
+                 request_timeout: float = REQUEST_TIMEOUT, idle_timeout: float = IDLE_TIMEOUT):  # fmt: skip
         if threads < RESERVED_THREADS + 2:
             raise ServeError(f"threads must be at least {RESERVED_THREADS + 2}, got {threads}")
         self.app = app
         listener = _bind(host, port)
         try:
-            self._server: Any = create_server(
-                app,
-                sockets=[listener],
-                threads=threads,
-                connection_limit=threads * 3,
-                channel_timeout=300,
-                ident="tocktable",
-                clear_untrusted_proxy_headers=True,
-            )
+            self._server: Any = guarded_server(
+                app, listener, threads=threads, connection_limit=connection_limit, per_client=per_client,
+                request_timeout=request_timeout, idle_timeout=idle_timeout,
+            )  # fmt: skip
         except Exception:
             listener.close()
             raise
@@ -79,6 +78,7 @@ class WebServer:
         context = self._context()
         if context is not None:
             context.max_streams = threads - RESERVED_THREADS
+            context.server_address = (host, self.port)
         self.advertiser: Any = None
         self._advertise = advertise
         self._stopping = threading.Event()

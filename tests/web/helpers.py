@@ -39,7 +39,7 @@ def make_app(service: Service, data_dir: Path, **kwargs: Any) -> Any:
     from web import create_app
 
     config = replace(Config(), data_dir=data_dir)
-    app = create_app(config, service, admin_pin=PIN, **kwargs)
+    app = create_app(config, service, **{"admin_pin": PIN, **kwargs})
     app.config["TESTING"] = True
     return app
 

@@ -147,25 +147,26 @@ def test_the_scripting_api_shares_the_pin_guard(service: Any, tmp_path: Path) ->
 
 def test_pin_guard_rules() -> None:
     clock = FakeClock()
-    guard = PinGuard("1234", free_tries=2, base_delay=10, max_delay=25, global_limit=4, global_lock=100, clock=clock)
-    assert guard.check("1234", "a")
-    assert not guard.check("0000", "a") and not guard.check("0001", "a")
-    assert guard.retry_after("a") == 0
-    assert not guard.check("0002", "a")
-    assert guard.retry_after("a") == 10
+    guard = PinGuard("1234", free_tries=2, base_delay=10, max_delay=25, global_burst=4, global_every=50, clock=clock)
+    assert guard.check("1234", "10.0.0.1")
+    assert not guard.check("0000", "10.0.0.1") and not guard.check("0001", "10.0.0.1")
+    assert guard.retry_after("10.0.0.1") == 0
+    assert not guard.check("0002", "10.0.0.1")
+    assert guard.retry_after("10.0.0.1") == 10
+    assert guard.retry_after("10.0.0.2") == 0  # another device keeps its own tries
     clock.now += 10
-    assert not guard.check("0003", "a")
-    assert guard.retry_after("a") == 20
-    clock.now += 20
-    assert not guard.check("0004", "a")  # a fifth failure within the window: everyone is locked
-    assert guard.retry_after("b") == 100
+    assert not guard.check("0003", "10.0.0.1")  # the fourth wrong PIN spends the shared allowance of 4
+    assert guard.retry_after("10.0.0.1") == 20
+    # Wrong PINs from everywhere are now checked one per 50 s (a fifth of one grew back in the 10 s).
+    assert guard.retry_after("10.0.0.2") == pytest.approx(40)
     with pytest.raises(LoginLocked) as locked:
-        guard.check("1234", "b")
-    assert locked.value.retry_after == 100 and isinstance(locked.value, PermissionError)
-    clock.now += 100
-    assert guard.check("1234", "b")
+        guard.check("1234", "10.0.0.2")
+    assert locked.value.retry_after == pytest.approx(40) and isinstance(locked.value, PermissionError)
+    assert "several devices" in str(locked.value)
+    clock.now += 40
+    assert guard.check("1234", "10.0.0.2")  # a slow-down, never a long lock
     assert not PinGuard("", clock=clock).check("", "a")  # no PIN: nobody gets in
-    capped = PinGuard("1234", free_tries=2, base_delay=10, max_delay=25, global_limit=99, clock=clock)
+    capped = PinGuard("1234", free_tries=2, base_delay=10, max_delay=25, global_burst=99, clock=clock)
     assert not capped.check("0000", "c") and not capped.check("0001", "c")
     for expected in (10, 20, 25, 25):
         assert not capped.check("0002", "c")

@@ -10,10 +10,25 @@ from typing import Any
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.web.helpers import DEMO_HAND, PIN, make_app, make_service, play
 from tocktable.steps import Confirm
+from web.names import PlayerNameError, check_name
 from web.openapi import document
+
+
+def _is_name(text: str) -> bool:
+    try:
+        return check_name(text) == text and "," not in text and ";" not in text
+    except PlayerNameError:
+        return False
+
+
+# The document's name formats (web.names): generated names follow the rule, so a refused one is a bug.
+NAME_TEXT = st.text(st.characters(categories=("L", "N", "P", "S", "Zs")), min_size=1, max_size=24).filter(_is_name)
+schemathesis.openapi.format("player-name", NAME_TEXT)
+schemathesis.openapi.format("player-names", st.lists(NAME_TEXT, min_size=1, max_size=12).map(", ".join))
 
 
 @pytest.fixture(scope="module")
