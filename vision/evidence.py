@@ -9,6 +9,8 @@ into :class:`vision.observations.Observations` once, by fixed rules:
 2. a face-up card is named when the posterior of its best card reaches the reader's threshold
    (unsure is always better than wrong), and only when it is as tall as the cards the corner
    models were trained on (a smaller index is read with a confidence nothing has calibrated);
+   a smaller card is named by the small-card reader (the whole card read at once,
+   :mod:`vision.small`) when its reading reaches that reader's own threshold, and is then face up;
 3. the pips may name a number card the corners hesitate over, or veto a reading they contradict;
    a body that shows a picture vetoes a number card (it is a court card);
 4. the deck profile (cards enrolled from the user's deck) may name a face-up card, or make it
@@ -52,6 +54,8 @@ class Evidence:
     Body: ``pip_named``/``pip_confidence`` a card the pips name (-1: none), ``pip_veto`` the pips
     contradict the reading, ``picture_veto`` the body shows a picture where the corners read a number.
     Profile: ``profile_card``/``profile_confidence`` (-1: no sure match).
+    Small cards: ``small`` read by the small-card reader, ``small_best`` its best card (52: nothing
+    to name), ``small_posterior`` that card's probability.
     Backs: ``marks`` and ``mark_confidence`` of face-down cards, ``backs_read`` which were read.
     ``asked`` records, per stage, which cards it looked at (for pictures, tests and figures).
     """
@@ -65,8 +69,10 @@ class Evidence:
     embedding_size: int
     card_embedding_size: int
     min_height: float = 0.0
-    """Cards shorter than this (pixels) are never named: their index is smaller than any the
-    corner models were trained on (``reader.json`` "min_card_height")."""
+    """Cards shorter than this (pixels) are never named by their corners: their index is smaller
+    than any the corner models were trained on (``reader.json`` "min_card_height")."""
+    small_threshold: float = 1.0
+    """The small-card reader's own threshold (``small.json``): below it a small card is unsure."""
     cards: np.ndarray = field(init=False)
     none: np.ndarray = field(init=False)
     posteriors: np.ndarray = field(init=False)
@@ -85,6 +91,9 @@ class Evidence:
     picture_veto: np.ndarray = field(init=False)
     profile_card: np.ndarray = field(init=False)
     profile_confidence: np.ndarray = field(init=False)
+    small: np.ndarray = field(init=False)
+    small_best: np.ndarray = field(init=False)
+    small_posterior: np.ndarray = field(init=False)
     marks: list[str | None] = field(init=False)
     mark_confidence: np.ndarray = field(init=False)
     backs_read: np.ndarray = field(init=False)
@@ -113,6 +122,9 @@ class Evidence:
         self.picture_veto = np.zeros(n, bool)
         self.profile_card = np.full(n, -1, np.int64)
         self.profile_confidence = _floats(n)
+        self.small = np.zeros(n, bool)
+        self.small_best = np.full(n, 52, np.int64)
+        self.small_posterior = _floats(n)
         self.marks = [None] * n
         self.mark_confidence = _floats(n, 1.0)
         self.backs_read = np.zeros(n, bool)
@@ -125,19 +137,32 @@ class Evidence:
     @property
     def face_up(self) -> np.ndarray:
         """Which cards lie face up (rule 1 of the module docstring)."""
-        out: np.ndarray = (self.p_face > FACE_UP) | (self.seen > PLAIN_INDEX)
+        out: np.ndarray = (self.p_face > FACE_UP) | (self.seen > PLAIN_INDEX) | self.small_named
+        return out
+
+    @property
+    def small_named(self) -> np.ndarray:
+        """Which small cards the small-card reader names surely enough (rule 2)."""
+        out: np.ndarray = self.small & (self.small_best < 52) & (self.small_posterior >= self.small_threshold)
+        return out
+
+    @property
+    def too_small(self) -> np.ndarray:
+        """Which cards are shorter than the corner models' smallest card (rule 2): the corners'
+        reading of them names nothing, and the stages that refine it leave them alone."""
+        out: np.ndarray = card_heights(self.corners) < self.min_height
         return out
 
     @property
     def readable(self) -> np.ndarray:
         """Which cards are tall enough for their index to be read at all (rule 2)."""
-        out: np.ndarray = card_heights(self.corners) >= self.min_height
+        out: np.ndarray = ~self.too_small
         return out
 
     @property
     def named(self) -> np.ndarray:
         """Which face-up cards the corners name surely enough (rule 2), before pips and profile."""
-        out: np.ndarray = self.face_up & (self.posterior >= self.threshold) & self.readable
+        out: np.ndarray = (self.face_up & (self.posterior >= self.threshold) & self.readable) | self.small_named
         return out
 
     def set_readings(self, rows: np.ndarray, readings: dict[str, np.ndarray], picked: np.ndarray | None = None) -> None:
@@ -162,6 +187,7 @@ class Evidence:
         for i in np.atleast_1d(rows):
             self.marks[int(i)] = None
         self.mark_confidence[rows] = 1.0
+        self.small[rows] = False
 
     # --- the decision ---------------------------------------------------------------------------
 
@@ -170,6 +196,9 @@ class Evidence:
         face_up = self.face_up
         card_ids = np.where(self.named, self.best, -1).astype(np.int64)
         confidence = np.where(face_up, self.posterior, 1.0 - self.p_face).astype(np.float64)
+        small = self.small & face_up
+        card_ids[small] = np.where(self.small_named[small], self.small_best[small], -1)
+        confidence[small] = self.small_posterior[small]
         readable = self.readable
         by_pips = face_up & (self.pip_named >= 0) & readable
         card_ids[by_pips], confidence[by_pips] = self.pip_named[by_pips], self.pip_confidence[by_pips]

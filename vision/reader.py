@@ -62,6 +62,7 @@ from vision.rectify import (
     order_corners,
 )
 from vision.segment import CardSegmenter
+from vision.small import SmallReader
 from vision.stages import Pipeline, Sources
 from vision.suit_witness import SuitWitness
 
@@ -120,8 +121,8 @@ class ReaderSettings:
         return settings
 
 
-DEFAULT_STAGES = ("find", "corners", "orient", "reframe", "suit_witness", "ink", "picture", "pips", "backs",
-                  "profile")
+DEFAULT_STAGES = ("find", "corners", "orient", "reframe", "small", "suit_witness", "ink", "picture", "pips",
+                  "backs", "profile")
 """The stages of a reader whose reader.json lists none."""
 
 
@@ -203,6 +204,8 @@ class CardReader:
                        if self.settings.expert else None)  # fmt: skip
         # The card's body as a witness of its suit (vision.suit_witness).
         self.suit_witness = SuitWitness.load(models_dir) if "suit_witness" in self.pipeline.names else None
+        # The cards too small for their index, read whole (vision.small).
+        self.small_reader = SmallReader(models_dir) if "small" in self.pipeline.names else None
         self.timings: dict[str, float] = {}
         """Milliseconds spent in each stage by the reads so far (:meth:`read`), summed."""
         # The helper thread (started on first use); made again in a forked child, where the

@@ -10,6 +10,7 @@ corners         both index corners read (corner models, with the expert's second
 orient          which side is long, decided by reading both turns of a card         (the corner models)
                 whose outline is nearly square or whose read is unsure
 reframe         a too-narrow outline (cards touching) read again widened            (the corner models)
+small           cards too small for their index, read whole                         small.onnx/.json
 suit_witness    the suit symbols of the card's body, where the corners doubt        suits.onnx/.json
 ink             plainly red index ink rules out spades and clubs                    (none)
 picture         a body showing a picture is no number card                          (none)
@@ -44,13 +45,15 @@ from vision.mark_reader import PLAIN
 from vision.orient import ambiguous, turned
 from vision.picture import pictures
 from vision.pip_check import pip_evidence
-from vision.rectify import Pyramid, index_crops, thumbnails
+from vision.rectify import Pyramid, card_heights, index_crops, thumbnails
 from vision.reframe import narrow_cards, widened
+from vision.small import NOTHING, whole_cards
 from vision.suit_witness import apply_evidence
 
 if TYPE_CHECKING:
     from vision.deck_profile import DeckProfile
     from vision.mark_reader import MarkReader
+    from vision.small import SmallReader
     from vision.suit_witness import SuitWitness
 
 OWN_SHARE = 12
@@ -62,6 +65,9 @@ class Looker(Protocol):
 
     @property
     def suit_witness(self) -> SuitWitness | None: ...
+
+    @property
+    def small_reader(self) -> SmallReader | None: ...
 
     def detect(self, frame: np.ndarray, *, gray: Callable[[], np.ndarray] | None = None) -> list[Outline]: ...
 
@@ -133,7 +139,8 @@ class Corners(Stage):
     embedding (kept for the enrollment of backs) is left empty. What the backs and orient stages
     need of the cards taken for backs (their marks; the card model's view of them turned a quarter),
     and what the ink stage needs of those taken for face up (the colour of their index ink), is
-    made here too, while the corner models run."""
+    made here too, while the corner models run. The corners of a card shorter than the corner
+    models' smallest (``reader.json`` "min_card_height") are not read: they would name nothing."""
 
     name = "corners"
     files = ("corners.onnx", "card.onnx")
@@ -148,10 +155,12 @@ class Corners(Stage):
         self.ink_look = ink_look
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
-        quads, n = list(evidence.corners), len(evidence)
-        crops = index_crops(evidence.frame, quads, pyramid=evidence.pyramid)
+        quads = list(evidence.corners)
+        rows = np.flatnonzero(~evidence.too_small)  # a smaller card's index says nothing the models can read
+        n = len(rows)
+        crops = index_crops(evidence.frame, [quads[i] for i in rows], pyramid=evidence.pyramid)
         split = n - n // OWN_SHARE
-        corner_job = looker.helper().submit(looker.classify_indices, crops[: 2 * split])
+        corner_job = looker.helper().submit(looker.classify_indices, crops[: 2 * split]) if split else None
         try:
             p_face, card_embedding = looker.classify_cards(thumbnails(evidence.frame, quads, pyramid=evidence.pyramid))
             maybe_down = np.flatnonzero(p_face <= FACE_UP)
@@ -159,19 +168,21 @@ class Corners(Stage):
                 self.backs.read(evidence, maybe_down, sources)
             if self.turned_look and len(maybe_down):
                 evidence.p_face_turned[maybe_down] = _turned_look(evidence, looker, maybe_down)[0]
-            maybe_up = np.flatnonzero(p_face > FACE_UP)
+            maybe_up = np.flatnonzero(p_face[rows] > FACE_UP)
             if self.ink_look and len(maybe_up):
-                evidence.red_ink[maybe_up] = red_inks(crops.reshape(n, 2, *crops.shape[1:])[maybe_up].reshape(
+                evidence.red_ink[rows[maybe_up]] = red_inks(crops.reshape(n, 2, *crops.shape[1:])[maybe_up].reshape(
                     -1, *crops.shape[1:]))  # fmt: skip
             last = looker.classify_indices(crops[2 * split :]) if split < n else None
         except BaseException:
-            wait([corner_job])  # the helper is done with the frame; this thread's error is the one raised
+            if corner_job is not None:
+                wait([corner_job])  # the helper is done with the frame; this thread's error is the one raised
             raise
-        readings = corner_job.result()
-        if last is not None:
-            readings = {key: np.concatenate([value, last[key]]) for key, value in readings.items()}
-        evidence.set_readings(np.arange(n), readings)
-        _take_card_model(evidence, np.arange(n), p_face, card_embedding)
+        if corner_job is not None:
+            readings = corner_job.result()
+            if last is not None:
+                readings = {key: np.concatenate([value, last[key]]) for key, value in readings.items()}
+            evidence.set_readings(rows, readings)
+        _take_card_model(evidence, np.arange(len(evidence)), p_face, card_embedding)
 
 
 def _turned_look(evidence: Evidence, looker: Looker, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -213,7 +224,7 @@ class Orient(Stage):
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
         evidence.asked[self.name] = asked = np.zeros(len(evidence), bool)
-        rows = np.flatnonzero(~evidence.named)
+        rows = np.flatnonzero(~evidence.named & ~evidence.too_small)
         unseen = rows[np.isnan(evidence.p_face_turned[rows]) & ~evidence.face_up[rows]]
         if len(unseen):  # not seen turned beside the corner models (read_card, or orient on its own)
             evidence.p_face_turned[unseen] = _turned_look(evidence, looker, unseen)[0]
@@ -246,7 +257,7 @@ class Reframe(Stage):
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
         narrow, typical = narrow_cards(evidence.corners)
-        asked = narrow & evidence.face_up & ~evidence.named
+        asked = narrow & evidence.face_up & ~evidence.named & ~evidence.too_small
         evidence.asked[self.name] = asked
         which = np.flatnonzero(asked)
         if not len(which):
@@ -260,6 +271,41 @@ class Reframe(Stage):
                 evidence.set_readings(np.array([i]), again, np.array([better]))
 
 
+class Small(Stage):
+    """The cards shorter than the corner models' smallest card (``reader.json`` "min_card_height")
+    and at least as tall as the small-card reader's smallest (:mod:`vision.small`), read whole by
+    that reader. An outline too nearly square to say which side is long is read both ways, and the
+    way the reader less takes for "nothing to name" is kept (it was trained to answer that for a
+    card straightened a quarter turn wrong)."""
+
+    name = "small"
+    files = ("small.onnx", "small.json")
+
+    def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
+        reader = looker.small_reader
+        if reader is None:
+            raise ModelError("the small stage runs without its model: make the reader with it in its stages")
+        evidence.small_threshold = reader.settings.threshold
+        asked = evidence.too_small & reader.reads(card_heights(evidence.corners))
+        evidence.asked[self.name] = asked
+        rows = np.flatnonzero(asked)
+        if not len(rows):
+            return
+        quads = evidence.corners[rows]
+        p = reader.probabilities(whole_cards(evidence.frame, list(quads), pyramid=evidence.pyramid))
+        doubt = np.flatnonzero(ambiguous(quads))
+        if len(doubt):
+            other = turned(quads[doubt])
+            again = reader.probabilities(whole_cards(evidence.frame, list(other), pyramid=evidence.pyramid))
+            better = again[:, NOTHING] < p[doubt, NOTHING]
+            if better.any():
+                evidence.move(rows[doubt[better]], other[better])
+                p[doubt[better]] = again[better]
+        evidence.small[rows] = True
+        evidence.small_best[rows] = p[:, :NOTHING].argmax(axis=1)
+        evidence.small_posterior[rows] = p[:, :NOTHING].max(axis=1)
+
+
 class Witness(Stage):
     """The suit symbols of the card's body (:mod:`vision.suit_witness`), asked for the face-up cards
     whose suit the corners leave in doubt and that the body could still lift to the threshold."""
@@ -271,7 +317,8 @@ class Witness(Stage):
         witness = looker.suit_witness
         if witness is None:
             raise ModelError("the suit_witness stage runs without its model: make the reader with it in its stages")
-        asked = witness.asked(evidence.posteriors, threshold=evidence.threshold) & evidence.face_up
+        asked = (witness.asked(evidence.posteriors, threshold=evidence.threshold) & evidence.face_up
+                 & ~evidence.too_small)  # fmt: skip
         evidence.asked[self.name] = asked
         if asked.any():
             likelihood = witness.evidence(evidence.frame, evidence.corners, evidence.posteriors,
@@ -288,7 +335,7 @@ class Ink(Stage):
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
         by_suit = evidence.posteriors.reshape(len(evidence), 13, 4).sum(axis=1)
-        asked = evidence.face_up & (by_suit[:, [0, 3]].sum(axis=1) > _BLACK_CHANCE)
+        asked = evidence.face_up & ~evidence.too_small & (by_suit[:, [0, 3]].sum(axis=1) > _BLACK_CHANCE)
         evidence.asked[self.name] = asked
         unmeasured = np.flatnonzero(asked & (evidence.red_ink < 0))
         if len(unmeasured):  # moved by a later look, or face up by its index alone
@@ -318,7 +365,8 @@ class Picture(Stage):
         n = len(evidence)
         by_rank = evidence.posteriors.reshape(n, 13, 4).sum(axis=2)
         number = evidence.best // 4 < _NUMBER_RANKS
-        asked = evidence.face_up & number & (by_rank[:, _COURT_RANKS].sum(axis=1) > _COURT_CHANCE)
+        asked = (evidence.face_up & ~evidence.too_small & number
+                 & (by_rank[:, _COURT_RANKS].sum(axis=1) > _COURT_CHANCE))  # fmt: skip
         evidence.asked[self.name] = asked
         rows = np.flatnonzero(asked)
         if len(rows):
@@ -341,7 +389,8 @@ class Pips(Stage):
     name = "pips"
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
-        found = pip_evidence(evidence.frame, evidence.corners, evidence.face_up, evidence.posteriors,
+        found = pip_evidence(evidence.frame, evidence.corners, evidence.face_up & ~evidence.too_small,
+                             evidence.posteriors,
                              pyramid=evidence.pyramid, threshold=evidence.threshold)  # fmt: skip
         evidence.pip_named, evidence.pip_confidence, evidence.pip_veto = found.named, found.confidence, found.veto
         evidence.asked[self.name] = found.asked
@@ -392,8 +441,8 @@ class Profile(Stage):
 
 
 STAGES: dict[str, type[Stage]] = {
-    stage.name: stage for stage in (Find, FindClassical, Corners, Orient, Reframe, Witness, Ink, Picture, Pips, Backs,
-                                    Profile)
+    stage.name: stage
+    for stage in (Find, FindClassical, Corners, Orient, Reframe, Small, Witness, Ink, Picture, Pips, Backs, Profile)
 }
 """Every stage by its name in reader.json."""
 

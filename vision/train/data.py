@@ -180,6 +180,55 @@ def _row_neighbour(true: np.ndarray, height: float, angle: float, rng: np.random
     return _corners(spot, height * rng.uniform(0.97, 1.03), turn, 0.008, rng), turn
 
 
+def draw_sample(rng: np.random.Generator, bank: _Bank, style: DeckStyle, card: Card, face_up: bool, back: str,
+                height: float, *, focus: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One card of ``style`` ``height`` px tall on a patch of table under a random camera, as
+    :func:`make_samples` draws it: the image, the card's corners "detected" with a small error,
+    its true corners, and a mask of what lies on top of it."""
+    size = int(height * 1.4) + 8
+    canvas = bank.patch(rng, size)
+    shadow = (float(rng.uniform(-0.03, 0.03)), float(rng.uniform(-0.03, 0.03)), float(rng.uniform(0.05, 0.4)))
+    centre = np.array([size / 2, size / 2]) + rng.normal(0, 0.03 * height, 2)
+    for _ in range(int(rng.choice([0, 0, 1, 2]))):  # neighbours underneath
+        neighbour = Card.from_id(int(rng.integers(52)))
+        spot = centre + rng.uniform(-0.9, 0.9, 2) * height
+        _draw_card(canvas, _levels(style, neighbour, bool(rng.random() < 0.6), "plain"),
+                   _corners(spot, height, float(rng.uniform(0, 360)), 0.01, rng), shadow)  # fmt: skip
+    angle = float(rng.uniform(0, 360))
+    true = _corners(centre, height, angle, float(rng.uniform(0, 0.03)), rng)
+    if focus and rng.random() < 0.3:  # a neighbour in the row, underneath this card
+        under, _ = _row_neighbour(true, height, angle, rng)
+        _draw_card(canvas, _levels(style, Card.from_id(int(rng.integers(52))), bool(rng.random() < 0.7),
+                                   "plain"), under, shadow)  # fmt: skip
+    _draw_card(canvas, _levels(style, card, face_up, back), true, shadow)
+    occluded = np.zeros(canvas.shape[:2], np.uint8)
+    if focus and rng.random() < 0.55:  # a neighbour in the row on top of one side or end
+        over, _ = _row_neighbour(true, height, angle, rng)
+        _draw_card(canvas, _levels(style, Card.from_id(int(rng.integers(52))), bool(rng.random() < 0.75),
+                                   "plain"), over, shadow)  # fmt: skip
+        cv2.fillConvexPoly(occluded, np.round(over).astype(np.int32), 255)
+    if rng.random() < (0.12 if focus else 0.25):  # fanned: cards on top that leave the top-left index in view
+        across, down = true[1] - true[0], true[3] - true[0]
+        for _ in range(int(rng.integers(1, 3))):
+            spot = true.mean(axis=0) + across * rng.uniform(0.3, 0.8) + down * rng.uniform(0.0, 0.45)
+            over = _corners(spot, height, angle + float(rng.uniform(-15, 15)), 0.01, rng)
+            fan = Card.from_id(int(rng.integers(52)))
+            _draw_card(canvas, _levels(style, fan, bool(rng.random() < 0.7), "plain"), over, shadow)
+            cv2.fillConvexPoly(occluded, np.round(over).astype(np.int32), 255)
+    if rng.random() < 0.12:  # a card or a thumb over one corner
+        target = true[int(rng.choice([0, 2]))]
+        if rng.random() < 0.5:
+            spot = target + rng.normal(0, 0.35, 2) * height
+            over = _corners(spot, height, float(rng.uniform(0, 360)), 0.01, rng)
+            _draw_card(canvas, _levels(style, Card.from_id(int(rng.integers(52))), False, "plain"), over, shadow)
+            cv2.fillConvexPoly(occluded, np.round(over).astype(np.int32), 255)
+        else:
+            _skin(occluded, canvas, rng, target + rng.normal(0, 0.1, 2) * height, height)
+    image = _camera(canvas, rng, height)
+    detected = order_corners(true + rng.normal(0, rng.uniform(0.002, 0.014) * height, (4, 2)))
+    return image, detected, true, occluded
+
+
 def make_samples(count: int, *, pool: Pool, seed: int, cards_per_style: int = 16, focus: bool = False,
                  progress: Callable[[int], None] | None = None) -> tuple[CornerData, ThumbData]:  # fmt: skip
     """``count`` card samples from deck styles of ``pool``, reproducible from ``seed``.
@@ -216,47 +265,7 @@ def make_samples(count: int, *, pool: Pool, seed: int, cards_per_style: int = 16
         back = str(rng.choice(["plain", "tock", "plain"]))
         height = (float(rng.uniform(*FOCUS_HEIGHTS)) if focus
                   else float(np.exp(rng.uniform(np.log(75), np.log(360)))))  # fmt: skip
-        size = int(height * 1.4) + 8
-        canvas = bank.patch(rng, size)
-        shadow = (float(rng.uniform(-0.03, 0.03)), float(rng.uniform(-0.03, 0.03)), float(rng.uniform(0.05, 0.4)))
-        centre = np.array([size / 2, size / 2]) + rng.normal(0, 0.03 * height, 2)
-        for _ in range(int(rng.choice([0, 0, 1, 2]))):  # neighbours underneath
-            neighbour = Card.from_id(int(rng.integers(52)))
-            spot = centre + rng.uniform(-0.9, 0.9, 2) * height
-            _draw_card(canvas, _levels(style, neighbour, bool(rng.random() < 0.6), "plain"),
-                       _corners(spot, height, float(rng.uniform(0, 360)), 0.01, rng), shadow)  # fmt: skip
-        angle = float(rng.uniform(0, 360))
-        true = _corners(centre, height, angle, float(rng.uniform(0, 0.03)), rng)
-        if focus and rng.random() < 0.3:  # a neighbour in the row, underneath this card
-            under, _ = _row_neighbour(true, height, angle, rng)
-            _draw_card(canvas, _levels(style, Card.from_id(int(rng.integers(52))), bool(rng.random() < 0.7),
-                                       "plain"), under, shadow)  # fmt: skip
-        _draw_card(canvas, _levels(style, card, face_up, back), true, shadow)
-        occluded = np.zeros(canvas.shape[:2], np.uint8)
-        if focus and rng.random() < 0.55:  # a neighbour in the row on top of one side or end
-            over, _ = _row_neighbour(true, height, angle, rng)
-            _draw_card(canvas, _levels(style, Card.from_id(int(rng.integers(52))), bool(rng.random() < 0.75),
-                                       "plain"), over, shadow)  # fmt: skip
-            cv2.fillConvexPoly(occluded, np.round(over).astype(np.int32), 255)
-        if rng.random() < (0.12 if focus else 0.25):  # fanned: cards on top that leave the top-left index in view
-            across, down = true[1] - true[0], true[3] - true[0]
-            for _ in range(int(rng.integers(1, 3))):
-                spot = true.mean(axis=0) + across * rng.uniform(0.3, 0.8) + down * rng.uniform(0.0, 0.45)
-                over = _corners(spot, height, angle + float(rng.uniform(-15, 15)), 0.01, rng)
-                fan = Card.from_id(int(rng.integers(52)))
-                _draw_card(canvas, _levels(style, fan, bool(rng.random() < 0.7), "plain"), over, shadow)
-                cv2.fillConvexPoly(occluded, np.round(over).astype(np.int32), 255)
-        if rng.random() < 0.12:  # a card or a thumb over one corner
-            target = true[int(rng.choice([0, 2]))]
-            if rng.random() < 0.5:
-                spot = target + rng.normal(0, 0.35, 2) * height
-                over = _corners(spot, height, float(rng.uniform(0, 360)), 0.01, rng)
-                _draw_card(canvas, _levels(style, Card.from_id(int(rng.integers(52))), False, "plain"), over, shadow)
-                cv2.fillConvexPoly(occluded, np.round(over).astype(np.int32), 255)
-            else:
-                _skin(occluded, canvas, rng, target + rng.normal(0, 0.1, 2) * height, height)
-        image = _camera(canvas, rng, height)
-        detected = order_corners(true + rng.normal(0, rng.uniform(0.002, 0.014) * height, (4, 2)))
+        image, detected, _, occluded = draw_sample(rng, bank, style, card, face_up, back, height, focus=focus)
         pyramid = Pyramid(image)
         pair = index_crops(image, [detected], pyramid=pyramid)
         homography = card_homography(detected)
