@@ -32,7 +32,8 @@ _GREY, _YELLOW, _GREEN, _WHITE = (150, 150, 150), (0, 215, 255), (60, 200, 60), 
 
 def _state(ev: Evidence) -> tuple[np.ndarray, ...]:
     return (ev.corners.copy(), ev.best.copy(), ev.posterior.copy(), ev.face_up.copy(), ev.pip_named.copy(),
-            ev.pip_veto.copy(), np.array([m or "" for m in ev.marks]), ev.profile_card.copy())  # fmt: skip
+            ev.pip_veto.copy(), np.array([m or "" for m in ev.marks]), ev.profile_card.copy(),
+            ev.small_best.copy(), ev.small_posterior.copy())  # fmt: skip
 
 
 def _changed(before: tuple[np.ndarray, ...], after: tuple[np.ndarray, ...]) -> np.ndarray:
@@ -46,6 +47,9 @@ def _changed(before: tuple[np.ndarray, ...], after: tuple[np.ndarray, ...]) -> n
 def _label(ev: Evidence, i: int) -> str:
     if not ev.face_up[i]:
         return "down " + (ev.marks[i] or "") if ev.backs_read[i] else "down"
+    if ev.small[i]:  # read whole by the small-card reader: its reading, not the corners'
+        best = int(ev.small_best[i])
+        return f"{Card.from_id(best) if best < 52 else 'nothing'} {ev.small_posterior[i]:.2f}"
     return f"{Card.from_id(int(ev.best[i]))} {ev.posterior[i]:.2f}"
 
 
@@ -104,8 +108,8 @@ def picture(reader: CardReader, frame: np.ndarray) -> np.ndarray:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.reader_stages", description=__doc__.split("\n\n")[0])
     parser.add_argument("--image", type=Path, help="a photo to read (default: a hard synthetic table)")
-    parser.add_argument("--kind", default="tilted", help="the synthetic table's kind (vision.scene_layouts.KINDS)")
-    parser.add_argument("--seed", type=int, default=3, help="the synthetic table's seed")
+    parser.add_argument("--kind", default="textured", help="the synthetic table's kind (vision.scene_layouts.KINDS)")
+    parser.add_argument("--seed", type=int, default=2, help="the synthetic table's seed")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "docs" / "reader-stages.png")
     args = parser.parse_args(argv)
     if args.image is not None:
