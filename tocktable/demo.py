@@ -636,6 +636,8 @@ class Demo:
             except NotSaving:
                 break
             except Exception as exc:  # the host changed the game under the move: lay the table out again
+                if stop.is_set() or self.service.fault is not None:
+                    break  # the demo is closing under the move (its console, its service): nothing to report
                 self.failures += 1
                 self._say(f"(demo: a move failed: {type(exc).__name__}: {exc}; the dealer lays the table out again)")
                 self.dealer.start_again()

@@ -80,7 +80,7 @@ def _closing(thing: Any) -> Iterator[Any]:
         (getattr(thing, "stop", None) or thing.close)()
 
 
-FAULT_POLL = 0.1
+FAULT_POLL = 0.05
 """Seconds between two looks at the service's fault while waiting for a signal."""
 
 
@@ -230,7 +230,8 @@ def playing_live(demo: Any, options: DemoOptions) -> Iterator[threading.Event]:
             yield stop
         finally:
             stop.set()
-            player.join(timeout=0.5 if demo.service.fault is not None else 5)
+            if demo.service.fault is None:  # a play thread in a press when the store failed is not waited for
+                player.join(timeout=5)
 
 
 def _wall() -> float:

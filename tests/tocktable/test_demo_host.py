@@ -20,9 +20,9 @@ PIN = "97531"
 PATIENCE = 240.0
 """Seconds before a wait gives up: only a stopped table gets there, however loaded the machine."""
 
+BUTTONS = ("plus", "minus", "check_call", "bet_raise", "fold", "all_in", "undo", "next")
 COMMANDS: list[dict[str, Any]] = [
-    *({"kind": "press", "button": b} for b in ("plus", "minus", "check_call", "bet_raise", "fold", "all_in", "undo",
-                                                "next")),  # fmt: skip
+    *({"kind": "press", "button": b} for b in BUTTONS),
     {"kind": "bet_amount", "amount": 40},
     {"kind": "deal_board", "cards": ["2c", "3d", "4h"]},
     {"kind": "show", "seat": 0, "cards": ["As", "Ks"]},

@@ -10,6 +10,7 @@ root, so as root the command runs with the capabilities that override them dropp
 from __future__ import annotations
 
 import functools
+import json
 import os
 import shlex
 import shutil
@@ -157,3 +158,60 @@ def test_a_file_of_another_user_is_named_with_its_owner(tmp_path, night):
     assert result.returncode == 2, line
     assert f"no permission to write the file {database}: it belongs to" in line and "tocktable runs as root" in line
     assert not any(word in line for word in MISLEADING)
+
+
+SERVE_UNTIL_FULL = r"""
+import json, re, subprocess, sys, time, urllib.error, urllib.request
+data, config, report = sys.argv[1:4]
+words = ["serve", "--config", config, "--data", data, "--port", "0", "--host", "127.0.0.1", "--mock-pins"]
+serve = subprocess.Popen([sys.executable, "-m", "tocktable", *words], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+url = None
+while url is None:
+    line = serve.stdout.readline()
+    if not line:
+        raise SystemExit(serve.stderr.read())
+    found = re.search(r"Dashboard: (http://\S+?)/?$", line.strip())
+    url = found.group(1) if found else None
+def command(body):
+    request = urllib.request.Request(url + "/api/command", data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json", "X-Admin-Pin": "2468"})
+    try:
+        with urllib.request.urlopen(request, timeout=120) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+code, answer = command({"kind": "choose_button", "seat": 0})
+accepted = 0
+while code == 200 and accepted < 100000:
+    code, answer = command({"kind": "press", "button": "plus" if accepted % 2 else "minus"})
+    accepted += code == 200
+refused_at = time.monotonic()
+status = serve.wait(timeout=120)
+json.dump({"accepted": accepted, "code": code, "answer": answer, "status": status, "stderr": serve.stderr.read(),
+           "seconds": time.monotonic() - refused_at}, open(report, "w"))
+"""
+
+
+def test_serve_refuses_the_step_a_full_disk_cannot_keep_and_stops(tmp_path):
+    """Mid-night: the phone's command gets 503 "not saving: ...", serve exits 2 with that one line.
+    Prints how long after the refusal it stopped (no bound asserted: a loaded machine is slower)."""
+    mount, logs = tmp_path / "mnt", tmp_path / "logs"
+    mount.mkdir()
+    logs.mkdir()
+    (tmp_path / "driver.py").write_text(SERVE_UNTIL_FULL)
+    config = tmp_path / "table.toml"
+    config.write_text('[camera]\nsource = "none"\n[web]\nadmin_pin = "2468"\n')
+    script = f"""
+set -e
+mount -t tmpfs -o size=700k tmpfs {mount}
+"$PY" {tmp_path / "driver.py"} {mount / "data"} {config} {logs / "report.json"}
+"""
+    done = in_namespace(tmp_path, script)
+    assert done.returncode == 0, done.stderr
+    report = json.loads((logs / "report.json").read_text())
+    print(f"\nserve exited {report['seconds']:.2f} s after the refused command ({report['accepted']} accepted before)")
+    assert report["accepted"] > 10 and report["code"] == 503 and report["status"] == 2
+    assert report["answer"]["error"].startswith(f"not saving: the disk holding {mount / 'data'} is full")
+    line = one_line(report["stderr"])
+    assert line == f"tocktable serve: {report['answer']['error']}"
