@@ -1,12 +1,15 @@
 """The ``tocktable`` command line.
 
 Every command prints a clear message and exits with status 2 on bad input (a malformed
-configuration, a missing camera, a damaged database...), never a traceback.
+configuration, a missing camera, a damaged database, a data directory another tocktable is
+using...) or when the store stops saving (disk full, read-only...), never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -150,6 +153,7 @@ def _demo(args: argparse.Namespace) -> int:
     options = DemoOptions(
         data_dir=args.data, port=args.port, fast=args.fast, hands=args.hands, seed=args.seed,
         new_session=args.new_session, web=not args.no_web, camera="perfect" if args.perfect_camera else "auto",
+        command=args.command_line,
     )  # fmt: skip
     return run_demo(config, options, out=sys.stdout)
 
@@ -160,7 +164,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     config = load_config(args.config)
     options = ServeOptions(data_dir=args.data, port=args.port, host=args.host, mock_pins=args.mock_pins,
-                           new_session=args.new_session, camera_wait=args.camera_wait)  # fmt: skip
+                           new_session=args.new_session, camera_wait=args.camera_wait,
+                           command=args.command_line)  # fmt: skip
     return run_serve(config, options, out=sys.stdout)
 
 
@@ -230,6 +235,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from table.errors import TocktableError
 
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")  # see tocktable.run.keep_to_the_data_directory
     words = list(sys.argv[1:] if argv is None else argv)
     if words and words[0] in _DELEGATED and importlib.util.find_spec(_DELEGATED[words[0]][0]) is not None:
         module_name, what = _DELEGATED[words[0]]
@@ -240,6 +246,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     parser = _build_parser()
     args = parser.parse_args(words)
+    args.command_line = shlex.join(["tocktable", *words])  # named in the data directory's lock
     handlers: dict[str, Callable[[argparse.Namespace], int]] = {
         "demo": _demo, "serve": _serve, "export": _export, "config": _config, "check-hardware": _check_hardware,
         **{name: functools.partial(_missing_tool, name) for name in _DELEGATED},

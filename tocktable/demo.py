@@ -16,6 +16,13 @@ seat; at the draw the simulated player throws the cards it does not want (the co
 on the console: + per card, then CHECK/CALL) and the dealer replaces them from the stock. Jokers
 cannot be drawn on the synthetic table nor read by the card reader: a joker stays off the table,
 and at the showdown the host enters a hand holding one on the admin page, as at a real table.
+
+The host may use the admin page while the demo plays (a correction, a rebuy, a player leaving, a
+new game, the end of the session): the demo follows what the game shows. After a new game the
+dealer gathers the table and starts again; a game the synthetic table cannot lay out (more seats
+than it has, Tock on plain backs, five-card draw on seats made for two cards) is named once and
+waited out until the host starts one it can. In the live demo a move that fails is reported and
+the dealer starts the hand's table again, and the play stops only when the store stops saving.
 """
 
 from __future__ import annotations
@@ -43,7 +50,9 @@ from tocktable.players import (
     decide,
     draw_strength,
 )
+from tocktable.service import NotSaving
 from tocktable.steps import ChooseButton, Confirm, Correct, DealBoard, Rebuy, Show, Tick
+from tocktable.store import StoreError
 from tocktable.tap import tracks_of
 
 NAMES = ("Ann", "Bob", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jade")
@@ -150,12 +159,21 @@ class DemoDealer:
         self.dealt: DealtHand | None = None
         self.history: list[DealtHand] = []
 
+    def start_again(self, *, tock: bool | None = None) -> None:
+        """Gather every card and forget the hand dealt (a new game, or a table to lay out again)."""
+        self.model.gather()
+        self.dealt = None
+        if tock is not None:
+            self.tock = tock
+
     def next_move(self, snap: dict[str, Any]) -> Move | None:
         phase, state = snap["phase"], self.model.state()
         if phase == "seating":
             if state.cards:
                 return None
             seats = [p["seat"] for p in snap["seats"] if p["name"] and p["stack"] > 0 and not p["sitting_out"]]
+            if len(seats) < 2:
+                return None  # nobody to draw for the button (the session ended): the host starts a game
             return lambda: self._draw(seats)
         if phase not in ("playing", "settled"):
             return None
@@ -380,12 +398,53 @@ class Demo:
         """Cards the camera read wrong and the host corrected."""
         self.counts: CardCounts | None = None
         """The cards counted at the end of the last run (:meth:`count_cards`)."""
+        self.played = 0
+        """Hands finished since this demo started, in every game the host started."""
+        self.failures = 0
+        """Moves of the live demo that failed (each reported; the table was laid out again)."""
         stored = service.store.commands(service.session_id)
         self._first_seq = stored[-1].seq if stored else 0
+        first = service.snapshot().to_dict()
+        self._session = first["session"]
+        self._last_number = _last_number(first)
+        self._unplayable: str | None = self._cannot_deal(first)
 
     @property
     def hands_done(self) -> int:
+        """Hands finished in the session being played."""
         return len(self.service.game.session.records)
+
+    # ------------------------------------------------------------------ following the host
+    def _follow(self, snap: dict[str, Any]) -> None:
+        """Count and report the hands finished since the last look; notice a new game."""
+        if snap["session"] != self._session:
+            self._session = snap["session"]
+            self._last_number = _last_number(snap)
+            self.dealer.start_again(tock=snap["variant"] == "tock")
+            self.patience = Patience(2.5)
+            self._unplayable = self._cannot_deal(snap)
+            self._say(f"new game (session {self._session}, {snap['variant']}, {len(snap['seats'])} seats)"
+                      + (f": {self._unplayable}" if self._unplayable else ""))  # fmt: skip
+            return
+        number = _last_number(snap)
+        if number > self._last_number:
+            self.played += number - self._last_number
+            self._last_number = number
+            if self.out is not None and snap["last_hand"]["number"] == number:
+                self._report_hand(snap["last_hand"])
+
+    def _cannot_deal(self, snap: dict[str, Any]) -> str | None:
+        """Why the synthetic table cannot lay out this game (None: it can)."""
+        seats, variant = len(snap["seats"]), snap["variant"]
+        if seats > self.model.seats:
+            return (f"the synthetic table has {self.model.seats} seats and cannot deal {seats}: the demo waits for a "
+                    f"game of {self.model.seats} seats or fewer")  # fmt: skip
+        if variant == "tock" and getattr(self.model, "back", "plain") != "tock":
+            return "Tock needs marked backs, and this table's cards have plain ones: start the demo with --variant tock"
+        if variant in ("draw", "lowball") and self.model.layout.hole_cards < 5:
+            return (f"{variant} deals five cards a seat, and this table's seats hold two: start the demo with "
+                    f"--variant {variant}")  # fmt: skip
+        return None
 
     def _host(self, snap: dict[str, Any]) -> Move | None:
         """The host's part: deal the next hand when the table waits between hands, rebuy a
@@ -480,6 +539,8 @@ class Demo:
     def _call(self, item: Any) -> bool:
         try:
             self.service.call(item)
+        except StoreError:  # not saving: the service says so, and the command running the demo stops
+            return False
         except Exception as exc:  # the demo host's command was refused: show it, play on
             if self.out is not None:
                 self.out.write(f"  (demo: {type(item).__name__} refused: {exc})\n")
@@ -488,7 +549,15 @@ class Demo:
 
     def next_move(self) -> Move | None:
         snap = self.service.snapshot().to_dict()
+        self._follow(snap)
+        if self._unplayable is not None or snap["session"] != self._session:
+            return None
         return self.dealer.next_move(snap) or self._host(snap) or self.players.next_move(snap)
+
+    def _check_saving(self) -> None:
+        fault = self.service.fault
+        if fault is not None:
+            raise fault
 
     def feed_camera(self) -> None:
         """Film the table until the camera's view is steady (the tracker wants a card read the
@@ -517,18 +586,21 @@ class Demo:
             self.service.call(view)
 
     def run_fast(self, hands: int, *, confirm_seconds: float) -> None:
-        """Play until ``hands`` more hands are confirmed, lock-step, on the virtual clock."""
+        """Play until ``hands`` more hands are confirmed, lock-step, on the virtual clock
+        (:class:`tocktable.service.NotSaving` as soon as the store stops keeping the game)."""
         assert self.clock is not None
-        goal = self.hands_done + hands
+        self._follow(self.service.snapshot().to_dict())
+        goal = self.played + hands
         idle = 0
         self.feed_camera()
-        while self.hands_done < goal:
-            before = self.hands_done
+        while self.played < goal:
+            self._check_saving()
             move = self.next_move()
             if move is None:
                 idle += 1
                 if idle > 50:
-                    raise DemoStuck(f"nothing happens: {self.service.game.describe_phase()}")
+                    self._check_saving()
+                    raise DemoStuck(f"nothing happens: {self._unplayable or self.service.game.describe_phase()}")
                 self.clock.advance(confirm_seconds / 4)
                 self.service.call(Tick())
             else:
@@ -543,40 +615,58 @@ class Demo:
                     self.snapshots[-1] = snap
                 else:
                     self.snapshots.append(snap)
-            if self.hands_done != before and self.out is not None:
-                self._report_hand()
+            self._follow(snap)
+        self._check_saving()
         self.counts = self.count_cards()
         if self.out is not None:
             self.out.write(self.counts.line())
 
     def run_live(self, stop: threading.Event, *, pace: float = 1.0) -> None:
-        """Play in real time until ``stop`` is set (the camera runs on its own thread)."""
-        reported = self.hands_done
-        while not stop.is_set():
-            if self.hands_done != reported and self.out is not None:  # settled by the camera or the clock too
-                reported = self.hands_done
-                self._report_hand()
-            move = self.next_move()
+        """Play in real time until ``stop`` is set or the store stops saving (the camera runs on
+        its own thread; the host may use the admin page meanwhile)."""
+        self._follow(self.service.snapshot().to_dict())
+        while not stop.is_set() and self.service.fault is None:
+            move = self.next_move()  # reports the hands settled meanwhile (by the camera or the clock too)
             if move is None:
                 stop.wait(0.1)
                 continue
-            move()
-            self.service.sync()
+            try:
+                move()
+                self.service.sync()
+            except NotSaving:
+                break
+            except Exception as exc:  # the host changed the game under the move: lay the table out again
+                if stop.is_set() or self.service.fault is not None:
+                    break  # the demo is closing under the move (its console, its service): nothing to report
+                self.failures += 1
+                self._say(f"(demo: a move failed: {type(exc).__name__}: {exc}; the dealer lays the table out again)")
+                self.dealer.start_again()
+                continue
             stop.wait(pace)
+        if self.service.fault is not None:
+            return
         self.counts = self.count_cards()
         if self.out is not None:
             self.out.write(self.counts.line())
 
-    def _report_hand(self) -> None:
-        assert self.out is not None
-        record = self.service.game.session.records[-1]
-        pots = record.to_dict()["pots"]
-        winners = "; ".join(f"{w['name']} wins {w['amount']} ({w['hand']})" for pot in pots for w in pot["winners"])
-        if record.draws is not None:
-            drew = ", ".join(f"{record.names[s]} {n or 'pat'}" for s, n in record.draws.items())
-            self.out.write(f"hand {record.number:3d}: {winners}  [draws: {drew or 'none'}]\n")
-            self.out.flush()
+    def _report_hand(self, record: dict[str, Any] | None) -> None:
+        """One line for a finished hand (from the published snapshot: safe on any thread)."""
+        if self.out is None or record is None:
             return
-        board = " ".join(str(c) for c in record.board) or "-"
-        self.out.write(f"hand {record.number:3d}: {winners}  [board {board}]\n")
+        winners = "; ".join(f"{w['name']} wins {w['amount']} ({w['hand']})"
+                            for pot in record["pots"] for w in pot["winners"])  # fmt: skip
+        if "draws" in record:
+            drew = ", ".join(f"{d['name']} {d['count'] or 'pat'}" for d in record["draws"])
+            self.out.write(f"hand {record['number']:3d}: {winners}  [draws: {drew or 'none'}]\n")
+        else:
+            board = " ".join(record["board"]) or "-"
+            self.out.write(f"hand {record['number']:3d}: {winners}  [board {board}]\n")
         self.out.flush()
+
+
+def _last_number(snap: dict[str, Any]) -> int:
+    """The number of the last hand confirmed in a snapshot's session (0 before the first): a settled
+    hand is not, until it is confirmed (the host may still correct a card)."""
+    last = snap.get("last_hand")
+    number = int(last["number"]) if last else 0
+    return number - 1 if snap["phase"] == "settled" and number else number

@@ -1,17 +1,24 @@
 """Putting the parts together: ``tocktable demo`` and ``tocktable serve``.
 
-Both check everything that can be wrong (configuration, pins, camera, port, database) before
-the first write, so a bad start leaves nothing behind.
+Both check everything that can be wrong (configuration, another tocktable on the same data
+directory, pins, camera, port, database) before the first write, so a bad start leaves nothing
+behind. Each holds its data directory's lock (:mod:`tocktable.datalock`) while it runs, and keeps
+everything it writes there (database, admin PIN, the dashboard's key and settings, the lock).
+
+When the store cannot keep a step (disk full, read-only, no permission, damaged), the service
+stops taking steps and says "not saving: ..." to every phone; the command then stops within a
+second or two and exits with status 2 and that one line (:class:`tocktable.service.NotSaving`).
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import warnings
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -28,8 +35,9 @@ from tocktable.camera import (
     perfect_picture,
 )
 from tocktable.config import Config, default_data_dir
+from tocktable.datalock import DataLock, check_free
 from tocktable.server import WebServer, admin_pin, check_port, lan_address, print_banner
-from tocktable.service import Service
+from tocktable.service import NotSaving, Service
 from tocktable.store import Store
 from tocktable.tap import CameraTap
 
@@ -39,6 +47,13 @@ NO_CAMERA = ("none", "off", "")
 
 class StartError(TocktableError, RuntimeError):
     """Something needed to start is missing (camera, GPIO pins): the message says what to do."""
+
+
+def keep_to_the_data_directory() -> None:
+    """Ask the libraries that would write outside the data directory not to: onnxruntime (the card
+    reader's runtime) keeps a telemetry device id and event queue under ``~/.cache/Microsoft`` and a
+    ``.ses`` file in the temporary folder unless ``ORT_DISABLE_TELEMETRY`` is set before it loads."""
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 
 
 def game_settings(config: Config, *, names: tuple[str, ...] = ()) -> tuple[SessionSettings, list[tuple[str, int]]]:
@@ -65,18 +80,29 @@ def _closing(thing: Any) -> Iterator[Any]:
         (getattr(thing, "stop", None) or thing.close)()
 
 
-def _wait_for_signal(stop: threading.Event) -> None:
+FAULT_POLL = 0.05
+"""Seconds between two looks at the service's fault while waiting for a signal."""
+
+
+def _wait_for_signal(stop: threading.Event, faulted: threading.Event | None = None) -> None:
+    """Wait for Ctrl-C, SIGTERM, ``stop`` or (``faulted``) the store failing to keep a step."""
+
     def handler(signum: int, frame: Any) -> None:
         stop.set()
 
     previous = signal.signal(signal.SIGTERM, handler)
     try:
-        while not stop.wait(0.5):
-            pass
+        while not stop.wait(FAULT_POLL):
+            if faulted is not None and faulted.is_set():
+                break
     except KeyboardInterrupt:
         pass
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def _ignore_fault(fault: NotSaving) -> None:
+    """The command reports the fault itself (its one line at exit): the service need not log it."""
 
 
 def vision_watcher(zones: dict[str, Any], size: tuple[int, int], out: TextIO, *,
@@ -108,6 +134,8 @@ class DemoOptions:
     "view" (the table model's contents, no reader and no tracker); see ``tocktable.camera``."""
     confirm_seconds: float = 4.0
     pace: float = 1.0
+    command: str | None = None
+    """The command line, written into the data directory's lock for a second start to name."""
 
 
 @contextmanager
@@ -121,7 +149,10 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
     from web import create_app
     from web.camera import hole_cards_public
 
+    keep_to_the_data_directory()
     data_dir = options.data_dir or default_data_dir() / "demo"
+    config = replace(config, data_dir=data_dir)  # the dashboard's key and settings live there too
+    check_free(data_dir)
     settings, players = game_settings(config, names=NAMES)
     clock = VirtualClock() if options.fast else None
     back = "tock" if config.table.variant == "tock" else "plain"
@@ -136,10 +167,12 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
     if options.web:
         check_port("127.0.0.1", port)
     with ExitStack() as stack:
+        lock = stack.enter_context(DataLock(data_dir, command=options.command, port=port if options.web else None))
         store = stack.enter_context(_closing(Store(data_dir / DB_NAME, clock=clock or _wall)))
         lights = stack.enter_context(_closing(TableLights(config.pins, pin_factory=factory)))
         service = Service(store, settings, players=players, lights=lights, clock=clock or _wall,
-                          confirm_seconds=options.confirm_seconds, new_session=options.new_session)  # fmt: skip
+                          confirm_seconds=options.confirm_seconds, new_session=options.new_session,
+                          on_fault=_ignore_fault)  # fmt: skip
         stack.enter_context(_closing(service.start()))
         hold = 0.05 if options.fast else 1.0
         stack.enter_context(_closing(Console(config.pins, service.inbox, pin_factory=factory, hold_time=hold,
@@ -151,6 +184,7 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
         if options.web:
             app = create_app(config, service, admin_pin=pin, camera=tap)
             server = stack.enter_context(_closing(WebServer(app, "127.0.0.1", port).start()))
+            lock.update(port=server.port)
             out.write(f"Dashboard: http://127.0.0.1:{server.port}  (open it in a browser)\n")
         out.write(f"Admin PIN: {pin}\nData: {data_dir / DB_NAME}\n")
         if service.resumed:
@@ -164,7 +198,8 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
 
 
 def run_demo(config: Config, options: DemoOptions, *, out: TextIO) -> int:
-    """Run the demo (see ``tocktable.demo``); returns the exit code."""
+    """Run the demo (see ``tocktable.demo``); returns the exit code (raises
+    :class:`tocktable.service.NotSaving` when the store stopped keeping the game)."""
     with open_demo(config, options, out=out) as demo:
         service = demo.service
         if options.fast:
@@ -173,16 +208,30 @@ def run_demo(config: Config, options: DemoOptions, *, out: TextIO) -> int:
             demo.run_fast(hands, confirm_seconds=options.confirm_seconds)
             out.write(summary(service))
             return 0
-        stop = threading.Event()
-        with _closing(_live_camera(demo.model, demo.watcher, service, demo.tap)):
+        with playing_live(demo, options) as stop:
             out.write("Playing live; press Ctrl-C to stop (the game is kept: run the demo again to resume).\n")
-            player = threading.Thread(target=_play_live, args=(demo, stop, options), daemon=True)
-            player.start()
-            _wait_for_signal(stop)
-            stop.set()
-            player.join(timeout=5)
+            out.flush()
+            _wait_for_signal(stop, service.faulted)
+        if service.fault is not None:
+            raise service.fault
         out.write(summary(service))
     return 0
+
+
+@contextmanager
+def playing_live(demo: Any, options: DemoOptions) -> Iterator[threading.Event]:
+    """The live demo's camera and players, running until the event it yields is set (then
+    stopped; a play thread held up by a fault is not waited for)."""
+    stop = threading.Event()
+    with _closing(_live_camera(demo.model, demo.watcher, demo.service, demo.tap)):
+        player = threading.Thread(target=_play_live, args=(demo, stop, options), name="tocktable-demo", daemon=True)
+        player.start()
+        try:
+            yield stop
+        finally:
+            stop.set()
+            if demo.service.fault is None:  # a play thread in a press when the store failed is not waited for
+                player.join(timeout=5)
 
 
 def _wall() -> float:
@@ -198,12 +247,12 @@ def _monotonic() -> float:
 
 
 def _play_live(demo: Any, stop: threading.Event, options: DemoOptions) -> None:
-    goal = demo.hands_done + options.hands if options.hands is not None else None
+    goal = demo.played + options.hands if options.hands is not None else None
     inner = threading.Event()
 
     def watch_goal() -> None:
         while not stop.is_set() and not inner.is_set():
-            if goal is not None and demo.hands_done >= goal:
+            if goal is not None and demo.played >= goal:
                 stop.set()
             stop.wait(0.2)
 
@@ -249,6 +298,8 @@ class ServeOptions:
     mock_pins: bool = False
     new_session: bool = False
     camera_wait: float = 8.0
+    command: str | None = None
+    """The command line, written into the data directory's lock for a second start to name."""
 
 
 def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
@@ -258,7 +309,10 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
     from web import create_app
     from web.camera import hole_cards_public
 
+    keep_to_the_data_directory()
     data_dir = options.data_dir or config.data_dir
+    config = replace(config, data_dir=data_dir)  # the dashboard's key and settings live there too
+    check_free(data_dir)
     settings, players = game_settings(config)
     with ExitStack() as stack:
         factory = _pin_factory(options.mock_pins)
@@ -267,15 +321,17 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
         port = options.port if options.port is not None else config.web.port
         host = options.host or config.web.host
         check_port(host, port)
+        lock = stack.enter_context(DataLock(data_dir, command=options.command, port=port))
         store = stack.enter_context(_closing(Store(data_dir / DB_NAME)))
         pin = admin_pin(config.web.admin_pin, data_dir)
         service = Service(store, settings, players=players, lights=lights, new_session=options.new_session,
-                          confirm_seconds=config.table.auto_confirm or None)  # fmt: skip
+                          confirm_seconds=config.table.auto_confirm or None, on_fault=_ignore_fault)  # fmt: skip
         tap = None
         if source is not None:
             tap = CameraTap(_zones(config), public=lambda: hole_cards_public(service), source=source)
         app = create_app(config, service, admin_pin=pin, camera=tap)
         server = stack.enter_context(_closing(WebServer(app, host, port)))
+        lock.update(port=server.port)
         stack.enter_context(_closing(service.start()))
         stack.enter_context(_closing(_gpio(lambda: Console(config.pins, service.inbox, pin_factory=factory))))
         if source is not None:
@@ -289,7 +345,9 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
         note = (f"Resuming session {service.session_id} at hand {service.game.hand_number}." if service.resumed
                 else f"New session {service.session_id}.")  # fmt: skip
         print_banner(f"http://{shown_host}:{server.port}/", pin, out=out, note=note)
-        _wait_for_signal(threading.Event())
+        _wait_for_signal(threading.Event(), service.faulted)
+    if service.fault is not None:
+        raise service.fault
     return 0
 
 

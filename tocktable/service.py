@@ -10,6 +10,13 @@ arrive on one queue. The service thread takes them in order and, for each step:
 3. only then keeps the new game, acknowledges, lights the LEDs and publishes a snapshot.
 
 On start it rebuilds the game by replaying the open session's steps from the store.
+
+When the store cannot write (disk full, read-only, no permission, damaged: a
+:class:`tocktable.faults.StorageFault`), the service stops taking steps at once: the step is not
+kept, every later step, press or new game is refused with :class:`NotSaving` without touching the
+disk, and the snapshot's ``storage_fault`` (and a warning) says "not saving: ..." to every phone.
+The fault is reported once (``on_fault``, else the log) and the refusals after it are counted;
+:attr:`Service.faulted` lets the program that runs the service stop.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import sqlite3
 import threading
 import time
 from collections import deque
@@ -30,6 +38,7 @@ from table.engine import ActionKind, Street
 from table.engine.draw import DrawHand
 from table.errors import TocktableError
 from table.session import SessionSettings
+from tocktable.faults import StorageFault, storage_fault
 from tocktable.game import Game, Phase, event_record
 from tocktable.snapshot import Snapshot
 from tocktable.steps import (
@@ -54,7 +63,8 @@ from tocktable.tickets import Ack, ServiceError, Subscription, Ticket, _Barrier
 from tocktable.watch import Notice, ViewInterpreter
 from vision.view import TableView
 
-__all__ = ["Ack", "CameraStatus", "NewSession", "Service", "ServiceError", "Subscription", "Ticket", "replay_session"]
+__all__ = ["Ack", "CameraStatus", "NewSession", "NotSaving", "Service", "ServiceError", "Subscription", "Ticket",
+           "replay_session"]  # fmt: skip
 
 log = logging.getLogger("tocktable.service")
 
@@ -62,6 +72,15 @@ BET_CLEARED_BY = frozenset({"act", "undo", "confirm", "choose_button"})
 """Kinds of step after which the amount set with +/- no longer applies (the decision it was for is gone)."""
 DRAW_CLEARED_BY = BET_CLEARED_BY | {"draw"}
 """Kinds of step after which a draw count set with +/- no longer applies."""
+
+
+class NotSaving(StorageFault, ServiceError):
+    """The service has stopped taking steps: the store could not keep one (the message says why,
+    beginning "not saving: "). Nothing after the last acknowledged step was written."""
+
+
+WRITING_INPUTS = (Press, ButtonPressed, SetBet, SetDraw)
+"""Inputs that may write to the store besides the steps themselves and a new session."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +115,7 @@ class Service:
         confirm_seconds: float | None = 8.0,
         new_session: bool = False,
         tick_seconds: float = 0.25,
+        on_fault: Callable[[NotSaving], None] | None = None,
     ) -> None:
         self.store = store
         self.lights = lights
@@ -118,6 +138,12 @@ class Service:
         self._settled_at: float | None = None
         self._last_seq: int | None = None
         self._version = 0
+        self._fault: NotSaving | None = None
+        self._refused = 0
+        self._faults_seen: dict[str, int] = {}
+        self._on_fault = on_fault
+        self.faulted = threading.Event()
+        """Set once the store could not keep a step (see :attr:`fault`)."""
         self.resumed = False
         self.session_id, self.game = self._open(settings, players, new_session=new_session)
         if self.resumed:
@@ -194,6 +220,11 @@ class Service:
         return self._snapshot
 
     @property
+    def fault(self) -> NotSaving | None:
+        """Why the service stopped taking steps (None while every step is kept)."""
+        return self._fault
+
+    @property
     def view(self) -> TableView | None:
         """The table view last taken from the camera (None before the first)."""
         return self._view
@@ -244,12 +275,20 @@ class Service:
         """Take one input (on the service thread; tests may call it directly when not started)."""
         try:
             ack = self._dispatch(item)
+        except NotSaving as exc:  # refused at once: the store is not written any more
+            self._refused += 1
+            self._publish()
+            if ticket is not None:
+                ticket._resolve(error=exc)
+            return
+        except (StoreError, sqlite3.Error) as exc:
+            fault = self._stop_saving(exc)
+            self._publish()
+            if ticket is not None:
+                ticket._resolve(error=fault)
+            return
         except TocktableError as exc:
-            if not isinstance(exc, StoreError):
-                self._note(Notice("rejected", str(exc)))
-            else:
-                log.error("store write failed: %s", exc)
-                self._note(Notice("store", str(exc)))
+            self._note(Notice("rejected", str(exc)))
             self._publish()
             if ticket is not None:
                 ticket._resolve(error=exc)
@@ -264,9 +303,37 @@ class Service:
         if ticket is not None:
             ticket._resolve(Ack(ack.seq, self._version, ack.steps))
 
+    def _stop_saving(self, error: BaseException) -> NotSaving:
+        """The store failed to keep a step: stop taking steps, say why once (later faults: once each)."""
+        fault = error if isinstance(error, StorageFault) else (
+            storage_fault(error, self.store.path) if isinstance(error, sqlite3.Error | OSError) and not
+            isinstance(error, StoreError) else StorageFault("io_error", str(error))
+        )  # fmt: skip
+        message = str(fault) if str(fault).startswith("not saving: ") else f"not saving: {fault}"
+        first = self._fault is None
+        if first:
+            self._fault = NotSaving(fault.kind, f"{message}; every step acknowledged before is kept")
+        seen = self._faults_seen.get(message, 0)
+        self._faults_seen[message] = seen + 1
+        if seen == 0:
+            if first and self._on_fault is not None:
+                self._on_fault(self._fault)  # type: ignore[arg-type]
+            else:
+                log.error("%s", message)
+        self.faulted.set()
+        assert self._fault is not None
+        return self._fault
+
+    def _refuse_when_not_saving(self, item: Any) -> None:
+        if self._fault is None:
+            return
+        if type(item) in STEP_TYPES.values() or isinstance(item, (*WRITING_INPUTS, NewSession)):
+            raise NotSaving(self._fault.kind, str(self._fault))
+
     def _dispatch(self, item: Any) -> Ack:
         if isinstance(item, _Barrier):
             return Ack(None, self._version)
+        self._refuse_when_not_saving(item)
         if isinstance(item, Tick):
             return self._tick()
         if isinstance(item, ButtonPressed):
@@ -283,6 +350,9 @@ class Service:
         if isinstance(item, SetDraw):
             return self._set_draw(item.count)
         if isinstance(item, TableView):
+            if self._fault is not None:  # kept to be shown, not read: what it shows cannot be kept
+                self._view = item
+                return Ack(None, self._version)
             return self._see(item)
         if isinstance(item, NewSession):
             return self._new_session(item)
@@ -509,7 +579,8 @@ class Service:
                 self.lights.beep()
             self._publish()
         if (
-            self.game.phase == Phase.SETTLED
+            self._fault is None
+            and self.game.phase == Phase.SETTLED
             and self.confirm_seconds is not None
             and self._settled_at is not None
             and self.clock() - self._settled_at >= self.confirm_seconds
@@ -544,8 +615,14 @@ class Service:
         recent = [n for at, n in self._recent if now - at < 30.0]
         state["version"] = self._version
         state["session"] = self.session_id
+        faults = [Notice("storage", str(self._fault))] if self._fault is not None else []
         state["warnings"] = [{"kind": n.kind, "message": n.message, "seat": n.seat}
-                             for n in (*self._camera_notices, *recent)]  # fmt: skip
+                             for n in (*faults, *self._camera_notices, *recent)]  # fmt: skip
+        state["storage_fault"] = (
+            {"kind": self._fault.kind, "message": str(self._fault), "refused": self._refused}
+            if self._fault is not None
+            else None
+        )
         state["camera"] = {"ok": self._camera.ok, "message": self._camera.message}
         state["pending_bet"] = self._pending_bet
         if self.game.settings.is_draw:
@@ -572,15 +649,15 @@ class Service:
 def replay_session(
     store: Store, session_id: int, *, clock: Callable[[], float] | None = None
 ) -> tuple[Game, int | None]:
-    """Rebuild a session's game from its stored steps: the game and the last step's sequence number."""
-    info = next((s for s in store.sessions() if s.id == session_id), None)
-    if info is None:
-        raise StoreError(f"{store.path} has no session {session_id}")
+    """Rebuild a session's game from its stored steps: the game and the last step's sequence number.
+
+    The steps are replayed only once their checksums are all found as written
+    (:meth:`tocktable.store.Store.verified_session`): an altered file is reported, never replayed."""
+    info, commands = store.verified_session(session_id)
     try:
         settings = SessionSettings.from_dict(info.meta["settings"])
     except (KeyError, TypeError, TocktableError) as exc:
         raise StoreError(f"session {session_id} in {store.path} has unreadable settings ({exc})") from None
-    commands = store.commands(session_id)
     try:
         game = Game.replay(settings, [c.payload["commands"] for c in commands], clock=clock)
     except (KeyError, TypeError, TocktableError) as exc:

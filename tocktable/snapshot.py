@@ -2,8 +2,8 @@
 
 The game part is :meth:`table.session.Session.snapshot` (hole cards only once shown at the
 showdown) plus the service's ``phase``; the service adds live fields (:data:`LIVE_KEYS`: the
-version, warnings, camera health, the pending bet or draw count, the confirm countdown) that describe the
-running service rather than the game. A game rebuilt from the store gives the same
+version, warnings, camera health, the pending bet or draw count, the confirm countdown, the storage
+fault) that describe the running service rather than the game. A game rebuilt from the store gives the same
 :func:`game_state` as the live one.
 """
 
@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 LIVE_KEYS = frozenset(
-    {"version", "warnings", "camera", "pending_bet", "pending_draw", "confirm_in", "last_seq", "session"}
+    {"version", "warnings", "camera", "pending_bet", "pending_draw", "confirm_in", "last_seq", "session",
+     "storage_fault"}
 )
 """Keys of the snapshot that describe the running service, not the game."""
 

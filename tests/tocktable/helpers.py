@@ -105,3 +105,23 @@ def dump_database(path: Path) -> str:
         return "\n".join(rows)
     finally:
         db.close()
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli_env(**extra: str) -> dict[str, str]:
+    """The environment for ``python -m tocktable`` in a subprocess (this checkout on the path)."""
+    import os
+
+    return {**os.environ, "PYTHONPATH": str(ROOT), **extra}
+
+
+def run_cli(*args: str, cwd: Path, prefix: tuple[str, ...] = (), env: dict[str, str] | None = None,
+            timeout: float = 180.0) -> Any:  # fmt: skip
+    """``tocktable ARGS`` in a subprocess (after ``prefix``, e.g. ``setpriv ...``): its result."""
+    import subprocess
+    import sys
+
+    return subprocess.run([*prefix, sys.executable, "-m", "tocktable", *args], capture_output=True, text=True,
+                          env=env or cli_env(), cwd=cwd, timeout=timeout)  # fmt: skip

@@ -135,15 +135,20 @@ def test_a_failed_write_leaves_the_pending_amount_unchanged(path, clock, monkeyp
         raise StoreError("disk full")
 
     monkeypatch.setattr(svc.store, "save_console", full)
-    with pytest.raises(StoreError, match="disk full"):
+    with pytest.raises(StoreError, match="not saving: disk full"):
         svc.call(Press("plus"))
-    with pytest.raises(StoreError):
+    monkeypatch.undo()
+    with pytest.raises(StoreError, match="not saving"):  # the service takes no step once it cannot keep one
         svc.call(SetBet(90))
     assert state(svc)["pending_bet"] == 40
-    monkeypatch.undo()
-    svc.call(Press("bet_raise"))
-    assert state(svc)["seats"][0]["bet"] == 40
     power_cut(svc)
+    again = restart(path, clock)  # the disk is fixed, the table started again: the amount kept is 40
+    try:
+        assert state(again)["pending_bet"] == 40
+        again.call(Press("bet_raise"))
+        assert state(again)["seats"][0]["bet"] == 40
+    finally:
+        power_cut(again)
 
 
 def test_the_same_amount_again_writes_nothing(path, clock, monkeypatch):
@@ -204,18 +209,32 @@ def test_the_console_row_round_trips_and_kinds_after_lists_later_commands(tmp_pa
             store.save_console(999, {"bet": 1}, after_seq=None)  # no such session
 
 
-def test_a_version_1_file_is_upgraded_in_place_and_keeps_its_log(tmp_path):
+def older_file(path, version):
+    """What an older build wrote: the same log, without the console table (version 1) and
+    without the checksums (versions 1 and 2)."""
+    db = sqlite3.connect(path)
+    if version < 2:
+        db.execute("DROP TABLE console")
+    for table, column in (("sessions", "digest"), ("sessions", "head"), ("commands", "digest")):
+        db.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+    db.execute(f"PRAGMA user_version={version}")
+    db.commit()
+    db.close()
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_older_file_is_upgraded_in_place_and_keeps_its_log(tmp_path, version):
     path = tmp_path / "old.sqlite"
     with Store(path) as store:
         session = store.new_session({"n": 1}, [("seat", {"n": 0})])
-        store.append(session, "act", {"i": 1})
-    db = sqlite3.connect(path)  # what version 1 wrote: the same log, no console table
-    db.execute("DROP TABLE console")
-    db.execute("PRAGMA user_version=1")
-    db.commit()
-    db.close()
+        store.append(session, "act", {"i": 1}, [("ActionTaken", {"seat": 0})])
+    older_file(path, version)
     with Store(path) as store:
-        assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert store._db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
         assert [c.kind for c in store.commands(session)] == ["seat", "act"]
+        # the steps stored before are sealed as they were: the chain checks, and new steps extend it
+        assert [c.kind for c in store.verified_session(session)[1]] == ["seat", "act"]
+        store.append(session, "act", {"i": 2})
+        assert [c.payload.get("i") for c in store.verified_session(session)[1]] == [None, 1, 2]
         store.save_console(session, {"bet": 40, "draw": None}, after_seq=None)
         assert store.console(session).state["bet"] == 40

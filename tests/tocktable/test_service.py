@@ -1,6 +1,5 @@
 import json
 import logging
-import sqlite3
 
 import pytest
 
@@ -207,7 +206,7 @@ def test_a_peeked_hole_card_never_leaves_the_service(tmp_path, clock, caplog):
     assert "2c" in texts["database"] and "7d" in texts["snapshots"]  # the board did get through
 
 
-def test_a_store_that_cannot_write_changes_nothing(service, monkeypatch):
+def test_a_store_that_cannot_write_changes_nothing_and_stops_the_steps(service, monkeypatch):
     service.call(ChooseButton(seat=0))
 
     def broken(*args, **kwargs):
@@ -217,23 +216,20 @@ def test_a_store_that_cannot_write_changes_nothing(service, monkeypatch):
     service.call(view(board=["2c", "7d", "9h"]))
     before = game_state(state(service))
     monkeypatch.setattr(service.store, "append", broken)
-    with pytest.raises(StoreError, match="disk full"):
+    with pytest.raises(StoreError, match="not saving: disk full"):
         service.call(Press("check_call"))
-    with pytest.raises(StoreError):
+    monkeypatch.undo()
+    with pytest.raises(StoreError, match="not saving: disk full"):  # refused at once, the store untouched
         service.call(Correct(None, 0, "2s"))
     assert game_state(state(service)) == before
-    monkeypatch.undo()
-    service.call(SetBet(20))
-    service.call(Press("bet_raise"))
-    assert max(p["bet"] for p in state(service)["seats"]) == 20
+    assert state(service)["storage_fault"]["refused"] == 1
 
 
 class _NotJson:  # like a numpy integer: json.dumps cannot write it
     pass
 
 
-@pytest.mark.parametrize("failure", ["unserialisable", "raw_sqlite"])
-def test_a_store_write_failing_in_any_way_refuses_the_command_and_changes_nothing(service, monkeypatch, failure):
+def test_a_step_the_store_cannot_encode_is_refused_and_the_table_goes_on(service, monkeypatch):
     service.call(ChooseButton(seat=0))
     call_round_closed(service)
     service.call(view(board=["2c", "7d", "9h"]))
@@ -241,18 +237,15 @@ def test_a_store_write_failing_in_any_way_refuses_the_command_and_changes_nothin
     real_append = service.store.append
 
     def broken(session_id, kind, payload, events=(), **kwargs):
-        if failure == "raw_sqlite":
-            raise sqlite3.OperationalError("database is locked")
         return real_append(session_id, kind, {**payload, "odd": _NotJson()}, events, **kwargs)
 
     monkeypatch.setattr(service.store, "append", broken)
-    expected = sqlite3.OperationalError if failure == "raw_sqlite" else TypeError
-    with pytest.raises(expected):
+    with pytest.raises(TypeError):  # a bug of ours, not the disk's: this step is refused, nothing else
         service.call(Press("check_call"))
-    with pytest.raises(expected):
+    with pytest.raises(TypeError):
         service.call(Correct(None, 0, "2s"))
     assert game_state(state(service)) == before
-    assert steps_written(service) == written
+    assert steps_written(service) == written and state(service)["storage_fault"] is None
     monkeypatch.undo()
     service.call(SetBet(20))
     service.call(Press("bet_raise"))
