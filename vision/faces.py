@@ -73,6 +73,9 @@ class DeckStyle:
     back_colors: tuple[Color, Color]
     back_border: float  # white border of the back, of the card width
     seed: int
+    dense_courts: bool = False
+    """Court pictures dense and dark, as printed court cards are, rather than sparse shapes on the
+    paper (the card segmenter's training data; see :func:`_draw_court`)."""
 
     def ink(self, suit: Suit) -> Color:
         """The ink colour of a suit."""
@@ -301,6 +304,8 @@ def _draw_court(canvas: np.ndarray, style: DeckStyle, card: Card) -> None:
     art = np.zeros((h // 2 + 1, w, 3), np.uint8)
     art[:] = style.paper
     palette = style.court_palette
+    if style.dense_courts:
+        _dense_figure(art, palette, np.random.default_rng([style.seed, card.id, 37]))
     for _ in range(int(rng.integers(6, 14))):
         color = tuple(int(c) for c in palette[int(rng.integers(len(palette)))])
         kind = rng.integers(3)
@@ -320,6 +325,25 @@ def _draw_court(canvas: np.ndarray, style: DeckStyle, card: Card) -> None:
     small = suit_mask(style.suits, card.suit, round(0.09 * FACE_W))
     _blend(canvas, small, style.ink(card.suit), x0 + 5, y0 + 5)
     _blend(canvas, small[::-1, ::-1], style.ink(card.suit), x1 - 5 - small.shape[1], y1 - 5 - small.shape[0])
+
+
+def _dense_figure(art: np.ndarray, palette: tuple[Color, ...], rng: np.random.Generator) -> None:
+    """A court figure that fills most of the half picture ``art``, dark and saturated as printed
+    court cards are (black and navy line work and hair, red, blue and yellow robes, fine print)."""
+    h, w = art.shape[0] * 2, art.shape[1]
+    dark = ((30, 30, 30), (90, 40, 30))  # black, navy (BGR)
+    inks = [tuple(int(c) for c in colour) for colour in palette] + list(dark)
+    body = inks[int(rng.integers(len(inks)))]
+    cv2.ellipse(art, (w // 2 + int(rng.integers(-w // 10, w // 10 + 1)), h // 2), (int(w * rng.uniform(0.3, 0.5)),
+                int(h * rng.uniform(0.3, 0.45))), 0.0, 180, 360, body, -1, cv2.LINE_AA)  # fmt: skip
+    for _ in range(int(rng.integers(10, 22))):  # robes and ornaments, each outlined in black
+        colour = inks[int(rng.integers(len(inks)))]
+        pts = (rng.uniform(0, 1, (int(rng.integers(3, 7)), 2)) * [w, h // 2]).astype(np.int32)
+        cv2.fillPoly(art, [pts], colour, cv2.LINE_AA)
+        cv2.polylines(art, [pts], True, dark[0], 1, cv2.LINE_AA)
+    for _ in range(int(rng.integers(20, 60))):  # fine print: dots of the pattern
+        x, y = int(rng.integers(0, w)), int(rng.integers(0, h // 2))
+        cv2.circle(art, (x, y), int(rng.integers(1, 3)), inks[int(rng.integers(len(inks)))], -1, cv2.LINE_AA)
 
 
 @functools.lru_cache(maxsize=8)

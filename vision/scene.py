@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -100,6 +100,8 @@ class SceneSpec:
     :data:`vision.scene_surfaces.SURFACES`; ``light`` one of :data:`vision.scene_surfaces.LIGHTS`;
     ``clutter`` objects of :data:`vision.scene_clutter.CLUTTER` placed beside the cards; ``camera``
     a :class:`vision.scene_camera.View` (its tilt and lens apply even when ``clean``).
+    ``dense_courts`` draws the deck's court pictures dense and dark, as printed ones are
+    (:attr:`vision.faces.DeckStyle.dense_courts`).
     """
 
     cards: tuple[PlacedCard, ...]
@@ -112,6 +114,7 @@ class SceneSpec:
     camera: View | None = None
     clutter: tuple[str, ...] = ()
     light: str | None = None
+    dense_courts: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.cards, tuple) or not all(isinstance(c, PlacedCard) for c in self.cards):
@@ -166,9 +169,10 @@ def _parse_deck(name: str) -> tuple[str, int]:
 
 
 @functools.lru_cache(maxsize=64)
-def _deck(name: str) -> DeckStyle:
+def _deck(name: str, dense_courts: bool = False) -> DeckStyle:
     pool, number = _parse_deck(name)
-    return deck_style(number, pool)  # type: ignore[arg-type]
+    style = deck_style(number, pool)  # type: ignore[arg-type]
+    return replace(style, dense_courts=True) if dense_courts else style
 
 
 # --- surfaces and light ----------------------------------------------------------------------
@@ -370,7 +374,7 @@ def render_scene(spec: SceneSpec) -> RenderedScene:
         return _render_hard(spec)
     rng = np.random.default_rng([spec.seed, 303])
     table = spec.table if spec.table is not None else sorted(TABLES)[spec.seed % len(TABLES)]
-    style = _deck(spec.deck if spec.deck is not None else f"all-{spec.seed}")
+    style = _deck(spec.deck if spec.deck is not None else f"all-{spec.seed}", spec.dense_courts)
     camera = _camera(spec.size, spec.seed, spec.clean)
     frame = _surface(table, spec.size, spec.seed).copy()
     truth: list[CardTruth] = []
@@ -416,7 +420,7 @@ def _render_hard(spec: SceneSpec) -> RenderedScene:
     rng = np.random.default_rng([spec.seed, 303])
     size = spec.size
     table = spec.table if spec.table is not None else sorted(TABLES)[spec.seed % len(TABLES)]
-    style = _deck(spec.deck if spec.deck is not None else f"all-{spec.seed}")
+    style = _deck(spec.deck if spec.deck is not None else f"all-{spec.seed}", spec.dense_courts)
     camera = _camera(size, spec.seed, spec.clean)
     matrix = homography(spec.camera, size) if spec.camera is not None else camera.homography
     lens = Lens(spec.camera.bulge if spec.camera is not None else 0.0, size)

@@ -151,3 +151,24 @@ def test_old_scenes_mark_no_card_cut_but_a_card_over_the_edge_is_cut() -> None:
     scene = render_scene(SceneSpec(cards=cards, size=(320, 240), clean=True))
     assert [t.cut for t in scene.truth] == [False, True]
     assert scene.truth[1].corners[:, 0].min() < 0
+
+
+def test_dense_courts_darken_the_pictures_and_leave_number_cards_and_the_plain_deck_alone() -> None:
+    from dataclasses import replace
+
+    middle = (slice(FACE_H // 3, 2 * FACE_H // 3), slice(FACE_W // 3, 2 * FACE_W // 3))
+
+    def dark(face: np.ndarray) -> float:  # share of the picture's middle printed dark
+        return float((face[middle][..., :3].mean(axis=2) < 90).mean())
+
+    shares = []
+    for seed in (3, 5, 8, 11, 21):
+        plain = deck_style(seed, "train")
+        dense = replace(plain, dense_courts=True)
+        for name in ("Kh", "Qs", "Jd"):
+            shares.append((dark(render_face(plain, Card.parse(name))), dark(render_face(dense, Card.parse(name)))))
+        assert np.array_equal(render_face(dense, Card.parse("7c")), render_face(plain, Card.parse("7c")))
+    before, after = np.array(shares).T
+    assert (after >= before).all() and after.mean() >= before.mean() + 0.25
+    spec = SceneSpec(cards=(PlacedCard("Kh", True, (0.5, 0.5)),), seed=3, size=(320, 240))
+    assert not np.array_equal(render_scene(spec).image, render_scene(replace(spec, dense_courts=True)).image)
