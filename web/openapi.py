@@ -297,6 +297,17 @@ def document() -> dict[str, Any]:
             "parameters": [{"name": "X-Admin-Pin", "in": "header", "required": True, "schema": STR}],
             "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Command")}}},
             "responses": {"200": _json(_ref("Ack"), "written to disk"), **_errors(400, 403, 409, 413, 429, 503)}}},
+        "/admin/state": {"get": {
+            "summary": "The table now, with the host's own warnings", "operationId": "hostState", "security": ADMIN,
+            "description": "The same State as /api/state, whose warnings also hold the host's own: a refused "
+            "command (kind `rejected`), a failed write (`store`), an internal error (`error`). The players' "
+            "/api/state and /api/events never carry these.",
+            "responses": {"200": _json(_ref("State"), "the host's view"), **_errors(401)}}},
+        "/admin/events": {"get": {
+            "summary": "The table live, with the host's own warnings", "operationId": "hostEvents", "security": ADMIN,
+            "description": "/api/events for the host's page: each `state` event is the State of /admin/state.",
+            "responses": {"200": {"description": "the stream", "content": {"text/event-stream": {"schema": STR}}},
+                          **_errors(401, 503)}}},
         "/admin/command": {"post": {
             "summary": "One host command from the admin page", "operationId": "adminCommand", "security": ADMIN,
             "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Command")}}},
