@@ -87,7 +87,7 @@ WINNER = _object(["seat", "name", "amount", "hand"], {
 })  # fmt: skip
 
 HAND = _object(
-    ["number", "button", "board", "shown", "pots", "payoffs"],
+    ["number", "button", "board", "shown", "pots", "payoffs", "winners"],
     {
         "number": INT,
         "button": INT,
@@ -102,6 +102,11 @@ HAND = _object(
             "index": INT, "amount": INT, "eligible": {"type": "array", "items": INT},
             "winners": {"type": "array", "items": WINNER}})},
         "payoffs": {"type": "array", "items": _object(["seat", "name", "net"], {"seat": INT, "name": STR, "net": INT})},
+        "winners": {"type": "array", "description": "one entry per seat that won a pot, in pot order: what it took "
+                    "from the pots (won) and its net result for the hand (net, as the ledger counts it)",
+                    "items": _object(["seat", "name", "won", "net", "hand"], {
+                        "seat": INT, "name": STR, "won": INT, "net": INT, "hand": STR,
+                        "best_five": {"type": "array", "items": HAND_CARD}})},
     },
     "a finished hand: board, shown hands, each pot's winners with their hand",
 )  # fmt: skip

@@ -118,7 +118,25 @@ def present_hand(record: dict[str, Any]) -> dict[str, Any]:
             {**w, "best_five": shown.get(w.get("seat"), {}).get("best_five", [])} for w in pot.get("winners", [])
         ]
         pots.append({**pot, "winners": winners})
-    return {**record, "shown": out_shown, "pots": pots}
+    return {**record, "shown": out_shown, "pots": pots, "winners": hand_winners(pots, record.get("payoffs", []))}
+
+
+def hand_winners(pots: list[dict[str, Any]], payoffs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One entry per seat that won any pot, in the order of the pots: ``won`` is what it took
+    from the pots, ``net`` what it ended up with against what it put in (the ledger's view of
+    the hand), ``hand`` its best hand's name. A seat that wins the main pot and a side pot is
+    one entry, not two."""
+    net = {p.get("seat"): p.get("net", 0) for p in payoffs}
+    out: dict[int, dict[str, Any]] = {}
+    for pot in pots:
+        for w in pot.get("winners", []):
+            seat = w.get("seat")
+            if seat in out:
+                out[seat]["won"] += w.get("amount", 0)
+                continue
+            out[seat] = {"seat": seat, "name": w.get("name"), "won": w.get("amount", 0), "net": net.get(seat, 0),
+                         "hand": w.get("hand", ""), "best_five": w.get("best_five", [])}  # fmt: skip
+    return list(out.values())
 
 
 class Presenter:

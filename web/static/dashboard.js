@@ -272,11 +272,15 @@
   function renderHands(history) {
     const list = $("hands");
     if (!history.hands.length) { TT.fill(list, el("li", { class: "muted", text: "No hand finished yet." })); return; }
+    // One line per winner with the hand's net result (what the ledger counts), not the pot taken.
+    const signed = (n) => (n > 0 ? "+" : n < 0 ? "−" : "±") + fmt(Math.abs(n));
     TT.fill(list, ...history.hands.map((h) => {
-      const won = h.pots.flatMap((p) => p.winners.map((w) => `${w.name} +${fmt(w.amount)}`)).join(", ");
-      const best = h.pots[0] && h.pots[0].winners[0];
-      return el("li", {},
-        el("div", { class: "head" }, el("span", { class: "no", text: `#${h.number}` }), el("strong", { class: "pos", text: won }),
+      const winners = h.winners || [];
+      const best = winners[0];
+      const nets = winners.map((w, i) => el("strong", { class: `net ${w.net > 0 ? "pos" : w.net < 0 ? "neg" : ""}`, "data-seat": w.seat },
+        `${w.name} ${signed(w.net)}`, i < winners.length - 1 ? "," : ""));
+      return el("li", { "data-hand": h.number },
+        el("div", { class: "head" }, el("span", { class: "no", text: `#${h.number}` }), ...nets,
           best && best.hand !== "everyone else folded" ? el("span", { class: "muted", text: best.hand }) : el("span", { class: "muted", text: "uncontested" })),
         h.board.length ? cardsRow(h.board, best ? best.best_five : null, "tiny") : null);
     }));
