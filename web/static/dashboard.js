@@ -147,17 +147,16 @@
       // side seats and the board.
       const bet = p.bet > 0 ? el("div", { class: "bet", "data-bet": p.seat, title: `bet ${fmt(p.bet)}` },
         chips(p.bet_chips, s.chip_set, { perStack: 3, width: 11 }), el("span", { class: "num", text: fmt(p.bet) })) : null;
+      // The dealer button rides in its seat's box, beside the stack: out on the felt it would
+      // cover a board card whenever the dealer sits level with the board.
+      const dealer = p.dealer ? el("span", { class: "dealer-btn", title: "dealer button", "aria-label": "dealer", text: "D" }) : null;
       nodes.push(el("div", { class: classes.join(" "), style: { left: `${at.x}%`, top: `${at.y}%` }, "data-seat": p.seat },
         el("div", { class: "name", text: p.name + blind }),
-        el("div", { class: "stack num", text: fmt(p.stack) }),
+        el("div", { class: "stack num" }, dealer, fmt(p.stack)),
         bet,
         tags.length ? el("div", {}, ...tags) : null,
         hole.childNodes.length ? hole : null,
         p.hand ? el("div", { class: "hand-name", text: p.hand }) : null));
-      if (p.dealer) {
-        const d = place(p.seat + 0.5, n, { x: seatR.x * 0.72, y: seatR.y * 0.72 });
-        nodes.push(el("div", { class: "dealer-btn", style: { left: `${d.x}%`, top: `${d.y}%` }, title: "dealer button", text: "D" }));
-      }
     }
     TT.fill($("seats"), ...nodes);
     keepInside();
