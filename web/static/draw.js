@@ -131,7 +131,8 @@ const TT = (() => {
   function flash(text, ok) {
     const box = document.getElementById("flash");
     box.hidden = false;
-    box.className = `flash ${ok ? "ok" : "error"}`;
+    box.classList.remove("ok", "error");
+    box.classList.add("flash", ok ? "ok" : "error");
     box.textContent = text;
     clearTimeout(flash.timer);
     flash.timer = setTimeout(() => { box.hidden = true; }, ok ? 2500 : 9000);
