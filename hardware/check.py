@@ -22,6 +22,7 @@ from hardware.console import ButtonPressed, Console
 from hardware.frames import FrameSource, Image
 from hardware.lights import TableLights
 from hardware.pins import ConsoleButton, PinMap
+from table.wording import counted
 
 Reader = Callable[[Image], Sequence[Any]]
 """Something that reads cards from a frame, e.g. ``vision.CardReader.default().read``: a list of
@@ -153,7 +154,7 @@ def check_hardware(
     if reader is not None:
         found = reader(frame.image)
         report.detections = len(found)
-        say(f"  {len(found)} card(s) seen\n")
+        say(f"  {counted(len(found), 'card')} seen\n")
         for obs in found:
             name, colour = describe(obs)
             say(f"    {name} (confidence {float(getattr(obs, 'confidence', 0.0)):.2f})\n")

@@ -12,6 +12,7 @@ from enum import Enum
 from typing import Any
 
 from hardware.errors import GPIOError, PinMapError
+from table.wording import listed
 
 USABLE_PINS = frozenset(range(2, 28))
 """BCM GPIO 2..27 on the 40-pin header of every Pi since the B+ (0 and 1 are the HAT EEPROM bus)."""
@@ -80,7 +81,8 @@ class PinMap:
         """Raise :class:`PinMapError` naming the pin and the setting for any wiring mistake."""
         missing = [b.value for b in ConsoleButton if b not in self.buttons]
         if missing:
-            raise PinMapError(f"{self.source}: no pin for button(s) {', '.join(missing)} (pins.buttons.<name>)")
+            raise PinMapError(f"{self.source}: no pin for the {'button' if len(missing) == 1 else 'buttons'} "
+                              f"{listed(missing)} (pins.buttons.<name>)")
         if len(self.seat_leds) != seats:
             raise PinMapError(
                 f"{self.source}: pins.seat_leds lists {len(self.seat_leds)} LEDs but the table has {seats} seats: "

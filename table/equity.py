@@ -37,6 +37,7 @@ from table.cards import Card, parse_cards
 from table.errors import InvalidCardsError
 from table.evaluate import Category, category_of, evaluate_seats
 from table.tock import ALL_MARKS, Mark, mark_of
+from table.wording import counted
 
 __all__ = [
     "DEFAULT_TRIALS",
@@ -238,7 +239,8 @@ def lay_out(hands: Sequence[Cards], board: Cards = (), *, dead: Cards = ()) -> L
         if len(left) < len(positions):
             taken = ", ".join(f"{c} ({where_known[c.id]})" for c in mark.cards() if c.id in where_known)
             raise InvalidCardsError(
-                f"{len(positions)} card(s) show the mark {mark}, which stands for {' '.join(map(str, mark.cards()))}, "
+                f"{counted(len(positions), 'card')} {'shows' if len(positions) == 1 else 'show'} the mark {mark}, "
+                f"which stands for {' '.join(map(str, mark.cards()))}, "
                 f"but only {len(left)} of those can still be there" + (f": {taken} already known" if taken else "")
             )
         pools.append(Pool(mark, tuple(positions), np.array(left, dtype=np.int8)))

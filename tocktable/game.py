@@ -29,6 +29,7 @@ from table.engine.draw import DrawHand
 from table.errors import TocktableError
 from table.session import Command, Session, SessionSettings
 from table.tock import Mark
+from table.wording import counted, seats
 from tocktable.steps import (
     Act,
     ChooseButton,
@@ -170,7 +171,8 @@ class Game:
                 else:
                     missing = [x for x in self.dealt_in() if x not in draws]
                     if missing:
-                        raise CommandError(f"every seat playing draws a card; no card yet for seat(s) {missing}")
+                        raise CommandError(f"every seat playing draws a card for the button: no card yet for "
+                                           f"{seats(missing)}")
                     s.draw_for_button(dict(draws))
                 s.start_hand()
             case Confirm():
@@ -279,7 +281,9 @@ def _find_card(
             cards[index] = card
             return i, {**command, "cards": cards}, old
     if seat is None:
-        raise CommandError(f"board card {index + 1} is not face up yet: {position} board card(s) are")
+        dealt = "no board card is dealt yet" if position == 0 else f"only {counted(position, 'board card')} " + (
+            "is" if position == 1 else "are") + " dealt"
+        raise CommandError(f"there is no board card {index + 1} to correct: {dealt}")
     raise CommandError(f"seat {seat}'s cards have not been shown: nothing to correct")
 
 

@@ -31,6 +31,7 @@ from table.cards import Card
 from table.engine import Hand, Street
 from table.engine.draw import DrawHand
 from table.tock import mark_of
+from table.wording import seats
 from tocktable.game import Game, Phase
 from tocktable.steps import ChooseButton, DealBoard, MarkRead, Show, Step
 from vision.view import BOARD, SeenCard, TableView
@@ -108,7 +109,7 @@ class ViewInterpreter:
             return None, None
         missing = [s for s in active if s not in draws]
         return None, Notice("draw", f"draw for the dealer: {len(draws)} of {len(active)} seats have turned a card "
-                                    f"(waiting for seat(s) {', '.join(map(str, missing))})")  # fmt: skip
+                                    f"(waiting for {seats(missing)})")  # fmt: skip
 
     # ------------------------------------------------------------------ privacy
     @staticmethod
@@ -145,7 +146,8 @@ class ViewInterpreter:
         if hand.street == Street.SHOWDOWN or hand.is_complete:
             return [], [Notice("board-extra", "more board cards are face up than a hand has")]
         if hand.to_act is not None:
-            message = (f"board card(s) turned while betting is open on the {hand.street.name.lower()} "
+            turned = "a board card was" if len(new) == 1 else f"{len(new)} board cards were"
+            message = (f"{turned} turned while betting is open on the {hand.street.name.lower()} "
                        f"(seat {hand.to_act} to act): applied once the round closes")  # fmt: skip
             return [], [Notice("board-early", message)]
         need = Street(hand.street + 1).board_size - len(hand.board)
@@ -156,7 +158,8 @@ class ViewInterpreter:
             return [], []  # the dealer is still turning this street's cards
         notices = []
         if len(new) > need:
-            notices.append(Notice("board-early", f"{len(new) - need} board card(s) turned before their street: "
+            early = "a board card was" if len(new) - need == 1 else f"{len(new) - need} board cards were"
+            notices.append(Notice("board-early", f"{early} turned before their street: "
                                                  "applied when their betting round comes"))  # fmt: skip
         return [DealBoard(tuple(new[:need]))], notices
 

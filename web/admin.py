@@ -7,6 +7,9 @@
   "card": "7d"}``...), with the session cookie and the ``X-CSRF-Token`` header.
 - ``POST /admin/game``: a new game (variant, betting, seats, players, buy-in, blinds, chip set);
   ``POST /admin/end``: end the session (its exports stay available); ``POST /admin/chip-set``.
+- ``GET /admin/state`` and ``GET /admin/events`` (SSE): the table as ``/api/state`` and
+  ``/api/events`` send it, plus the host's own warnings (a refused command, a failed write),
+  which the players' phones never see.
 - ``GET /admin/camera`` (page), ``/admin/camera/frame.jpg`` (the latest frame),
   ``/admin/camera/view.json`` (what was read, and the zones); ``GET /admin/join.svg`` (QR code).
 
@@ -202,6 +205,23 @@ def chip_set() -> tuple[Response, int]:
     except SettingsSaveError as exc:
         return jsonify(ok=False, error=f"chip set {chosen.name}: {exc}", chip_set=chosen.to_dict()), 500
     return jsonify(ok=True, chip_set=chosen.to_dict()), 200
+
+
+@admin.get("/state")
+def host_state() -> Response:
+    """The table now, with the host's own warnings (see :data:`web.present.HOST_NOTICES`)."""
+    ctx = context()
+    response = Response(ctx.presenter.text(ctx.service.snapshot(), host=True), mimetype="application/json")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@admin.get("/events")
+def host_events() -> Response | tuple[Response, int]:
+    """The host's live stream: ``/api/events`` with the host's own warnings."""
+    from web.events import open_stream
+
+    return open_stream(host=True)
 
 
 @admin.get("/camera")

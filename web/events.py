@@ -33,6 +33,12 @@ WAKE = 1.0
 @events.get("/events")
 def stream() -> Response | tuple[Response, int]:
     """Server-sent events: one ``state`` message per published change, heartbeats between."""
+    return open_stream(host=False)
+
+
+def open_stream(*, host: bool) -> Response | tuple[Response, int]:
+    """A live stream of the players' view of the table, or with ``host=True`` the host's (the
+    same states plus the host's own warnings: ``/admin/events``, behind the login)."""
     ctx = context()
     if not ctx.open_stream():
         response = jsonify(ok=False, error=f"all {ctx.max_streams} live streams are in use: poll /api/state")
@@ -46,7 +52,7 @@ def stream() -> Response | tuple[Response, int]:
     lens = lens_worker()
     if lens is not None:
         lens.attach(subscription)
-    response = Response(_Stream(ctx, subscription, lens), mimetype="text/event-stream")
+    response = Response(_Stream(ctx, subscription, lens, host=host), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"  # a reverse proxy must not hold the stream back
     return response
@@ -56,8 +62,9 @@ class _Stream:
     """The messages of one stream. ``close()`` (the client is gone, or the server stops) ends
     the subscription, even if the stream never started (a generator's ``finally`` would not run)."""
 
-    def __init__(self, ctx: WebContext, subscription: Any, lens: Any = None) -> None:
+    def __init__(self, ctx: WebContext, subscription: Any, lens: Any = None, *, host: bool = False) -> None:
         self._ctx = ctx
+        self._host = host
         self._subscription = subscription
         self._lens = lens
         self._held: Any = None
@@ -104,7 +111,7 @@ class _Stream:
 
     def _message(self, item: Any) -> str:
         kind = getattr(item, "event", "state")
-        data = self._ctx.presenter.text(item) if kind == "state" else item.json
+        data = self._ctx.presenter.text(item, host=self._host) if kind == "state" else item.json
         return f"id: {item.version}\nevent: {kind}\ndata: {data}\n\n"
 
     def close(self) -> None:

@@ -87,7 +87,7 @@ WINNER = _object(["seat", "name", "amount", "hand"], {
 })  # fmt: skip
 
 HAND = _object(
-    ["number", "button", "board", "shown", "pots", "payoffs"],
+    ["number", "button", "board", "shown", "pots", "payoffs", "winners"],
     {
         "number": INT,
         "button": INT,
@@ -102,6 +102,11 @@ HAND = _object(
             "index": INT, "amount": INT, "eligible": {"type": "array", "items": INT},
             "winners": {"type": "array", "items": WINNER}})},
         "payoffs": {"type": "array", "items": _object(["seat", "name", "net"], {"seat": INT, "name": STR, "net": INT})},
+        "winners": {"type": "array", "description": "one entry per seat that won a pot, in pot order: what it took "
+                    "from the pots (won) and its net result for the hand (net, as the ledger counts it)",
+                    "items": _object(["seat", "name", "won", "net", "hand"], {
+                        "seat": INT, "name": STR, "won": INT, "net": INT, "hand": STR,
+                        "best_five": {"type": "array", "items": HAND_CARD}})},
     },
     "a finished hand: board, shown hands, each pot's winners with their hand",
 )  # fmt: skip
@@ -297,6 +302,17 @@ def document() -> dict[str, Any]:
             "parameters": [{"name": "X-Admin-Pin", "in": "header", "required": True, "schema": STR}],
             "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Command")}}},
             "responses": {"200": _json(_ref("Ack"), "written to disk"), **_errors(400, 403, 409, 413, 429, 503)}}},
+        "/admin/state": {"get": {
+            "summary": "The table now, with the host's own warnings", "operationId": "hostState", "security": ADMIN,
+            "description": "The same State as /api/state, whose warnings also hold the host's own: a refused "
+            "command (kind `rejected`), a failed write (`store`), an internal error (`error`). The players' "
+            "/api/state and /api/events never carry these.",
+            "responses": {"200": _json(_ref("State"), "the host's view"), **_errors(401)}}},
+        "/admin/events": {"get": {
+            "summary": "The table live, with the host's own warnings", "operationId": "hostEvents", "security": ADMIN,
+            "description": "/api/events for the host's page: each `state` event is the State of /admin/state.",
+            "responses": {"200": {"description": "the stream", "content": {"text/event-stream": {"schema": STR}}},
+                          **_errors(401, 503)}}},
         "/admin/command": {"post": {
             "summary": "One host command from the admin page", "operationId": "adminCommand", "security": ADMIN,
             "requestBody": {"required": True, "content": {"application/json": {"schema": _ref("Command")}}},

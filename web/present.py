@@ -21,6 +21,12 @@ from table.evaluate import evaluate
 
 DEFAULT_CHIP_SET = "tock"
 
+HOST_NOTICES = frozenset({"rejected", "store", "error"})
+"""Warnings for the host's eyes only: a command the game refused (a mistyped card, a button
+pressed when nobody is to act), a failed write, an internal error. The host's page shows them;
+the players' phones never do (a typo is not the table's business). Warnings about the table
+itself (a card face up in a seat, a board card turned early) stay on every phone."""
+
 
 def chip_set_named(name: str) -> ChipSet:
     """The seed's chip set called ``name`` (the configuration's ``table.chip_set``)."""
@@ -69,9 +75,12 @@ def describe_draw(cards: list[str], rules: dict[str, Any]) -> dict[str, Any]:
     return {"hand": value.describe(), "best_five": list(cards)}
 
 
-def present(state: dict[str, Any], chip_set: ChipSet) -> dict[str, Any]:
-    """The snapshot with the drawing aids added (a new dict; ``state`` is not changed)."""
+def present(state: dict[str, Any], chip_set: ChipSet, *, host: bool = False) -> dict[str, Any]:
+    """The snapshot with the drawing aids added (a new dict; ``state`` is not changed). For the
+    players (``host=False``) the host's own warnings (:data:`HOST_NOTICES`) are left out."""
     out = dict(state)
+    if not host:
+        out["warnings"] = [w for w in state.get("warnings", []) if w.get("kind") not in HOST_NOTICES]
     draw_rules = (state.get("draw_game") or {}).get("rules")
     out["chip_set"] = chip_set.to_dict()
     out["pots"] = [{**pot, "chips": chips_for(chip_set, pot.get("amount", 0))} for pot in state.get("pots", [])]
@@ -109,16 +118,35 @@ def present_hand(record: dict[str, Any]) -> dict[str, Any]:
             {**w, "best_five": shown.get(w.get("seat"), {}).get("best_five", [])} for w in pot.get("winners", [])
         ]
         pots.append({**pot, "winners": winners})
-    return {**record, "shown": out_shown, "pots": pots}
+    return {**record, "shown": out_shown, "pots": pots, "winners": hand_winners(pots, record.get("payoffs", []))}
+
+
+def hand_winners(pots: list[dict[str, Any]], payoffs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One entry per seat that won any pot, in the order of the pots: ``won`` is what it took
+    from the pots, ``net`` what it ended up with against what it put in (the ledger's view of
+    the hand), ``hand`` its best hand's name. A seat that wins the main pot and a side pot is
+    one entry, not two."""
+    net = {p.get("seat"): p.get("net", 0) for p in payoffs}
+    out: dict[int, dict[str, Any]] = {}
+    for pot in pots:
+        for w in pot.get("winners", []):
+            seat = w.get("seat")
+            if seat in out:
+                out[seat]["won"] += w.get("amount", 0)
+                continue
+            out[seat] = {"seat": seat, "name": w.get("name"), "won": w.get("amount", 0), "net": net.get(seat, 0),
+                         "hand": w.get("hand", ""), "best_five": w.get("best_five", [])}  # fmt: skip
+    return list(out.values())
 
 
 class Presenter:
-    """Presents each published snapshot once; every reader of the same snapshot gets the same text."""
+    """Presents each published snapshot once per audience (the players, the host); every reader
+    of the same snapshot gets the same text."""
 
     def __init__(self, chip_set: ChipSet) -> None:
         self._chip_set = chip_set
         self._lock = threading.Lock()
-        self._cache: OrderedDict[int, tuple[Any, str]] = OrderedDict()
+        self._cache: OrderedDict[tuple[int, bool], tuple[Any, str]] = OrderedDict()
 
     @property
     def chip_set(self) -> ChipSet:
@@ -130,22 +158,24 @@ class Presenter:
             self._chip_set = chip_set
             self._cache.clear()
 
-    def text(self, snapshot: Any) -> str:
-        """The presented JSON text of a :class:`tocktable.snapshot.Snapshot`."""
+    def text(self, snapshot: Any, *, host: bool = False) -> str:
+        """The presented JSON text of a :class:`tocktable.snapshot.Snapshot`: the players' view,
+        or with ``host=True`` the host's (the same, plus the host's own warnings)."""
+        key = (id(snapshot), host)
         with self._lock:
             # Keyed by identity: the service shares one Snapshot object with every reader, and
             # the cache holds it, so its id cannot be reused while cached.
-            cached = self._cache.get(id(snapshot))
+            cached = self._cache.get(key)
             if cached is not None and cached[0] is snapshot:
                 return cached[1]
             state = json.loads(snapshot.json)
-            text = json.dumps(present(state, self._chip_set), separators=(",", ":"))
-            self._cache[id(snapshot)] = (snapshot, text)
-            while len(self._cache) > 8:
+            text = json.dumps(present(state, self._chip_set, host=host), separators=(",", ":"))
+            self._cache[key] = (snapshot, text)
+            while len(self._cache) > 16:
                 self._cache.popitem(last=False)
             return text
 
-    def state(self, snapshot: Any) -> dict[str, Any]:
+    def state(self, snapshot: Any, *, host: bool = False) -> dict[str, Any]:
         """The presented snapshot as plain data."""
-        data: dict[str, Any] = json.loads(self.text(snapshot))
+        data: dict[str, Any] = json.loads(self.text(snapshot, host=host))
         return data

@@ -31,6 +31,7 @@ from enum import Enum
 from table.dice.combination import Category, Combination, all_combinations
 from table.dice.errors import AnnouncementError, DiceError
 from table.dice.faces import DICE_PER_ROLL, FACE_LETTERS, FACE_WORDS, Face, Roll, normalize_word
+from table.wording import counted
 
 Visible = Roll | Iterable[Face | str] | str
 
@@ -219,7 +220,8 @@ def _read_words(text: str, *, previous: Combination | None, visible: Visible | N
         _complete_pair(words, pending, "", text)
     if unknown:
         raise AnnouncementError(
-            f"cannot read {text!r}: unknown word(s) {', '.join(repr(u) for u in unknown)}; an announcement "
+            f"cannot read {text!r}: unknown {'word' if len(unknown) == 1 else 'words'} "
+            f"{', '.join(repr(u) for u in unknown)}; an announcement "
             "is a combination (Salade/Un, Paire, Double Paire, Brelan, Full, Carré, Poker) with faces "
             "(Noir, Rouge, Valet, Dame, Roi, As), Min/Max, or Supérieur, Petit Full, Grand Full",
             suggestions=_typo_suggestions(tokens, previous=previous, visible=visible) or _closest_labels(text),
@@ -327,7 +329,7 @@ def _build(words: _Words, text: str, *, previous: Combination | None, visible: V
         if len(faces) > category.face_count:
             raise AnnouncementError(
                 f"{text!r}: a {category.french} is named by {category.what_faces}; with Min or Max, "
-                f"give at most {category.face_count} face(s), got {len(faces)}",
+                f"give at most {counted(category.face_count, 'face')}, got {len(faces)}",
                 suggestions=(f"{category.french} {words.completion.value}",),
             )
         return complete(category, faces, completion=words.completion)

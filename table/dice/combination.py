@@ -29,6 +29,7 @@ from typing import Any
 
 from table.dice.errors import AnnouncementError
 from table.dice.faces import Face, Roll
+from table.wording import counted
 
 
 class Category(IntEnum):
@@ -121,7 +122,7 @@ class Combination:
             ) from exc
         if len(faces) != category.face_count:
             raise AnnouncementError(
-                f"a {category.french} is named by {category.face_count} face(s), {category.what_faces}; "
+                f"a {category.french} is named by {counted(category.face_count, 'face')}, {category.what_faces}; "
                 f"got {len(faces)}: {' '.join(f.letter for f in faces) or 'none'}"
             )
         if len(faces) == 2 and faces[0] == faces[1]:

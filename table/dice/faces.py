@@ -23,6 +23,7 @@ from enum import IntEnum
 from typing import TYPE_CHECKING
 
 from table.dice.errors import RollError
+from table.wording import counted
 
 if TYPE_CHECKING:  # combination.py imports this module
     from table.dice.combination import Combination
@@ -158,7 +159,7 @@ class Roll:
         if len(words) != DICE_PER_ROLL:
             raise RollError(
                 f"cannot read {text!r} as a roll: expected {DICE_PER_ROLL} faces among {_FACES_ALLOWED}, "
-                f"e.g. 'N N D D A' or 'NNDDA'; got {len(words)} word(s)"
+                f"e.g. 'N N D D A' or 'NNDDA'; got {counted(len(words), 'word')}"
             )
         return cls.of(words)
 

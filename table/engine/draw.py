@@ -54,6 +54,7 @@ from table.engine.rules import ActionKind, Rules, Street
 from table.engine.showdown import PotResult, award_pots
 from table.errors import IllegalActionError, IllegalDealError, InvalidCardsError, RulesError
 from table.evaluate import HandValue
+from table.wording import counted
 
 __all__ = [
     "CardsExchanged",
@@ -281,7 +282,8 @@ class DrawHand(Hand):
             }.get(phase, "the draw is over")
             raise IllegalDrawError(f"seat {seat} cannot draw now: {when}")
         if seat in self.draws:
-            raise IllegalDrawError(f"seat {seat} already drew {self.draws[seat]} card(s): one draw per player")
+            drew = counted(self.draws[seat], "card") if self.draws[seat] else "none (stood pat)"
+            raise IllegalDrawError(f"seat {seat} already drew {drew}: one draw per player")
         if seat != self.to_draw:
             raise IllegalDrawError(f"it is seat {self.to_draw}'s turn to draw, not seat {seat}'s")
         if not 0 <= count <= self.draw_rules.max_draw:
@@ -371,7 +373,7 @@ class DrawHand(Hand):
         shown = [c for cards_ in self.hole.values() for c in cards_]
         jokers = sum(1 for c in [*shown, *new] if isinstance(c, Joker))
         if jokers > self.draw_rules.jokers:
-            deck = f"{self.draw_rules.jokers} joker(s)" if self.draw_rules.jokers else "no joker"
+            deck = counted(self.draw_rules.jokers, "joker") if self.draw_rules.jokers else "no joker"
             raise IllegalDealError(f"the deck has {deck}; {jokers} would be on the table")
         taken = {c for c in shown if isinstance(c, Card)}
         again = [str(c) for c in new if isinstance(c, Card) and c in taken]

@@ -28,6 +28,7 @@ from table.engine.rules import LegalAction, Rules, Street
 from table.engine.showdown import PotResult
 from table.errors import IllegalActionError, IllegalDealError, InvalidCardsError
 from table.tock import Mark, mark_of
+from table.wording import listed
 
 __all__ = ["Hand", "Input", "LegalAction", "PotResult"]
 
@@ -56,8 +57,9 @@ class Hand(HandBetting):
         no_more_betting = len(self._able()) <= 1
         allowed = {next_size} | ({5 - len(self.board)} if no_more_betting else set())
         if len(new) not in allowed:
-            want = " or ".join(str(n) for n in sorted(allowed))
-            raise IllegalDealError(f"the {Street(self.street + 1).name.lower()} takes {want} card(s), got {len(new)}")
+            want = listed([str(n) for n in sorted(allowed)], "or")
+            noun = "card" if allowed == {1} else "cards"
+            raise IllegalDealError(f"the {Street(self.street + 1).name.lower()} takes {want} {noun}, not {len(new)}")
         self._check_new_cards(new)
         first = len(self.board)
         check_marked_cards(new, self.board_marks[first:], where=lambda i: f"board card {first + i + 1}")

@@ -6,7 +6,7 @@ so no more than that many positions on the table can carry it.
 ...                  hole={}, hole_marks={})
 Traceback (most recent call last):
     ...
-table.errors.IllegalDealError: mark s:ace stands for 1 card(s) (As), and that many positions already carry it
+table.errors.IllegalDealError: mark s:ace stands for 1 card (As), and another position already carries it
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from table.cards import Card
 from table.errors import IllegalDealError
 from table.tock import Mark, mark_of
+from table.wording import counted
 
 
 def check_mark_pools(
@@ -42,9 +43,9 @@ def check_mark_pools(
     carried += [mark_of(c) for cards in hole.values() for c in cards]
     pool = mark.cards()
     if carried.count(mark) > len(pool):
+        others = "another position already carries it" if len(pool) == 1 else f"{len(pool)} other positions already do"
         raise IllegalDealError(
-            f"mark {mark} stands for {len(pool)} card(s) ({' '.join(map(str, pool))}), "
-            "and that many positions already carry it"
+            f"mark {mark} stands for {counted(len(pool), 'card')} ({' '.join(map(str, pool))}), and {others}"
         )
 
 

@@ -36,7 +36,7 @@ def test_seat_count_must_match_leds():
 def test_missing_button():
     pins = PinMap.default(2)
     buttons = {b: p for b, p in pins.buttons.items() if b is not ConsoleButton.NEXT}
-    with pytest.raises(PinMapError, match="no pin for button"):
+    with pytest.raises(PinMapError, match="no pin for the button next "):
         PinMap(buttons, pins.seat_leds).validate(seats=2)
 
 

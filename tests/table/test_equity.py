@@ -363,7 +363,7 @@ def test_results_are_values():
         (["Ah Kd", "Qs Jc"], ["2c", "Qs"], [], r"Qs is on the table twice \(seat 2 and the board\)"),
         (["Ah Kd", "Qs Jc"], [], ["Kd"], r"Kd is on the table twice \(seat 1 and the dead cards\)"),
         ([parse_cards("Ah Kd"), ["h:ace", None]], [], [], r"mark h:ace.*Ah \(seat 1\) already known"),
-        (["Th Jh", "h:large h:large"], ["h:large"], [], r"3 card\(s\) show the mark h:large.*only 2"),
+        (["Th Jh", "h:large h:large"], ["h:large"], [], r"3 cards show the mark h:large.*only 2"),
         (["Ah Kd", "? ?"], [], [None] * 44, r"the table holds 53 cards \(4 in hands, 5 on the board, 44 dead\)"),
         ([parse_cards("Ah Kd")], [], [], "2 to 10 hands"),
         ([["Ah", "Kd"]] * 11, [], [], "2 to 10 hands, got 11"),

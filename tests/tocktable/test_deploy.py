@@ -33,3 +33,12 @@ def test_the_pi_constraints_keep_numpy_1_within_what_the_project_accepts():
     assert constraints["numpy"] == "numpy>=1.26,<2"
     project = tomllib.loads((DEPLOY.parent / "pyproject.toml").read_text())["project"]["dependencies"]
     assert "numpy>=1.26" in project and any(d.startswith("opencv-python-headless") for d in project)
+
+
+def test_docs_pi_shows_the_unit_as_deploy_has_it():
+    """docs/pi.md prints the unit file: every setting in it, and no other, is in deploy/tocktable.service."""
+    text = (DEPLOY.parent / "docs" / "pi.md").read_text()
+    shown = text.split("```ini\n", 1)[1].split("```", 1)[0]
+    shipped = (DEPLOY / "tocktable.service").read_text()
+    settings = [line for line in shipped.splitlines() if line.strip() and not line.startswith("#")]
+    assert [line for line in shown.splitlines() if line.strip()] == settings

@@ -55,7 +55,7 @@ def test_players_are_seated_and_the_draw_gives_the_highest_card_the_button(servi
 def test_an_incomplete_draw_waits_and_says_who_is_missing(service):
     ack = service.call(view(seats={0: ["Kd"], 2: ["9c"]}))
     assert ack.steps == () and state(service)["phase"] == "seating"
-    assert any("seat(s) 1" in w["message"] for w in state(service)["warnings"])
+    assert any("waiting for seat 1)" in w["message"] for w in state(service)["warnings"])
 
 
 def test_a_command_for_a_seat_not_to_act_is_refused_and_nothing_is_written(service):

@@ -21,6 +21,7 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--disable-sync", "--no-first-run"]  # fmt: skip
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1280, "height": 800}
+TV = {"width": 1920, "height": 1080}
 
 
 def available() -> str | None:

@@ -53,7 +53,8 @@ def state(client: Any) -> dict[str, Any]:
 
 
 ADMIN_POSTS = ["/admin/command", "/admin/game", "/admin/end", "/admin/chip-set", "/admin/logout"]
-ADMIN_GETS = ["/admin/camera", "/admin/camera/frame.jpg", "/admin/camera/view.json", "/admin/join.svg"]
+ADMIN_GETS = ["/admin/camera", "/admin/camera/frame.jpg", "/admin/camera/view.json", "/admin/join.svg",
+              "/admin/state", "/admin/events"]
 
 
 def test_every_admin_route_is_in_the_lists_below(app: Any) -> None:
@@ -214,7 +215,8 @@ def test_correct_a_card_the_camera_read(client: Any, service: Any) -> None:
     assert response.status_code == 200
     assert state(client)["board"] == ["Ah", "Kd", "7d"]
     bad = post(client, "/admin/command", token, {"kind": "correct", "seat": None, "index": 4, "card": "2c"})
-    assert bad.status_code == 409 and "not face up yet" in bad.get_json()["error"]
+    assert bad.status_code == 409
+    assert bad.get_json()["error"] == "there is no board card 5 to correct: only 3 board cards are dealt"
 
 
 def test_new_game_and_end_of_session(client: Any, service: Any) -> None:

@@ -1,6 +1,7 @@
-"""One real-browser test: chromium on a phone-size screen follows a demo hand to its showdown
-over SSE (then the same page polling, as when SSE is cut); a screenshot is kept as an artifact
-in ``.ci-artifacts/``."""
+"""Real-browser tests: chromium on a phone-size screen follows a demo hand to its showdown over
+SSE (then the same page polling, as when SSE is cut), with a screenshot kept as an artifact in
+``.ci-artifacts/``; the host's page confirms each console press and alone shows a refused
+command. The layout on a phone and a TV is checked in ``test_layout.py``."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.web.browser import available, chromium, phone_page
-from tests.web.helpers import DEMO_FLOP, DEMO_PREFLOP, DEMO_RIVER, DEMO_SHOWDOWN, DEMO_TURN, play
+from tests.web.helpers import DEMO_FLOP, DEMO_PREFLOP, DEMO_RIVER, DEMO_SHOWDOWN, DEMO_TURN, PIN, play
 from tocktable.steps import ChooseButton
 from web.serve import WebServer
 
@@ -67,6 +68,10 @@ def test_phone_follows_a_hand_to_the_showdown(app: Any, service: Any, tmp_path: 
             expect(page.locator("#pot-amount")).to_have_text("1,630")
             expect(page.locator(".seat[data-seat='2'] .tag.win")).to_have_text("WINS 1,230")
             expect(page.locator("#hands li")).to_have_count(1)  # the history came after the hand
+            # Last hands: one line per winner with the hand's net, the ledger's figure after one hand.
+            expect(page.locator("#hands li .net")).to_have_text(["Cleo +830,", "Dan −200"])
+            expect(page.locator("#ledger tr", has_text="Cleo").locator("td").last).to_have_text("+830")
+            expect(page.locator("#ledger tr", has_text="Dan").locator("td").last).to_have_text("-200")
             expect(page.locator("#chart svg path")).to_have_count(6)  # one line per player
             shot = tmp_path / "dashboard-phone.png"
             page.screenshot(path=str(shot), full_page=True)
@@ -79,6 +84,55 @@ def test_phone_follows_a_hand_to_the_showdown(app: Any, service: Any, tmp_path: 
             expect(polling.locator("#live")).to_have_text("polling")
             expect(polling.locator("#pot-amount")).to_have_text("1,630")
             expect(polling.locator("#showdown [data-pot='0'] .winner")).to_have_text("Cleo wins 1,230")
+            assert errors == []
+    finally:
+        server.stop()
+
+
+def test_the_host_page_confirms_each_press_and_alone_shows_a_refusal(app: Any, service: Any) -> None:
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=15_000)
+    server = WebServer(app, "127.0.0.1", 0, threads=16).start()
+    try:
+        with chromium() as browser:
+            player = phone_page(browser)
+            host = phone_page(browser)
+            errors: list[str] = []
+            for page in (player, host):
+                page.on("pageerror", lambda exc: errors.append(str(exc)))
+            player.goto(server.url)
+            host.goto(server.url + "/admin")
+            host.fill("input[name=pin]", PIN)
+            host.click("button[type=submit]")
+            expect(host.locator("#live")).to_have_text("live")
+
+            play(service, [ChooseButton(seat=0)])  # Dan (seat 3) is first to act
+            expect(host.locator("#now")).to_have_text("Dan to act")
+            fold = host.locator("[data-press=fold]")
+            before = fold.bounding_box()
+            fold.click()
+            flash = host.locator("#flash")
+            expect(flash).to_be_visible()
+            expect(flash).to_have_text("FOLD: Dan folds")
+            assert fold.bounding_box() == before  # the confirmation floats: no button moved under the thumb
+            host.locator("[data-press=check_call]").click()
+            expect(flash).to_have_text("CHECK/CALL: Eve calls 10")
+            host.locator("[data-press=plus]").click()
+            expect(flash).to_have_text("+: bet or raise amount: 30")
+            host.locator("[data-press=bet_raise]").click()
+            expect(flash).to_have_text("BET/RAISE: Finn raises to 30")
+
+            # A mistyped correction: no board card is dealt yet.
+            host.fill("#form-correct input[name=card]", "7d")
+            host.locator("#form-correct button").click()
+            refusal = "there is no board card 1 to correct: no board card is dealt yet"
+            expect(flash).to_have_text(refusal)
+            expect(host.locator("#warnings li")).to_have_text([f"✖ refused: {refusal}"])
+            version = service.snapshot().version
+            player.wait_for_function("v => Number(document.body.dataset.version) >= v", arg=version)
+            expect(player.locator("#warnings li")).to_have_count(0)
+            assert refusal not in player.content()
             assert errors == []
     finally:
         server.stop()

@@ -10,8 +10,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from tests.web.helpers import DEMO_FLOP, DEMO_HAND, DEMO_PREFLOP, play
-from tocktable.steps import ChooseButton
+from tests.web.helpers import DEMO_FLOP, DEMO_HAND, DEMO_PREFLOP, DEMO_RIVER, DEMO_TURN, play
+from tocktable.steps import ChooseButton, Show
 
 WEB = Path(__file__).resolve().parents[2] / "web"
 
@@ -105,6 +105,31 @@ def test_history_lists_hands_newest_first_with_stacks(client: Any, service: Any)
     now = {line["name"]: line["cashed_out"] for line in history["ledger"]}
     assert {name: values[-1] for name, values in series.items()} == now
     assert client.get("/api/history?limit=1").get_json()["hands"][0]["number"] == 2
+
+
+def test_last_hands_name_each_winner_once_with_the_net_result(client: Any, service: Any) -> None:
+    """The demo hand: Cleo's kings take the main pot (1,230), Dan's aces up the side pot (400).
+    What a winner took from the pots is not what the hand made him: the ledger's net is."""
+    play(service, DEMO_HAND)
+    history = client.get("/api/history").get_json()
+    hand = history["hands"][0]
+    net = {line["name"]: line["net"] for line in history["ledger"]}  # after one hand: that hand's net
+    assert [(w["name"], w["won"], w["net"]) for w in hand["winners"]] == [("Cleo", 1230, 830), ("Dan", 400, -200)]
+    assert {w["name"]: w["net"] for w in hand["winners"]} == {"Cleo": net["Cleo"], "Dan": net["Dan"]}
+    assert hand["winners"][0]["hand"] == "Three of a kind, kings"
+    assert client.get("/api/state").get_json()["last_hand"]["winners"] == hand["winners"]
+
+
+def test_a_winner_of_two_pots_is_one_line(client: Any, service: Any) -> None:
+    """The same hand, but Dan shows two aces: trips, best of all, so he takes both pots."""
+    play(service, [ChooseButton(seat=0), *DEMO_PREFLOP, *DEMO_FLOP, *DEMO_TURN, *DEMO_RIVER,
+                   Show(2, ("Qh", "Qc")), Show(1, ("As", "Qs")), Show(3, ("Ac", "Ad"))])  # fmt: skip
+    history = client.get("/api/history").get_json()
+    hand = history["hands"][0]
+    assert [len(p["winners"]) for p in hand["pots"]] == [1, 1]  # Dan in each pot...
+    winners = hand["winners"]  # ...one line for the hand
+    assert [(w["name"], w["won"]) for w in winners] == [("Dan", 1630)]
+    assert winners[0]["net"] == next(line["net"] for line in history["ledger"] if line["name"] == "Dan") == 1030
 
 
 def test_history_refuses_a_bad_limit(client: Any) -> None:

@@ -52,8 +52,8 @@ def white_in_seat_1_zone(app: Any, width: int = 400, height: int = 300) -> np.nd
 def everything(client: Any) -> dict[str, str]:
     """The text of every page and API a phone or the host can fetch."""
     urls = ["/", "/api/state", "/api/history?limit=50", "/api/export/phh", "/api/export/ledger.json",
-            "/api/export/ledger.csv", "/api/openapi.json", "/admin", "/admin/camera", "/admin/camera/view.json",
-            "/dice"]  # fmt: skip
+            "/api/export/ledger.csv", "/api/openapi.json", "/admin", "/admin/state", "/admin/camera",
+            "/admin/camera/view.json", "/dice"]  # fmt: skip
     out = {}
     for url in urls:
         response = client.get(url)

@@ -51,7 +51,7 @@ def test_present_adds_drawing_aids_without_changing_the_snapshot() -> None:
     assert out["seats"][0]["hand"] == "Three of a kind, kings" and "hand" not in out["seats"][1]
     assert out["last_hand"]["pots"][0]["winners"][0]["best_five"] == ["Kh", "Kd", "Kc", "Ah", "9h"]
     assert out["chip_set"]["name"] == "tock"
-    assert present_hand({"board": [], "shown": [], "pots": []}) == {"board": [], "shown": [], "pots": []}
+    assert present_hand({"board": [], "shown": [], "pots": []}) == {"board": [], "shown": [], "pots": [], "winners": []}
 
 
 def test_presenter_converts_each_snapshot_once() -> None:

@@ -39,7 +39,64 @@
     return option ? [option.min_to, option.max_to, option.action] : null;
   }
 
+  /** The state with at least this version (the one a command's answer names), or the newest
+      one after a second and a half if the live feed is slow. */
+  const waiting = [];
+  function stateAfter(version) {
+    if (state && state.version >= version) return Promise.resolve(state);
+    return new Promise((resolve) => {
+      const entry = { version, resolve };
+      waiting.push(entry);
+      setTimeout(() => { const i = waiting.indexOf(entry); if (i >= 0) { waiting.splice(i, 1); resolve(state); } }, 1500);
+    });
+  }
+  function wake(s) {
+    for (const entry of waiting.filter((w) => s.version >= w.version)) {
+      waiting.splice(waiting.indexOf(entry), 1);
+      entry.resolve(s);
+    }
+  }
+
+  const LABEL = { fold: "FOLD", check_call: "CHECK/CALL", bet_raise: "BET/RAISE", all_in: "ALL-IN", plus: "+", minus: "−", undo: "UNDO", next: "NEXT/CONFIRM" };
+
+  /** What a console press did, in words: from the table the host saw when pressing (who was to
+      act, what calling cost) and the table after it. */
+  function pressed(button, before, after) {
+    const seat = before.to_act;
+    const who = seat !== null && seat !== undefined ? seatLabel(before, seat) : "";
+    const legal = before.legal_actions || [];
+    const game = before.draw_game;
+    if (game && game.to_draw !== null && game.to_draw !== undefined && (button === "check_call" || button === "next")) {
+      const count = before.pending_draw || 0;
+      return `${seatLabel(before, game.to_draw)} ${count ? `draws ${count}` : "stands pat"}`;
+    }
+    const betNow = after && seat !== null && seat !== undefined && after.seats[seat] ? after.seats[seat].bet : null;
+    switch (button) {
+      case "fold": return `${who} folds`;
+      case "check_call": {
+        const call = legal.find((a) => a.action === "call");
+        return call ? `${who} calls ${fmt(call.min_to)}` : `${who} checks`;
+      }
+      case "bet_raise": {
+        const option = legal.find((a) => a.action === "bet" || a.action === "raise");
+        const verb = option && option.action === "bet" ? "bets" : "raises to";
+        return betNow !== null ? `${who} ${verb} ${fmt(betNow)}` : `${who} ${verb}`;
+      }
+      case "all_in": return betNow !== null ? `${who} is all-in (${fmt(betNow)})` : `${who} is all-in`;
+      case "plus": case "minus":
+        if (after && after.draw_game && after.pending_draw !== null && after.pending_draw !== undefined) return `cards to exchange: ${after.pending_draw}`;
+        return after && after.pending_bet ? `bet or raise amount: ${fmt(after.pending_bet)}` : "amount changed";
+      case "undo": return "the last step is taken back";
+      case "next":
+        if (after && after.hand_number > before.hand_number) return `hand ${after.hand_number} is dealt`;
+        if (after && after.phase === "settled") return `hand ${after.hand_number} is settled`;
+        return "confirmed";
+      default: return "done";
+    }
+  }
+
   async function press(button) {
+    const before = state;
     if (button === "bet_raise") {
       const amount = parseInt($("amount").value, 10);
       const range = state && raiseRange(state);
@@ -49,7 +106,10 @@
       }
     }
     if (button === "all_in" && !confirm("ALL-IN for the seat to act?")) return;
-    await command({ kind: "press", button });
+    const data = await command({ kind: "press", button });
+    if (!data.ok) return;  // the refusal is shown already
+    const after = await stateAfter(data.version);
+    flash(`${LABEL[button] || button}: ${before ? pressed(button, before, after) : "done"}`, true);
   }
 
   document.querySelectorAll("[data-press]").forEach((b) => b.addEventListener("click", () => press(b.dataset.press)));
@@ -148,6 +208,7 @@
 
   function render(s) {
     state = s;
+    wake(s);
     const toAct = s.to_act !== null && s.to_act !== undefined ? s.seats[s.to_act] : null;
     const game = s.draw_game;
     $("hand-no").textContent = s.hand_number ? `· hand ${s.hand_number}` : "";
@@ -157,7 +218,8 @@
     $("now-detail").textContent = [game ? [game.name, game.phase].filter(Boolean).join(" · ") : s.street ? s.street : "", legal.join(" · "), s.confirm_in !== null && s.confirm_in !== undefined ? `next hand in ${Math.ceil(s.confirm_in)} s` : ""].filter(Boolean).join(" — ");
     TT.fill($("now-board"), ...s.board.map((c) => card(c, "mini")));
     $("now-pot").textContent = s.pot_total ? `pot ${fmt(s.pot_total)}` : "";
-    TT.fill($("warnings"), ...(s.warnings || []).map((w) => el("li", { text: `⚠ ${w.message}` })));
+    // The host's own warnings (a refused command) come only on the host's stream, never to the phones.
+    TT.fill($("warnings"), ...(s.warnings || []).map((w) => el("li", { "data-kind": w.kind, text: w.kind === "rejected" ? `✖ refused: ${w.message}` : `⚠ ${w.message}` })));
 
     const range = raiseRange(s);
     const call = (s.legal_actions || []).find((a) => a.action === "call");
@@ -207,5 +269,5 @@
   TT.follow(render, (mode) => {
     live.className = `live live-${mode === "live" ? "on" : mode}`;
     live.textContent = mode === "live" ? "live" : mode;
-  });
+  }, { events: "/admin/events", state: "/admin/state" });
 })();

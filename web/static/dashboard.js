@@ -147,17 +147,16 @@
       // side seats and the board.
       const bet = p.bet > 0 ? el("div", { class: "bet", "data-bet": p.seat, title: `bet ${fmt(p.bet)}` },
         chips(p.bet_chips, s.chip_set, { perStack: 3, width: 11 }), el("span", { class: "num", text: fmt(p.bet) })) : null;
+      // The dealer button rides in its seat's box, beside the stack: out on the felt it would
+      // cover a board card whenever the dealer sits level with the board.
+      const dealer = p.dealer ? el("span", { class: "dealer-btn", title: "dealer button", "aria-label": "dealer", text: "D" }) : null;
       nodes.push(el("div", { class: classes.join(" "), style: { left: `${at.x}%`, top: `${at.y}%` }, "data-seat": p.seat },
         el("div", { class: "name", text: p.name + blind }),
-        el("div", { class: "stack num", text: fmt(p.stack) }),
+        el("div", { class: "stack num" }, dealer, fmt(p.stack)),
         bet,
         tags.length ? el("div", {}, ...tags) : null,
         hole.childNodes.length ? hole : null,
         p.hand ? el("div", { class: "hand-name", text: p.hand }) : null));
-      if (p.dealer) {
-        const d = place(p.seat + 0.5, n, { x: seatR.x * 0.72, y: seatR.y * 0.72 });
-        nodes.push(el("div", { class: "dealer-btn", style: { left: `${d.x}%`, top: `${d.y}%` }, title: "dealer button", text: "D" }));
-      }
     }
     TT.fill($("seats"), ...nodes);
     keepInside();
@@ -272,11 +271,15 @@
   function renderHands(history) {
     const list = $("hands");
     if (!history.hands.length) { TT.fill(list, el("li", { class: "muted", text: "No hand finished yet." })); return; }
+    // One line per winner with the hand's net result (what the ledger counts), not the pot taken.
+    const signed = (n) => (n > 0 ? "+" : n < 0 ? "−" : "±") + fmt(Math.abs(n));
     TT.fill(list, ...history.hands.map((h) => {
-      const won = h.pots.flatMap((p) => p.winners.map((w) => `${w.name} +${fmt(w.amount)}`)).join(", ");
-      const best = h.pots[0] && h.pots[0].winners[0];
-      return el("li", {},
-        el("div", { class: "head" }, el("span", { class: "no", text: `#${h.number}` }), el("strong", { class: "pos", text: won }),
+      const winners = h.winners || [];
+      const best = winners[0];
+      const nets = winners.map((w, i) => el("strong", { class: `net ${w.net > 0 ? "pos" : w.net < 0 ? "neg" : ""}`, "data-seat": w.seat },
+        `${w.name} ${signed(w.net)}`, i < winners.length - 1 ? "," : ""));
+      return el("li", { "data-hand": h.number },
+        el("div", { class: "head" }, el("span", { class: "no", text: `#${h.number}` }), ...nets,
           best && best.hand !== "everyone else folded" ? el("span", { class: "muted", text: best.hand }) : el("span", { class: "muted", text: "uncontested" })),
         h.board.length ? cardsRow(h.board, best ? best.best_five : null, "tiny") : null);
     }));

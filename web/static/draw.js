@@ -131,7 +131,8 @@ const TT = (() => {
   function flash(text, ok) {
     const box = document.getElementById("flash");
     box.hidden = false;
-    box.className = `flash ${ok ? "ok" : "error"}`;
+    box.classList.remove("ok", "error");
+    box.classList.add("flash", ok ? "ok" : "error");
     box.textContent = text;
     clearTimeout(flash.timer);
     flash.timer = setTimeout(() => { box.hidden = true; }, ok ? 2500 : 9000);
@@ -158,10 +159,11 @@ const TT = (() => {
     for (const x of Object.values(extras)) getJSON(x.url).then((data) => { if (data) x.onData(data); });
   }
 
-  /** Live state: SSE on /api/events, polling /api/state whenever the stream is cut.
-      onState(state) is called for each new state; onMode("live"|"polling"|"offline"). */
+  /** Live state: SSE on /api/events, polling /api/state whenever the stream is cut (the host's
+      page passes its own: opts.events, opts.state). onState(state) is called for each new
+      state; onMode("live"|"polling"|"offline"). */
   function follow(onState, onMode, opts) {
-    const o = Object.assign({ pollMs: 1500, reconnectMs: 15000, sse: true }, opts || {});
+    const o = Object.assign({ pollMs: 1500, reconnectMs: 15000, sse: true, events: "/api/events", state: "/api/state" }, opts || {});
     let lastVersion = -1, lastSession = null, pollTimer = null, mode = null;
     const setMode = (m) => { if (m !== mode) { mode = m; onMode && onMode(m); } };
     const take = (state) => {
@@ -171,7 +173,7 @@ const TT = (() => {
       onState(state);
     };
     const poll = async () => {
-      const state = await getJSON("/api/state");
+      const state = await getJSON(o.state);
       if (state) { take(state); if (mode !== "live") setMode("polling"); } else if (mode !== "live") setMode("offline");
       if (mode !== "live") fetchExtras();
       if (mode !== "live") pollTimer = setTimeout(poll, o.pollMs);
@@ -179,7 +181,7 @@ const TT = (() => {
     };
     const startPolling = () => { if (!pollTimer) pollTimer = setTimeout(poll, 0); };
     const connect = () => {
-      const source = new EventSource("/api/events");
+      const source = new EventSource(o.events);
       source.addEventListener("open", () => {
         setMode("live");
         if (pollTimer) { clearTimeout(pollTimer); pollTimer = null; }
