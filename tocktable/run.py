@@ -72,6 +72,21 @@ def game_settings(config: Config, *, names: tuple[str, ...] = ()) -> tuple[Sessi
     return settings, [(name, config.table.buy_in) for name in seat_names]
 
 
+def _another_game(store: Store, settings: SessionSettings, out: TextIO) -> bool:
+    """Whether the demo's stored open session is another game (another variant or seat count)
+    than the one asked for: then it is left in the database and a new session starts, said once."""
+    stored = store.open_session()
+    if stored is None:
+        return False
+    was = stored.meta.get("settings", {})
+    if (was.get("variant"), was.get("seats")) == (settings.variant, settings.seats):
+        return False
+    out.write(f"The stored demo game (session {stored.id}) is {was.get('variant')} with {was.get('seats')} seats; "
+              f"starting a new session for {settings.variant} with {settings.seats} seats (the old one stays in "
+              f"the database).\n")  # fmt: skip
+    return True
+
+
 @contextmanager
 def _closing(thing: Any) -> Iterator[Any]:
     try:
@@ -170,8 +185,9 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
         lock = stack.enter_context(DataLock(data_dir, command=options.command, port=port if options.web else None))
         store = stack.enter_context(_closing(Store(data_dir / DB_NAME, clock=clock or _wall)))
         lights = stack.enter_context(_closing(TableLights(config.pins, pin_factory=factory)))
+        new_session = options.new_session or _another_game(store, settings, out)
         service = Service(store, settings, players=players, lights=lights, clock=clock or _wall,
-                          confirm_seconds=options.confirm_seconds, new_session=options.new_session,
+                          confirm_seconds=options.confirm_seconds, new_session=new_session,
                           on_fault=_ignore_fault)  # fmt: skip
         stack.enter_context(_closing(service.start()))
         hold = 0.05 if options.fast else 1.0

@@ -2,6 +2,7 @@
 
 import io
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -211,3 +212,19 @@ def test_the_host_waits_before_entering_a_card():
     assert patience.due(entries, 100.0) is None and patience.due(entries, 102.0) is None
     assert patience.due(entries, 102.5) == entries[0]
     assert patience.due([], 103.0) is None and patience.due(entries, 103.0) is None  # gone, then back: wait again
+
+
+def test_a_demo_asked_for_another_variant_or_seat_count_starts_a_new_session_and_says_so(tmp_path: Path) -> None:
+    from tests.tocktable.helpers import run_cli
+
+    data = tmp_path / "data"
+    base = ("demo", "--fast", "--no-web", "--perfect-camera", "--hands", "1", "--data", str(data))
+    first = run_cli(*base, cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    same = run_cli(*base, cwd=tmp_path)
+    assert same.returncode == 0, same.stderr
+    assert "Resuming session 1" in same.stdout and "new session" not in same.stdout
+    other = run_cli(*base, "--variant", "tock", "--seats", "4", cwd=tmp_path)
+    assert other.returncode == 0, other.stderr
+    assert "is holdem with 6 seats; starting a new session for tock with 4 seats" in other.stdout
+    assert "Resuming" not in other.stdout
