@@ -70,6 +70,8 @@ def _build_parser() -> argparse.ArgumentParser:
         "ledger (who bought in, who is up or down, who pays whom) as CSV and JSON.",
     )  # fmt: skip
     export.add_argument("--data", type=Path, default=None, help=_DATA_HELP.format(""))
+    export.add_argument("--demo", action="store_true",
+                        help="the demo's games (the demo keeps them apart, in the data directory's demo/ folder)")
     export.add_argument("--session", type=int, default=None, help="session number (default: the newest)")
     export.add_argument("--list", action="store_true", help="list the sessions and stop")
     export.add_argument("-o", "--out", type=Path, default=Path("."), help="folder to write to (default: here)")
@@ -181,7 +183,13 @@ def _export(args: argparse.Namespace) -> int:
     unknown = [f for f in formats if f not in FORMATS]
     if unknown or not formats:
         raise ConfigError(f"--format {args.format!r} is not allowed: choose from {', '.join(FORMATS)}")
-    data_dir = args.data or default_data_dir()
+    if args.demo and args.data is not None:
+        raise ConfigError("--demo and --data are two places: give one (--data DIR for a demo run with --data DIR)")
+    data_dir = default_data_dir() / "demo" if args.demo else args.data or default_data_dir()
+    demo_db = default_data_dir() / "demo" / DB_NAME
+    if not (data_dir / DB_NAME).is_file() and not args.demo and args.data is None and demo_db.is_file():
+        raise ConfigError(f"no tocktable database at {data_dir / DB_NAME}; the demo keeps its games apart, in "
+                          f"{demo_db}: add --demo to export those")  # fmt: skip
     with Store(data_dir / DB_NAME, create=False) as store:
         if args.list:
             for info in store.sessions():

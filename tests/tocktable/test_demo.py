@@ -228,3 +228,20 @@ def test_a_demo_asked_for_another_variant_or_seat_count_starts_a_new_session_and
     assert other.returncode == 0, other.stderr
     assert "is holdem with 6 seats; starting a new session for tock with 4 seats" in other.stdout
     assert "Resuming" not in other.stdout
+
+
+def test_export_finds_the_demo_s_games_with_demo_and_says_where_they_are_without(tmp_path: Path) -> None:
+    from tests.tocktable.helpers import cli_env, run_cli
+
+    env = cli_env(TOCKTABLE_DATA=str(tmp_path / "home-data"))
+    played = run_cli("demo", "--fast", "--no-web", "--perfect-camera", "--hands", "1", cwd=tmp_path, env=env)
+    assert played.returncode == 0, played.stderr
+    plain = run_cli("export", "--list", cwd=tmp_path, env=env)
+    assert plain.returncode == 2
+    assert "the demo keeps its games apart" in plain.stderr and "--demo" in plain.stderr
+    assert str(tmp_path / "home-data" / "demo") in plain.stderr
+    listed = run_cli("export", "--demo", "--list", cwd=tmp_path, env=env)
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.startswith("session 1: started")
+    both = run_cli("export", "--demo", "--data", str(tmp_path), "--list", cwd=tmp_path, env=env)
+    assert both.returncode == 2 and "give one" in both.stderr
