@@ -46,6 +46,9 @@ def _build_parser() -> argparse.ArgumentParser:
                       help="Hold'em, Tock-Poker, five-card draw or Petite Misère (lowball)")
     demo.add_argument("--new-session", action="store_true", help="start a new game instead of resuming")
     demo.add_argument("--no-web", action="store_true", help="do not serve the dashboard")
+    demo.add_argument("--lan", action="store_true",
+                      help="serve the dashboard on the network, so phones on the same Wi-Fi join (default: this "
+                           "machine only)")  # fmt: skip
     demo.add_argument("--perfect-camera", action="store_true",
                       help="a perfect card reader (with the real tracker): no reading errors")  # fmt: skip
 
@@ -155,7 +158,7 @@ def _demo(args: argparse.Namespace) -> int:
     options = DemoOptions(
         data_dir=args.data, port=args.port, fast=args.fast, hands=args.hands, seed=args.seed,
         new_session=args.new_session, web=not args.no_web, camera="perfect" if args.perfect_camera else "auto",
-        command=args.command_line,
+        command=args.command_line, lan=args.lan,
     )  # fmt: skip
     return run_demo(config, options, out=sys.stdout)
 

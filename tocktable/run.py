@@ -72,6 +72,10 @@ def game_settings(config: Config, *, names: tuple[str, ...] = ()) -> tuple[Sessi
     return settings, [(name, config.table.buy_in) for name in seat_names]
 
 
+def _demo_host(options: DemoOptions) -> str:
+    return "0.0.0.0" if options.lan else "127.0.0.1"
+
+
 def _another_game(store: Store, settings: SessionSettings, out: TextIO) -> bool:
     """Whether the demo's stored open session is another game (another variant or seat count)
     than the one asked for: then it is left in the database and a new session starts, said once."""
@@ -151,6 +155,8 @@ class DemoOptions:
     pace: float = 1.0
     command: str | None = None
     """The command line, written into the data directory's lock for a second start to name."""
+    lan: bool = False
+    """Serve the dashboard on every interface (phones on the Wi-Fi join), not on this machine only."""
 
 
 @contextmanager
@@ -180,7 +186,7 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
     factory = _pin_factory(True)
     port = options.port if options.port is not None else config.web.port
     if options.web:
-        check_port("127.0.0.1", port)
+        check_port(_demo_host(options), port)
     with ExitStack() as stack:
         lock = stack.enter_context(DataLock(data_dir, command=options.command, port=port if options.web else None))
         store = stack.enter_context(_closing(Store(data_dir / DB_NAME, clock=clock or _wall)))
@@ -199,9 +205,11 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
         app = None
         if options.web:
             app = create_app(config, service, admin_pin=pin, camera=tap)
-            server = stack.enter_context(_closing(WebServer(app, "127.0.0.1", port).start()))
+            server = stack.enter_context(_closing(WebServer(app, _demo_host(options), port).start()))
             lock.update(port=server.port)
-            out.write(f"Dashboard: http://127.0.0.1:{server.port}  (open it in a browser)\n")
+            shown = lan_address() if options.lan else "127.0.0.1"
+            where = "on this network: phones join there" if options.lan else "on this machine only; --lan for phones"
+            out.write(f"Dashboard: http://{shown}:{server.port}  ({where})\n")
         out.write(f"Admin PIN: {pin}\nData: {data_dir / DB_NAME}\n")
         if service.resumed:
             out.write(f"Resuming session {service.session_id} at hand {service.game.hand_number}.\n")

@@ -245,3 +245,18 @@ def test_export_finds_the_demo_s_games_with_demo_and_says_where_they_are_without
     assert listed.stdout.startswith("session 1: started")
     both = run_cli("export", "--demo", "--data", str(tmp_path), "--list", cwd=tmp_path, env=env)
     assert both.returncode == 2 and "give one" in both.stderr
+
+
+def test_the_demo_serves_this_machine_only_unless_asked_for_the_network_and_says_where(tmp_path: Path) -> None:
+    from tests.tocktable.helpers import run_cli
+    from tocktable.run import DemoOptions, _demo_host
+    from tocktable.server import lan_address
+
+    assert _demo_host(DemoOptions()) == "127.0.0.1" and _demo_host(DemoOptions(lan=True)) == "0.0.0.0"
+    base = ("demo", "--fast", "--perfect-camera", "--hands", "1", "--port", "0", "--data", str(tmp_path / "d"))
+    local = run_cli(*base, cwd=tmp_path)
+    assert local.returncode == 0, local.stderr
+    assert "Dashboard: http://127.0.0.1:" in local.stdout and "--lan for phones" in local.stdout
+    lan = run_cli(*base, "--lan", cwd=tmp_path)
+    assert lan.returncode == 0, lan.stderr
+    assert f"Dashboard: http://{lan_address()}:" in lan.stdout and "phones join there" in lan.stdout
