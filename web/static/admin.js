@@ -157,7 +157,7 @@
     $("now-detail").textContent = [game ? [game.name, game.phase].filter(Boolean).join(" · ") : s.street ? s.street : "", legal.join(" · "), s.confirm_in !== null && s.confirm_in !== undefined ? `next hand in ${Math.ceil(s.confirm_in)} s` : ""].filter(Boolean).join(" — ");
     TT.fill($("now-board"), ...s.board.map((c) => card(c, "mini")));
     $("now-pot").textContent = s.pot_total ? `pot ${fmt(s.pot_total)}` : "";
-    TT.fill($("warnings"), ...(s.warnings || []).map((w) => el("li", { text: `⚠ ${w.message}` })));
+    TT.fill($("warnings"), ...(s.warnings || []).filter((w) => w.kind !== "storage").map((w) => el("li", { text: `⚠ ${w.message}` })));
 
     const range = raiseRange(s);
     const call = (s.legal_actions || []).find((a) => a.action === "call");

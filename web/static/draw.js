@@ -158,6 +158,15 @@ const TT = (() => {
     for (const x of Object.values(extras)) getJSON(x.url).then((data) => { if (data) x.onData(data); });
   }
 
+  /** The "not saving: ..." banner under the header (base.html) while the state's storage_fault is set. */
+  function showStorageFault(state) {
+    const banner = document.getElementById("not-saving");
+    if (!banner) return;
+    const fault = state.storage_fault;
+    banner.hidden = !fault;
+    banner.textContent = fault ? `⚠ ${fault.message}` : "";
+  }
+
   /** Live state: SSE on /api/events, polling /api/state whenever the stream is cut.
       onState(state) is called for each new state; onMode("live"|"polling"|"offline"). */
   function follow(onState, onMode, opts) {
@@ -168,6 +177,7 @@ const TT = (() => {
       if (!state) return;
       if (state.session === lastSession && state.version <= lastVersion) return;
       lastSession = state.session; lastVersion = state.version;
+      showStorageFault(state);
       onState(state);
     };
     const poll = async () => {
@@ -202,5 +212,5 @@ const TT = (() => {
     return { pollNow: poll };
   }
 
-  return { el, svg, fill, fmt, mmss, card, back, chips, flash, PALETTE, getJSON, follow, listen, SUIT };
+  return { el, svg, fill, fmt, mmss, card, back, chips, flash, PALETTE, getJSON, follow, listen, showStorageFault, SUIT };
 })();
