@@ -16,7 +16,10 @@ When the store cannot write (disk full, read-only, no permission, damaged: a
 kept, every later step, press or new game is refused with :class:`NotSaving` without touching the
 disk, and the snapshot's ``storage_fault`` (and a warning) says "not saving: ..." to every phone.
 The fault is reported once (``on_fault``, else the log) and the refusals after it are counted;
-:attr:`Service.faulted` lets the program that runs the service stop.
+:attr:`Service.faulted` lets the program that runs the service stop. A fault found while
+reading the store for someone else (the history finding a stored step changed under the running
+service) is handed in with :meth:`Service.report_fault` and stops the service the same way: the
+steps after it would be written to a session that no longer replays.
 """
 
 from __future__ import annotations
@@ -77,6 +80,13 @@ DRAW_CLEARED_BY = BET_CLEARED_BY | {"draw"}
 class NotSaving(StorageFault, ServiceError):
     """The service has stopped taking steps: the store could not keep one (the message says why,
     beginning "not saving: "). Nothing after the last acknowledged step was written."""
+
+
+@dataclass(frozen=True)
+class _FaultFound:
+    """A storage fault found outside the service thread (see :meth:`Service.report_fault`)."""
+
+    fault: StorageFault
 
 
 WRITING_INPUTS = (Press, ButtonPressed, SetBet, SetDraw)
@@ -219,6 +229,11 @@ class Service:
         """The latest published snapshot."""
         return self._snapshot
 
+    def report_fault(self, fault: StorageFault) -> None:
+        """Stop taking steps for a fault found while reading the store elsewhere (the history's
+        replay found a step changed, or the disk failed a read): as if a write had failed."""
+        self.submit(_FaultFound(fault))
+
     @property
     def fault(self) -> NotSaving | None:
         """Why the service stopped taking steps (None while every step is kept)."""
@@ -312,7 +327,9 @@ class Service:
         message = str(fault) if str(fault).startswith("not saving: ") else f"not saving: {fault}"
         first = self._fault is None
         if first:
-            self._fault = NotSaving(fault.kind, f"{message}; every step acknowledged before is kept")
+            # A step changed in the file is not "kept": its message says what to do instead.
+            kept = "" if fault.kind == "altered" else "; every step acknowledged before is kept"
+            self._fault = NotSaving(fault.kind, f"{message}{kept}")
         seen = self._faults_seen.get(message, 0)
         self._faults_seen[message] = seen + 1
         if seen == 0:
@@ -333,6 +350,8 @@ class Service:
     def _dispatch(self, item: Any) -> Ack:
         if isinstance(item, _Barrier):
             return Ack(None, self._version)
+        if isinstance(item, _FaultFound):
+            raise item.fault
         self._refuse_when_not_saving(item)
         if isinstance(item, Tick):
             return self._tick()

@@ -102,6 +102,13 @@ def create_app(
     for blueprint in (dashboard, api, events, records, openapi, admin, dice, lens_api):
         app.register_blueprint(blueprint)
 
+    @app.context_processor
+    def _not_saving() -> dict[str, Any]:
+        # Every page opens with "not saving: ..." while the service cannot keep the game (base.html);
+        # the pages that follow the state keep it up to date from the state's storage_fault.
+        fault = getattr(service, "fault", None)
+        return {"not_saving": str(fault) if fault is not None else None}
+
     @app.after_request
     def _headers(response: Any) -> Any:
         # Everything is served from the Pi itself: no outside script, style or frame may load.

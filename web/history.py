@@ -5,14 +5,25 @@ Everything is rebuilt from the store (``tocktable.service.replay_session``), so 
 more than the game knew: hole cards only where they were shown at the showdown. A replay is
 kept until the service writes its next step, so fifty phones asking after a hand cost one
 replay.
+
+A session that cannot be read back (a stored step changed under the running service, a read the
+disk failed) raises :class:`HistoryUnavailable` saying why; the routes answer it as a JSON 503.
+A storage fault found this way is also handed to the service, which stops taking steps: the
+steps after it would go to a session that no longer replays.
 """
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from typing import Any
 
+from table.errors import TocktableError
 from web.present import present_hand
+
+
+class HistoryUnavailable(TocktableError, OSError):
+    """The session's history cannot be read back from the store (the message says why)."""
 
 
 class History:
@@ -26,19 +37,33 @@ class History:
         self._info: Any = None
 
     def _replayed(self) -> tuple[Any, Any]:
-        from tocktable.export import find_session
-        from tocktable.service import replay_session
-
         service = self._service
         with self._lock:
             # The last step's sequence number, as published: cheap to read (reading the store's
             # log to find it would cost as much as a small replay, for every phone).
             key = (service.session_id, service.snapshot().to_dict().get("last_seq"))
             if key != self._key:
-                info = find_session(service.store, service.session_id)
-                game, _ = replay_session(service.store, service.session_id)
+                info, game = self._replay()
                 self._key, self._session, self._info = key, game.session, info
             return self._session, self._info
+
+    def _replay(self) -> tuple[Any, Any]:
+        from tocktable.export import find_session
+        from tocktable.faults import StorageFault, StoreError, storage_fault
+        from tocktable.service import replay_session
+
+        service = self._service
+        try:
+            info = find_session(service.store, service.session_id)
+            game, _ = replay_session(service.store, service.session_id)
+        except sqlite3.ProgrammingError as exc:  # the store was closed: the service is stopping
+            raise HistoryUnavailable(f"the history cannot be read: the service is stopping ({exc})") from None
+        except (StoreError, sqlite3.Error) as exc:
+            fault = storage_fault(exc, service.store.path, doing="read") if isinstance(exc, sqlite3.Error) else exc
+            if isinstance(fault, StorageFault) and service.fault is None:
+                service.report_fault(fault)  # the service logs it, once
+            raise HistoryUnavailable(f"the history cannot be read: {fault}") from None
+        return info, game
 
     def hands(self, *, limit: int = 20) -> dict[str, Any]:
         """The last ``limit`` finished hands (newest first) and every seat's stack after each hand."""

@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
+from tocktable.faults import KINDS as STORAGE_FAULT_KINDS
 from web.names import NAME_SCHEMA as NAME
 from web.names import NAMES_SCHEMA as NAMES
 
@@ -134,7 +135,8 @@ LEDGER_LINE = _object(["name", "bought_in", "cashed_out", "net"],
                       {"name": STR, "bought_in": INT, "cashed_out": INT, "net": INT})  # fmt: skip
 
 STATE = _object(
-    ["hand_number", "street", "seats", "board", "pots", "to_act", "blinds", "phase", "version", "session"],
+    ["hand_number", "street", "seats", "board", "pots", "to_act", "blinds", "phase", "version", "session",
+     "storage_fault"],
     {
         "hand_number": INT,
         "phase": {"type": "string", "enum": ["seating", "playing", "settled", "ready"]},
@@ -172,6 +174,12 @@ STATE = _object(
         "session": INT,
         "warnings": {"type": "array", "items": _object(["kind", "message"], {
             "kind": STR, "message": STR, "seat": _nullable(INT)})},
+        "storage_fault": _nullable(_object(["kind", "message", "refused"], {
+            "kind": {"type": "string", "enum": list(STORAGE_FAULT_KINDS)},
+            "message": {**STR, "pattern": "^not saving: ", "description": "what is wrong and what to do"},
+            "refused": {**INT, "minimum": 0, "description": "commands refused since"}},
+            "the service stopped taking steps because the disk could not keep one (null while every step is "
+            "saved): every later command answers 503")),
         "camera": _object(["ok"], {"ok": BOOL, "message": _nullable(STR)}),
         "pending_bet": _nullable(INT),
         "confirm_in": _nullable({"type": "number"}),
@@ -265,7 +273,7 @@ def _errors(*codes: int) -> dict[str, Any]:
             409: "not allowed now (nothing changed)", 413: "body over 64 KiB", 429: "too many wrong PINs",
             500: "done but not saved",
             501: "not supported",
-            503: "the service is busy or stopped"}  # fmt: skip
+            503: "the service is busy, stopped or not saving, or the stored session cannot be read"}  # fmt: skip
     return {str(c): _json(_ref("Error"), text[c]) for c in codes}
 
 
@@ -288,15 +296,18 @@ def document() -> dict[str, Any]:
                           **_errors(503)}}},
         "/api/history": {"get": {"summary": "Finished hands, stacks over the session, ledger", "operationId": "history",
                                  "parameters": [limit],
-                                 "responses": {"200": _json(_ref("History"), "the session so far"), **_errors(400)}}},
+                                 "responses": {"200": _json(_ref("History"), "the session so far"),
+                                               **_errors(400, 503)}}},
         "/api/export/ledger.json": {"get": {"summary": "The ledger and the payments that settle it",
                                             "operationId": "ledgerJson",
-                                            "responses": {"200": _json(_ref("Ledger"), "the ledger")}}},
+                                            "responses": {"200": _json(_ref("Ledger"), "the ledger"), **_errors(503)}}},
         "/api/export/ledger.csv": {"get": {"summary": "The ledger as CSV", "operationId": "ledgerCsv", "responses": {
-            "200": {"description": "name,bought_in,cashed_out,net", "content": {"text/csv": {"schema": STR}}}}}},
+            "200": {"description": "name,bought_in,cashed_out,net", "content": {"text/csv": {"schema": STR}}},
+            **_errors(503)}}},
         "/api/export/phh": {"get": {"summary": "Hand histories (Poker Hand History, TOML)", "operationId": "phh",
                                     "responses": {"200": {"description": "a .phhs file",
-                                                          "content": {"application/toml": {"schema": STR}}}}}},
+                                                          "content": {"application/toml": {"schema": STR}}},
+                                                  **_errors(503)}}},
         "/api/command": {"post": {
             "summary": "One host command (scripting)", "operationId": "command",
             "parameters": [{"name": "X-Admin-Pin", "in": "header", "required": True, "schema": STR}],

@@ -2,7 +2,9 @@
 exports ``GET /api/export/phh``, ``/api/export/ledger.json``, ``/api/export/ledger.csv``.
 
 Everything is rebuilt from the store, so it can hold no more than the game knew: hole cards
-only where they were shown at a showdown.
+only where they were shown at a showdown. A session the store cannot give back (a stored step
+changed, a read the disk failed) is answered ``503 {"ok": false, "error": "the history cannot be
+read: ..."}``.
 """
 
 from __future__ import annotations
@@ -10,8 +12,18 @@ from __future__ import annotations
 from flask import Blueprint, Response, jsonify, request
 
 from web.context import context
+from web.errors import json_error
+from web.history import HistoryUnavailable
 
 records = Blueprint("records", __name__, url_prefix="/api")
+
+
+@records.errorhandler(HistoryUnavailable)
+def _unavailable(error: HistoryUnavailable) -> Response:
+    response = json_error(503, str(error))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
 
 MAX_LIMIT = 500
 

@@ -3,6 +3,7 @@ import time
 import numpy as np
 import pytest
 
+from hardware import synthetic
 from hardware.errors import FrameSourceError
 from hardware.synthetic import SyntheticTableSource
 
@@ -14,18 +15,66 @@ def moving_square(t: float) -> np.ndarray:
     return frame
 
 
-def test_frames_follow_the_scene_at_the_rate():
-    with SyntheticTableSource(moving_square, fps=25) as source:
+class Recorded:
+    """A scene that remembers when it was asked for each picture: frame n was drawn at ``times[n - 1]``."""
+
+    def __init__(self, scene):
+        self.scene, self.times = scene, []
+
+    def __call__(self, t: float) -> np.ndarray:
+        self.times.append(t)
+        return self.scene(t)
+
+
+class FakeTime:
+    """A clock that moves only when the source waits between frames or the test moves it."""
+
+    def __init__(self) -> None:
+        self.now = 20.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def wait(self, seconds: float) -> bool:
+        self.now += seconds
+        return False
+
+    def is_set(self) -> bool:
+        return False
+
+
+def test_each_frame_is_the_scene_at_its_time():
+    """However slow the consumer (it gets the newest frame, skipping those it missed), each frame
+    is the scene drawn at its own time, in order."""
+    scene = Recorded(moving_square)
+    with SyntheticTableSource(scene, fps=25) as source:
         frames = []
         for frame in source.frames(timeout=2):
             frames.append(frame)
             if len(frames) == 10:
                 break
     assert all(f.image.shape == (90, 160, 3) for f in frames)
-    gaps = np.diff([f.timestamp for f in frames])
-    assert 0.5 / 25 < np.median(gaps) < 2 / 25
-    positions = [int(np.flatnonzero(f.image[40, :, 0])[0]) for f in frames]
-    assert len(set(positions)) > 5  # the square moves
+    indices = [f.index for f in frames]
+    assert indices == sorted(set(indices))
+    for frame in frames:
+        assert np.array_equal(frame.image, moving_square(scene.times[frame.index - 1]))
+    assert scene.times == sorted(scene.times)
+
+
+def test_the_scene_is_drawn_at_the_rate(monkeypatch):
+    fake = FakeTime()
+    monkeypatch.setattr(synthetic, "time", fake)
+    scene = Recorded(moving_square)
+    source = SyntheticTableSource(scene, fps=25)
+    source._stop = fake  # its waits pass on the fake clock (the capture thread is not started)
+    source._open()
+    images = []
+    for _ in range(10):
+        images.append(source._grab())
+        fake.now += 0.005  # drawing took 5 ms
+    assert scene.times[0] == 0 and np.allclose(np.diff(scene.times), 1 / 25)
+    positions = [int(np.flatnonzero(image[40, :, 0])[0]) for image in images]
+    assert positions == [int(t * 100) for t in scene.times]  # the square moves with the scene's time
 
 
 def test_simulated_unplug_is_reported_and_recovers():

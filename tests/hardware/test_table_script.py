@@ -150,13 +150,22 @@ def test_synthetic_source_films_a_script(fake_renderer):
     model = TableModel(4, seed=5, size=(320, 180))
     script = TableScript([(0.3, Deal("7c", zone="board", face_up=True)), (0.3, Deal("8c", zone="board", face_up=True))],
                          model=model)  # fmt: skip
-    with SyntheticTableSource(script, fps=20) as camera:
+    times: list[float] = []  # when the camera drew each frame: frame n at times[n - 1]
+
+    def filmed(t: float):
+        times.append(t)
+        return script(t)
+
+    with SyntheticTableSource(filmed, fps=20) as camera:
         frames = []
         for frame in camera.frames(timeout=2):
             frames.append(frame)
-            if len(frames) == 12:
+            if times[frame.index - 1] > 0.6:
                 break
+    # A slow consumer skips frames (it gets the newest): what holds is each frame's time.
     assert all(f.image.shape == (180, 320, 3) for f in frames)
     whites = [white_fraction(f.image) for f in frames]
-    assert whites[0] == 0 and whites[-1] > 0.02  # the flop appeared while the camera ran
-    assert whites == sorted(whites)
+    at = [times[f.index - 1] for f in frames]
+    assert all((w == 0) == (t < 0.3) for w, t in zip(whites, at, strict=True))  # the flop comes at 0.3 s
+    assert times[0] < 0.3  # the camera ran before the flop came
+    assert whites[-1] > 0.02 and whites == sorted(whites)

@@ -218,8 +218,9 @@
     $("now-detail").textContent = [game ? [game.name, game.phase].filter(Boolean).join(" · ") : s.street ? s.street : "", legal.join(" · "), s.confirm_in !== null && s.confirm_in !== undefined ? `next hand in ${Math.ceil(s.confirm_in)} s` : ""].filter(Boolean).join(" — ");
     TT.fill($("now-board"), ...s.board.map((c) => card(c, "mini")));
     $("now-pot").textContent = s.pot_total ? `pot ${fmt(s.pot_total)}` : "";
-    // The host's own warnings (a refused command) come only on the host's stream, never to the phones.
-    TT.fill($("warnings"), ...(s.warnings || []).map((w) => el("li", { "data-kind": w.kind, text: w.kind === "rejected" ? `✖ refused: ${w.message}` : `⚠ ${w.message}` })));
+    // The host's own warnings (a refused command) come only on the host's stream, never to the phones;
+    // "not saving" is the banner under the header, not a warning in the list.
+    TT.fill($("warnings"), ...(s.warnings || []).filter((w) => w.kind !== "storage").map((w) => el("li", { "data-kind": w.kind, text: w.kind === "rejected" ? `✖ refused: ${w.message}` : `⚠ ${w.message}` })));
 
     const range = raiseRange(s);
     const call = (s.legal_actions || []).find((a) => a.action === "call");

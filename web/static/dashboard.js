@@ -201,7 +201,7 @@
 
   /* ------------------------------------------------------------ panels */
   function renderWarnings(s) {
-    TT.fill($("warnings"), ...(s.warnings || []).map((w) => el("li", { text: `⚠ ${w.message}` })));
+    TT.fill($("warnings"), ...(s.warnings || []).filter((w) => w.kind !== "storage").map((w) => el("li", { text: `⚠ ${w.message}` })));
     if (s.camera && !s.camera.ok) $("warnings").append(el("li", { text: `⚠ camera: ${s.camera.message || "no picture"}` }));
   }
 

@@ -159,6 +159,15 @@ const TT = (() => {
     for (const x of Object.values(extras)) getJSON(x.url).then((data) => { if (data) x.onData(data); });
   }
 
+  /** The "not saving: ..." banner under the header (base.html) while the state's storage_fault is set. */
+  function showStorageFault(state) {
+    const banner = document.getElementById("not-saving");
+    if (!banner) return;
+    const fault = state.storage_fault;
+    banner.hidden = !fault;
+    banner.textContent = fault ? `⚠ ${fault.message}` : "";
+  }
+
   /** Live state: SSE on /api/events, polling /api/state whenever the stream is cut (the host's
       page passes its own: opts.events, opts.state). onState(state) is called for each new
       state; onMode("live"|"polling"|"offline"). */
@@ -170,6 +179,7 @@ const TT = (() => {
       if (!state) return;
       if (state.session === lastSession && state.version <= lastVersion) return;
       lastSession = state.session; lastVersion = state.version;
+      showStorageFault(state);
       onState(state);
     };
     const poll = async () => {
@@ -204,5 +214,5 @@ const TT = (() => {
     return { pollNow: poll };
   }
 
-  return { el, svg, fill, fmt, mmss, card, back, chips, flash, PALETTE, getJSON, follow, listen, SUIT };
+  return { el, svg, fill, fmt, mmss, card, back, chips, flash, PALETTE, getJSON, follow, listen, showStorageFault, SUIT };
 })();
