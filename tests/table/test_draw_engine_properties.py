@@ -9,7 +9,7 @@ import random
 import warnings
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from table.cards import ALL_CARDS, JOKER
@@ -17,8 +17,9 @@ from table.draw import DrawCard, LowRule
 from table.engine import ActionKind
 from table.engine.draw import CrowdedTableWarning, DrawHand, DrawPhase, DrawRules
 from table.errors import TocktableError
+from tests.table.fixed_settings import fixed_settings
 
-SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = fixed_settings(150)
 
 
 @st.composite
