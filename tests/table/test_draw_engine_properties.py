@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import given
@@ -41,6 +42,8 @@ def tables(draw: st.DrawFn) -> tuple[DrawRules, list[int], int]:
         stacks[stacks.index(max(stacks))] = 0
     if sum(1 for s in stacks if s) < 2:
         stacks[0] = stacks[1] = 50
+    if sum(1 for s in stacks if s) == 2:  # heads-up is the house option
+        rules = replace(rules, two_players=True)
     button = draw(st.sampled_from([s for s, chips in enumerate(stacks) if chips]))
     return rules, stacks, button
 
