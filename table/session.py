@@ -42,7 +42,7 @@ from table.engine import ActionKind, BlindLevel, BlindStructure, Hand, LevelCloc
 from table.engine.draw import DrawHand
 from table.errors import RulesError, TocktableError
 from table.history import to_phh
-from table.session_draw import DRAW_VARIANTS, MAX_PLAYERS, DrawOptions, draw_phh
+from table.session_draw import DRAW_VARIANTS, MAX_PLAYERS, MIN_PLAYERS, DrawOptions, draw_phh
 from table.session_records import HandRecord, LedgerLine, Player, record_of
 from table.session_settings import SessionSettings
 from table.session_snapshot import snapshot_of
@@ -231,6 +231,22 @@ class Session:
         self.next_button = seat
         self._record("set_button", seat=seat)
 
+    def croupier_button(self) -> int:
+        """First dealer by the dealer rules: the puck goes in front of the first player to the
+        croupier's right, so the croupier's left-hand neighbour posts the small blind.
+
+        Seats are numbered clockwise from the croupier's left, so the first player to the
+        croupier's right is the last seat dealt in (the highest-numbered seat with chips that
+        is not sitting out). Returns that seat; the puck moves on clockwise from there."""
+        self._require_between_hands("place the puck")
+        dealt = self._dealt_in()
+        if not dealt:
+            raise SessionError("the puck goes in front of a player: seat the players first")
+        self._close_hand()
+        self.next_button = dealt[-1]
+        self._record("croupier_button")
+        return dealt[-1]
+
     def _button_for(self, dealt: list[int]) -> int:
         def at_or_after(seat: int) -> int:
             return min(dealt, key=lambda s: (s - seat) % self.settings.seats)
@@ -283,7 +299,14 @@ class Session:
             )
         if self.settings.is_draw and len(dealt) > MAX_PLAYERS:
             raise SessionError(
-                f"five-card draw deals 2 to {MAX_PLAYERS} players, {len(dealt)} would be dealt in: sit some players out"
+                f"five-card draw deals {MIN_PLAYERS} to {MAX_PLAYERS} players, {len(dealt)} would be dealt in: "
+                "sit some players out"
+            )
+        heads_up = self.settings.draw is not None and self.settings.draw.two_players
+        if self.settings.is_draw and len(dealt) < MIN_PLAYERS and not heads_up:
+            raise SessionError(
+                f"five-card draw is played by {MIN_PLAYERS} to 6 players, {len(dealt)} would be dealt in: seat "
+                "another player, or play heads-up with the house option two_players"
             )
         if timed and self.levels.started_at is None:
             assert when is not None
@@ -394,6 +417,7 @@ class Session:
         "rebuy": ("seat", "chips"),
         "draw_for_button": ("draws",),
         "set_button": ("seat",),
+        "croupier_button": (),
         "start_clock": ("now",),
         "pause_clock": ("now",),
         "resume_clock": ("now",),

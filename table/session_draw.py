@@ -27,7 +27,7 @@ from typing import Any, cast
 from table.cards import Rank
 from table.draw import LowRule, parse_low_rule, parse_ties, parse_wild_rank
 from table.engine.blinds import BlindLevel
-from table.engine.draw import MAX_PLAYERS, WARN_ABOVE, DrawHand, DrawRules
+from table.engine.draw import MAX_PLAYERS, MIN_PLAYERS, WARN_ABOVE, DrawHand, DrawRules
 from table.engine.events import ActionTaken, BlindPosted, HandMucked, HoleDealt, StreetStarted
 from table.engine.rules import Street
 from table.errors import RulesError
@@ -36,6 +36,7 @@ from table.history import phh_action, phh_closing_fields, phh_order, phh_text
 __all__ = [
     "DRAW_VARIANTS",
     "MAX_PLAYERS",
+    "MIN_PLAYERS",
     "VARIANT_NAMES",
     "DrawOptions",
     "draw_phh",
@@ -65,7 +66,8 @@ class DrawOptions:
     counts in a tie between high hands (``"natural"``, the seed rule, or ``"substituted"``);
     ``max_draw``: the most cards one player may exchange (3; 5 as a house option);
     ``opening_bet``: the player left of the dealer opens with a forced bet (the level's small
-    blind) instead of everyone paying it as an ante.
+    blind) instead of everyone paying it as an ante; ``two_players``: hands between two players
+    are dealt (the seed text plans for 3 to 6; without it a hand needs three players).
     """
 
     jokers: int = 0
@@ -74,10 +76,12 @@ class DrawOptions:
     ties: str = "natural"
     max_draw: int = 3
     opening_bet: bool = False
+    two_players: bool = False
 
     def __post_init__(self) -> None:
-        if not isinstance(self.opening_bet, bool):
-            raise RulesError(f"opening_bet must be true or false, got {self.opening_bet!r}")
+        for name in ("opening_bet", "two_players"):
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"{name} must be true or false, got {getattr(self, name)!r}")
         if self.wild_rank == "":
             object.__setattr__(self, "wild_rank", None)
         wild = parse_wild_rank(self.wild_rank)
@@ -104,6 +108,7 @@ class DrawOptions:
             lowball=self.low_rule if lowball else None,
             ties=self.ties,
             max_draw=self.max_draw,
+            two_players=self.two_players,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -114,6 +119,7 @@ class DrawOptions:
             "ties": self.ties,
             "max_draw": self.max_draw,
             "opening_bet": self.opening_bet,
+            "two_players": self.two_players,
         }
 
     @classmethod
@@ -137,6 +143,8 @@ def describe_rules(variant: str, rules: DrawRules) -> str:
     if rules.wild_rank is not None:
         parts.append(f"{cast(Rank, rules.wild_rank).plural} wild")
     parts.append(f"draw up to {rules.max_draw}")
+    if rules.two_players:
+        parts.append("two players allowed")
     return ", ".join(parts)
 
 

@@ -27,7 +27,7 @@ from table.dice.announce import (
     next_above,
 )
 from table.dice.combination import Category, Combination, all_combinations
-from table.dice.errors import AnnouncementError, DiceError, IllegalTurnError, RollError
+from table.dice.errors import AnnouncementError, DiceError, IllegalTurnError, RollError, ThrowError
 from table.dice.faces import Face, Roll
 from table.dice.referee import (
     ChallengeOutcome,
@@ -35,6 +35,8 @@ from table.dice.referee import (
     DiceReferee,
     Direction,
     Side,
+    Throw,
+    ThrowingPhase,
     Turn,
     challenge,
     roll_off,
@@ -58,6 +60,9 @@ __all__ = [
     "Roll",
     "RollError",
     "Side",
+    "Throw",
+    "ThrowError",
+    "ThrowingPhase",
     "Turn",
     "all_announcements",
     "all_combinations",

@@ -30,3 +30,8 @@ class AnnouncementError(DiceError):
 
 class IllegalTurnError(DiceError):
     """A move the rules do not allow now (the referee's state is left unchanged)."""
+
+
+class ThrowError(IllegalTurnError):
+    """A throw, a look under the cup or a shown die that the throwing phase does not allow
+    (the referee's state is left unchanged)."""

@@ -13,17 +13,19 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
 from table.dice.announce import Announcement, Visible, highest, lowest, next_above
 from table.dice.combination import Category, Combination
-from table.dice.errors import DiceError, IllegalTurnError, RollError
+from table.dice.errors import DiceError, IllegalTurnError, RollError, ThrowError
 from table.dice.faces import Face, Roll, normalize_word
 
 TOUR_DE_POKER_THROWS = 5
+DICE = 5
+"""The five dice, numbered 0 to 4 by the referee (any fixed order the table agrees on)."""
 
 
 class Side(Enum):
@@ -112,12 +114,40 @@ class Direction(Enum):
 
 
 @dataclass(frozen=True)
+class Throw:
+    """Dice thrown at once by one player: ``dice`` are die numbers (0-4), thrown on the table
+    (seen by all) or under the cup (hidden)."""
+
+    player: str
+    dice: tuple[int, ...]
+    under_cup: bool
+
+
+@dataclass(frozen=True)
+class ThrowingPhase:
+    """What the player holding the cup did before announcing: whether they looked under the
+    cup, the throws in order, and the dice they showed (took out from under the cup)."""
+
+    player: str
+    looked: bool = False
+    throws: tuple[Throw, ...] = ()
+    shown: tuple[int, ...] = ()
+    tour_de_poker: bool = False
+
+    @property
+    def thrown(self) -> frozenset[int]:
+        """Every die thrown in this phase."""
+        return frozenset(d for throw in self.throws for d in throw.dice)
+
+
+@dataclass(frozen=True)
 class Turn:
-    """One announcement of the current game."""
+    """One announcement of the current game (with its throwing phase when throws are tracked)."""
 
     player: str
     announcement: Announcement
     tour_de_poker_throws: int | None = None
+    phase: ThrowingPhase | None = None
 
 
 @dataclass(frozen=True)
@@ -142,6 +172,10 @@ class _State:
     history: tuple[Turn, ...]
     points: tuple[int, ...]
     last_challenge: ChallengeOutcome | None
+    hidden: frozenset[int] = frozenset()
+    """Dice under the cup (when throws are tracked); the others in play lie on the table."""
+    phase: ThrowingPhase | None = field(default=None)
+    """The throwing phase of the player to act, once they looked, showed or threw."""
 
 
 class DiceReferee:
@@ -153,15 +187,25 @@ class DiceReferee:
     a point to the loser (lowest total wins the series) and starts the next game with the loser.
     Every method that changes the state checks first and leaves it unchanged on error;
     ``undo`` takes back the last move.
+
+    With ``track_throws=True`` the referee is also told of each throwing phase (:meth:`look`,
+    :meth:`show`, :meth:`throw`, :meth:`start_tour_de_poker`) and holds the player to the
+    text's rules, refusing with :class:`~table.dice.errors.ThrowError`: the first turn of a
+    game throws all five dice; a die already thrown in the phase is not thrown again; looking
+    under the cup commits to believing, and at least one die is then thrown before announcing
+    (so no looking without throwing); a throw under the cup holds only the dice thrown, the
+    other dice under it being shown first. Without it (the default) only announcements and
+    challenges are judged.
     """
 
-    def __init__(self, players: Sequence[str], *, first: str | None = None) -> None:
+    def __init__(self, players: Sequence[str], *, first: str | None = None, track_throws: bool = False) -> None:
         names = [str(p).strip() for p in players]
         if len(names) < 2:
             raise IllegalTurnError(f"poker dice needs at least 2 players, got {len(names)}")
         if any(not n for n in names) or len(set(names)) != len(names):
             raise IllegalTurnError(f"player names must be non-empty and distinct, got {names!r}")
         self._players = tuple(names)
+        self.track_throws = track_throws
         start = 0 if first is None else self._index(first)
         self._states = [
             _State(
@@ -274,6 +318,8 @@ class DiceReferee:
             else Announcement.of(announcement)
         )
         self._checked_direction(direction)
+        if self.track_throws:
+            self._check_phase_before_announcing(tour_de_poker)
         if current is None:
             if tour_de_poker:
                 raise IllegalTurnError("a Tour de Poker follows a Poker received; the game has just started")
@@ -334,7 +380,7 @@ class DiceReferee:
             throws = tour_de_poker_throws(state.current, aces_accepted_before=aces)
             if state.current == highest():
                 aces += 1
-        turn = Turn(self._players[state.holder], said, throws)
+        turn = Turn(self._players[state.holder], said, throws, state.phase)
         self._states.append(
             replace(
                 state,
@@ -344,6 +390,7 @@ class DiceReferee:
                 announcer=state.holder,
                 aces_accepted=aces,
                 history=(*state.history, turn),
+                phase=None,
             )
         )
         return said
@@ -355,6 +402,11 @@ class DiceReferee:
         dice = Roll.parse(roll) if isinstance(roll, str) else roll
         if state.current is None or state.announcer is None:
             raise IllegalTurnError(f"nothing to challenge: {self.to_act} must announce first")
+        if state.phase is not None and (state.phase.looked or state.phase.throws):
+            raise ThrowError(
+                f"{self.to_act} looked under the cup or threw: that is believing the announcement, so "
+                "the turn ends with a higher announcement, not a challenge"
+            )
         result = challenge(state.current, dice)
         loser = state.announcer if result.lie else state.holder
         outcome = ChallengeOutcome(
@@ -373,6 +425,142 @@ class DiceReferee:
             )
         )  # fmt: skip
         return outcome
+
+    # --- the throwing phase (track_throws=True) -----------------------------------------------
+
+    @property
+    def hidden(self) -> frozenset[int]:
+        """The dice under the cup (tracked throws)."""
+        return self._state.hidden
+
+    @property
+    def phase(self) -> ThrowingPhase | None:
+        """The throwing phase of the player to act so far (None before they look, show or throw)."""
+        return self._state.phase
+
+    def look(self) -> None:
+        """The player to act looks secretly under the cup they received: they believe the
+        announcement, and must now throw at least one die before announcing higher."""
+        state = self._tracked("look under the cup")
+        if state.current is None:
+            raise ThrowError(f"{self.to_act} opens the game: there is nothing under the cup yet, throw all five dice")
+        phase = self._phase(state)
+        if phase.looked:
+            raise ThrowError(f"{self.to_act} already looked under the cup")
+        if phase.throws:
+            raise ThrowError(f"{self.to_act} looks under the cup on receiving it, before throwing")
+        self._states.append(replace(state, phase=replace(phase, looked=True)))
+
+    def show(self, dice: Iterable[int]) -> None:
+        """The player to act takes ``dice`` out from under the cup and shows them (this is
+        looking too). Dice kept out of a throw under the cup must be shown this way first."""
+        state = self._tracked("show dice")
+        chosen = self._dice(dice, "show")
+        phase = self._phase(state)
+        not_hidden = sorted(chosen - state.hidden)
+        if not_hidden:
+            raise ThrowError(
+                f"dice {not_hidden} are not under the cup (under it: {sorted(state.hidden) or 'none'}): only hidden "
+                "dice are shown"
+            )
+        phase = replace(phase, looked=True, shown=(*phase.shown, *sorted(chosen)))
+        self._states.append(replace(state, hidden=state.hidden - chosen, phase=phase))
+
+    def start_tour_de_poker(self) -> int:
+        """After looking under the cup at a Poker, the player to act plays a Tour de Poker: all
+        five dice are taken back and thrown again, up to the returned number of times, keeping
+        any of them between throws."""
+        state = self._tracked("start a Tour de Poker")
+        allowed = self.tour_de_poker_throws()
+        if allowed is None:
+            what = "nothing" if state.current is None else repr(state.current.french)
+            raise ThrowError(
+                f"a Tour de Poker follows a Poker received (and believable); {self.to_act} received {what}"
+            )
+        phase = self._phase(state)
+        if not phase.looked or phase.throws or phase.tour_de_poker:
+            raise ThrowError("a Tour de Poker starts once the player has looked under the cup, before any throw")
+        self._states.append(replace(state, phase=replace(phase, tour_de_poker=True)))
+        return allowed
+
+    def throw(self, dice: Iterable[int], *, under_cup: bool = False) -> Throw:
+        """The player to act throws ``dice`` (die numbers 0-4) on the table, or under the cup.
+
+        Refused (:class:`ThrowError`) when a die was already thrown in this phase (outside a
+        Tour de Poker), when a Tour de Poker's first throw is not all five dice or its throws
+        are spent, or when a throw under the cup would leave dice under it unthrown: show them
+        first."""
+        state = self._tracked("throw dice")
+        chosen = self._dice(dice, "throw")
+        phase = self._phase(state)
+        if state.current is not None and self.must_challenge:
+            raise ThrowError(f"{self.to_act} received the Poker d'As in one throw: it can only be challenged")
+        if phase.tour_de_poker:
+            allowed = self.tour_de_poker_throws()
+            assert allowed is not None  # a Tour de Poker was started after a believable Poker
+            if not phase.throws and len(chosen) != DICE:
+                raise ThrowError("a Tour de Poker takes back all five dice: its first throw is all five, none kept")
+            if len(phase.throws) >= allowed:
+                raise ThrowError(f"this Tour de Poker has {allowed} throws, all used: announce a higher Poker")
+        else:
+            again = sorted(chosen & phase.thrown)
+            if again:
+                raise ThrowError(
+                    f"dice {again} were already thrown in this phase: a die thrown stays as it is until the turn "
+                    f"ends (still free: {sorted(set(range(DICE)) - phase.thrown) or 'none'})"
+                )
+        if under_cup:
+            kept = sorted(state.hidden - chosen)
+            if kept:
+                raise ThrowError(
+                    f"dice {kept} are under the cup and not thrown: a throw under the cup holds only the dice "
+                    f"thrown, so show them first (show({kept}))"
+                )
+        record = Throw(self.to_act, tuple(sorted(chosen)), under_cup)
+        hidden = state.hidden | chosen if under_cup else state.hidden - chosen
+        self._states.append(replace(state, hidden=hidden, phase=replace(phase, throws=(*phase.throws, record))))
+        return record
+
+    def _tracked(self, what: str) -> _State:
+        if not self.track_throws:
+            raise ThrowError(
+                f"cannot {what}: this referee judges announcements only (create it with track_throws=True)"
+            )
+        return self._state
+
+    def _phase(self, state: _State) -> ThrowingPhase:
+        return state.phase if state.phase is not None else ThrowingPhase(self._players[state.holder])
+
+    @staticmethod
+    def _dice(dice: Iterable[int], what: str) -> frozenset[int]:
+        try:
+            chosen = list(dice)
+        except TypeError:
+            raise ThrowError(f"{what} takes die numbers 0 to {DICE - 1}, e.g. [0, 3], got {dice!r}") from None
+        if not chosen or any(isinstance(d, bool) or not isinstance(d, int) or not 0 <= d < DICE for d in chosen):
+            raise ThrowError(f"{what} takes one or more die numbers 0 to {DICE - 1}, e.g. [0, 3], got {chosen!r}")
+        if len(set(chosen)) != len(chosen):
+            raise ThrowError(f"{what}: each die once, got {chosen!r}")
+        return frozenset(chosen)
+
+    def _check_phase_before_announcing(self, tour_de_poker: bool) -> None:
+        state = self._state
+        phase = self._phase(state)
+        who = self.to_act
+        if state.current is None:
+            if phase.thrown != frozenset(range(DICE)):
+                missing = sorted(set(range(DICE)) - phase.thrown)
+                raise ThrowError(f"{who} opens game {state.game}: all five dice are thrown first (not yet: {missing})")
+            return
+        if (tour_de_poker or state.current == highest()) and not phase.tour_de_poker:
+            raise ThrowError(f"a Tour de Poker is played first: {who} looks under the cup, then start_tour_de_poker()")
+        if phase.tour_de_poker and not tour_de_poker and state.current != highest():
+            raise ThrowError(f"{who} is playing a Tour de Poker: announce with tour_de_poker=True")
+        if phase.looked and not phase.throws:
+            raise ThrowError(
+                f"{who} looked under the cup: at least one die is thrown before announcing (believing without "
+                "throwing is allowed only without looking)"
+            )
 
     def roll_off(self, dice: Mapping[str, Face | str]) -> tuple[str, ...]:
         """Choose who starts the first game from one die per player (see :func:`roll_off`). With
@@ -423,6 +611,26 @@ class DiceReferee:
             ],
             "last_challenge": None if last is None else _outcome_dict(last),
             "standings": [{"name": name, "points": points} for name, points in self.standings()],
+            **({"throwing": self._throwing_dict()} if self.track_throws else {}),
+        }
+
+    def _throwing_dict(self) -> dict[str, Any]:
+        state = self._state
+        phases = [turn.phase for turn in state.history if turn.phase is not None]
+        if state.phase is not None:
+            phases.append(state.phase)
+        return {
+            "hidden": sorted(state.hidden),
+            "phases": [
+                {
+                    "player": p.player,
+                    "looked": p.looked,
+                    "tour_de_poker": p.tour_de_poker,
+                    "shown": list(p.shown),
+                    "throws": [{"dice": list(t.dice), "under_cup": t.under_cup} for t in p.throws],
+                }
+                for p in phases
+            ],
         }
 
     # --- internals ---------------------------------------------------------------------------

@@ -64,13 +64,20 @@ __all__ = [
     "DrawPhase",
     "DrawRules",
     "IllegalDrawError",
+    "TooFewPlayersError",
 ]
 
+MIN_PLAYERS = 3
 MAX_PLAYERS = 8
 WARN_ABOVE = 6
-"""The seed text says 3 to 6 players; up to 8 are allowed, with a warning (the stock runs low)."""
+"""The seed text says 3 to 6 players ("Nombre de joueurs : 3 à 6"). Two play only with the house
+option :attr:`DrawRules.two_players`; 7 or 8 are allowed with a warning (the stock runs low)."""
 PER_PASS = 3
 """The dealer gives at most three cards at a time to one player (the seed's house rule)."""
+
+
+class TooFewPlayersError(RulesError):
+    """Fewer players than five-card draw is played by (3, or 2 with the house option)."""
 
 
 class IllegalDrawError(IllegalActionError):
@@ -103,6 +110,7 @@ class DrawRules:
     ``lowball``: None for the classic game (highest hand wins) or a :class:`LowRule` for Petite
     Misère. ``ties``: how a wild card counts in a tie (high hands; the seed rule by default).
     ``max_draw``: the most cards one player may exchange (3; the house option is 5).
+    ``two_players``: the house option of a hand between two players (the text plans for 3 to 6).
     """
 
     betting: str = "no-limit"
@@ -116,8 +124,11 @@ class DrawRules:
     lowball: LowRule | str | None = None
     ties: WildTies | str = WildTies.NATURAL
     max_draw: int = 3
+    two_players: bool = False
 
     def __post_init__(self) -> None:
+        if not isinstance(self.two_players, bool):
+            raise RulesError(f"two_players must be true or false, got {self.two_players!r}")
         for name, least in (("ante", 0), ("opening_bet", 0), ("small_bet", 1)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
@@ -169,7 +180,13 @@ class DrawRules:
             "lowball": None if self.lowball is None else cast(LowRule, self.lowball).value,
             "ties": cast(WildTies, self.ties).value,
             "max_draw": self.max_draw,
+            "two_players": self.two_players,
         }
+
+    @property
+    def min_players(self) -> int:
+        """The fewest players a hand is dealt to: 3, or 2 with the house option."""
+        return 2 if self.two_players else MIN_PLAYERS
 
 
 @dataclass(frozen=True)
@@ -195,7 +212,8 @@ class DealStep:
 
 class DrawHand(Hand):
     """The one mutable object of a hand of five-card draw. Seats 0..n-1 clockwise (up to 10
-    seats, 2 to 8 of them with chips); a stack of 0 is an empty or sitting-out seat.
+    seats, 3 to 8 of them with chips, or 2 with :attr:`DrawRules.two_players`); a stack of 0 is
+    an empty or sitting-out seat.
 
     ``hole`` holds, once shown at the showdown, each hand's five cards, which may include
     jokers (:class:`table.cards.Joker`), and ``showdown[i].values`` holds :class:`DrawValue`
@@ -207,7 +225,12 @@ class DrawHand(Hand):
             raise RulesError("a DrawHand takes table.engine.draw.DrawRules")
         players = sum(1 for chips in stacks if isinstance(chips, int) and not isinstance(chips, bool) and chips > 0)
         if players > MAX_PLAYERS:
-            raise RulesError(f"five-card draw takes 2 to {MAX_PLAYERS} players, got {players}")
+            raise RulesError(f"five-card draw takes {rules.min_players} to {MAX_PLAYERS} players, got {players}")
+        if players < rules.min_players:
+            raise TooFewPlayersError(
+                f"five-card draw is played by {MIN_PLAYERS} to {WARN_ABOVE} players (up to {MAX_PLAYERS}), got "
+                f"{players}; two players play only with the house option two_players=True"
+            )
         self.draw_rules = rules
         self.draws: dict[int, int] = {}
         self.exchanges: list[CardsExchanged] = []

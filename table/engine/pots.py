@@ -26,18 +26,15 @@ def build_pots(committed: Sequence[int], folded: Sequence[bool]) -> list[Pot]:
     """Layer the chips by the amounts live seats put in: each layer is a pot that every live
     seat who covered it can win. Folded chips stay in the layers they reached; chips above
     the highest live level (only possible when uncalled chips were not returned) join the
-    last pot. Adjacent layers with the same eligible seats are merged."""
+    last pot. Each layer has its own eligible seats: the seats that put in exactly the layer
+    below it are not in it."""
     live = [s for s in range(len(committed)) if not folded[s]]
     levels = sorted({committed[s] for s in live if committed[s] > 0})
     pots: list[Pot] = []
     previous = 0
     for level in levels:
         amount = sum(min(c, level) - min(c, previous) for c in committed)
-        eligible = tuple(s for s in live if committed[s] >= level)
-        if pots and pots[-1].eligible == eligible:
-            pots[-1] = Pot(pots[-1].amount + amount, eligible)
-        else:
-            pots.append(Pot(amount, eligible))
+        pots.append(Pot(amount, tuple(s for s in live if committed[s] >= level)))
         previous = level
     leftover = sum(max(c - previous, 0) for c in committed)
     if leftover:

@@ -228,3 +228,18 @@ def _every_combination() -> list[Combination]:
     from table.dice import all_combinations
 
     return list(all_combinations())
+
+
+def test_there_are_119_combinations_counted_by_category() -> None:
+    from collections import Counter
+
+    from table.dice import Category, all_combinations
+
+    counts = Counter(c.category for c in all_combinations())
+    # Salade: king or ace high (five different faces of six); pairs of 6 faces; two of 6 faces in
+    # either order for a double pair; a face and another for Brelan, Full, Carré; one for Poker.
+    assert counts == {
+        Category.SALADE: 2, Category.PAIRE: 6, Category.DOUBLE_PAIRE: 15, Category.BRELAN: 30,
+        Category.FULL: 30, Category.CARRE: 30, Category.POKER: 6,
+    }  # fmt: skip
+    assert sum(counts.values()) == 119

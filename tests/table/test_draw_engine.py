@@ -16,6 +16,7 @@ from table.engine.draw import (
     DrawPhase,
     DrawRules,
     IllegalDrawError,
+    TooFewPlayersError,
 )
 from table.errors import IllegalActionError, IllegalDealError, RulesError, TocktableError
 
@@ -91,7 +92,7 @@ def test_fixed_limit_bets_the_small_bet_before_the_draw_and_the_big_bet_after() 
 
 
 def test_no_limit_minimum_bet_is_the_small_bet_before_and_after_the_draw() -> None:
-    hand = DrawHand(DrawRules(ante=1, small_bet=1), stacks=[40, 40], button=0)
+    hand = DrawHand(DrawRules(ante=1, small_bet=1, two_players=True), stacks=[40, 40], button=0)
     bet = {a.action: a for a in hand.legal_actions()}[ActionKind.BET]
     assert (bet.min_to, bet.max_to) == (1, 39)
     checked_round(hand, (1, "check"), (0, "check"))
@@ -209,11 +210,20 @@ def test_the_plan_says_when_the_discards_must_be_shuffled_in() -> None:
     assert hand.snapshot()["deal_plan"][4] == (4, 3, 1, True)
 
 
-def test_table_size_two_to_eight_with_a_warning_above_six() -> None:
+def test_table_size_three_to_eight_with_a_warning_above_six_and_two_by_the_house_option() -> None:
     with pytest.warns(CrowdedTableWarning):
         DrawHand(DrawRules(), stacks=[10] * 7, button=0)
-    with pytest.raises(RulesError, match="five-card draw takes 2 to 8 players, got 9"):
+    with pytest.raises(RulesError, match="five-card draw takes 3 to 8 players, got 9"):
         DrawHand(DrawRules(), stacks=[10] * 9, button=0)
+    with pytest.raises(TooFewPlayersError, match=r"played by 3 to 6 players .*got 2; two players play only with"):
+        DrawHand(DrawRules(), stacks=[10, 0, 10], button=0)
+    assert issubclass(TooFewPlayersError, RulesError) and issubclass(TooFewPlayersError, ValueError)
+    assert DrawHand(DrawRules(two_players=True), stacks=[10, 0, 10], button=0).in_hand == (0, 2)
+    assert DrawHand(DrawRules(), stacks=[10, 10, 10], button=0).in_hand == (0, 1, 2)
+    assert DrawRules().min_players == 3 and DrawRules(two_players=True).min_players == 2
+    assert DrawRules(two_players=True).to_dict()["two_players"] is True
+    with pytest.raises(RulesError, match="two_players must be true or false"):
+        DrawRules(two_players=1)  # type: ignore[arg-type]
     hand = DrawHand(DrawRules(), stacks=[10, 0, 10, 0, 0, 0, 10, 10, 10, 10], button=0)  # 6 players, 10 seats
     assert hand.in_hand == (0, 2, 6, 7, 8, 9)
 
@@ -258,7 +268,7 @@ def at_showdown(rules: DrawRules, stacks: list[int] | None = None) -> DrawHand:
 
 
 def test_a_natural_hand_beats_the_same_hand_with_a_joker() -> None:
-    hand = at_showdown(DrawRules(ante=5, jokers=1), stacks=[100, 100])
+    hand = at_showdown(DrawRules(ante=5, jokers=1, two_players=True), stacks=[100, 100])
     hand.deal_hole(0, "Jk Qh Jd Tc 9s")
     hand.deal_hole(1, "Kh Qs Jc Th 9c")
     assert hand.showdown is not None and hand.showdown[0].winners == (1,)
@@ -285,7 +295,7 @@ def test_petite_misere_the_lowest_hand_wins_by_its_convention() -> None:
 
 
 def test_wild_rank_and_tie_rule_come_from_the_rules() -> None:
-    hand = at_showdown(DrawRules(ante=2, wild_rank="3", ties=WildTies.SUBSTITUTED), stacks=[50, 50])
+    hand = at_showdown(DrawRules(ante=2, wild_rank="3", ties=WildTies.SUBSTITUTED, two_players=True), stacks=[50, 50])
     assert hand.draw_rules.wild_rank is Rank.THREE
     hand.deal_hole(0, "3h Qh Jd Tc 9s")  # the three is a king: king-high straight
     hand.deal_hole(1, "Qd Js Th 9h 8c")
@@ -352,7 +362,7 @@ def test_undo_takes_back_draws_and_actions_and_rebuild_replays_the_inputs() -> N
 
 
 def test_nothing_to_undo_at_the_start() -> None:
-    hand = DrawHand(DrawRules(), stacks=[10, 10], button=0)
+    hand = DrawHand(DrawRules(), stacks=[10, 10, 10], button=0)
     with pytest.raises(IllegalActionError, match="nothing to undo"):
         hand.undo()
 
@@ -366,5 +376,5 @@ def test_snapshot_names_the_variant_phase_draws_and_keeps_cards_private_until_sh
     assert snap["hole"] == {}
     assert snap["rules"] == {
         "betting": "no-limit", "ante": 1, "opening_bet": 0, "small_bet": 2, "big_bet": 4, "raise_cap": 3,
-        "jokers": 2, "wild_rank": "2", "lowball": None, "ties": "natural", "max_draw": 5,
+        "jokers": 2, "wild_rank": "2", "lowball": None, "ties": "natural", "max_draw": 5, "two_players": False,
     }  # fmt: skip

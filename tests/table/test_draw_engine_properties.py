@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import random
 import warnings
+from dataclasses import replace
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from table.cards import ALL_CARDS, JOKER
@@ -17,8 +18,9 @@ from table.draw import DrawCard, LowRule
 from table.engine import ActionKind
 from table.engine.draw import CrowdedTableWarning, DrawHand, DrawPhase, DrawRules
 from table.errors import TocktableError
+from tests.table.fixed_settings import fixed_settings
 
-SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = fixed_settings(150)
 
 
 @st.composite
@@ -40,6 +42,8 @@ def tables(draw: st.DrawFn) -> tuple[DrawRules, list[int], int]:
         stacks[stacks.index(max(stacks))] = 0
     if sum(1 for s in stacks if s) < 2:
         stacks[0] = stacks[1] = 50
+    if sum(1 for s in stacks if s) == 2:  # heads-up is the house option
+        rules = replace(rules, two_players=True)
     button = draw(st.sampled_from([s for s, chips in enumerate(stacks) if chips]))
     return rules, stacks, button
 

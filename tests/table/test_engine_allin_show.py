@@ -134,7 +134,7 @@ def test_undo_after_a_draw_showdown_hand_is_refused_too():
 
 
 def test_draw_hands_are_shown_at_the_showdown_only_even_all_in():
-    hand = DrawHand(DrawRules(ante=1), stacks=[20, 50], button=0)
+    hand = DrawHand(DrawRules(ante=1, two_players=True), stacks=[20, 50], button=0)
     hand.act(1, "all_in")
     hand.act(0, "call")  # seat 0 is all in; seat 1 has chips left but nobody to bet against
     assert hand.betting_closed and not hand.hands_may_be_shown and hand.to_draw == 1

@@ -420,3 +420,60 @@ def test_illegal_input_leaves_the_hand_unchanged():
         with pytest.raises(TocktableError):
             bad()
         assert hand.snapshot() == before and hand.events == events
+
+
+def check_around(hand: Hand, board: str = "Ah Kd Qc Js Ts") -> None:
+    """Deal ``board`` street by street, everyone still able to act checking."""
+    for cards in (board[:8], board[9:11], board[12:]):
+        while hand.to_act is not None:
+            hand.act(hand.to_act, "check")
+        hand.deal_board(parse_cards(cards))
+    while hand.to_act is not None:
+        hand.act(hand.to_act, "check")
+
+
+def test_three_way_split_gives_two_odd_chips_clockwise_from_the_button_wrapping_past_seat_0():
+    # Button seat 2: seat 3 small blind, seat 0 big blind, seat 1 first to act. Antes of 2.
+    hand = Hand(Rules(small_blind=1, big_blind=2, ante=2), stacks=[50, 50, 50, 50], button=2)
+    hand.act(1, "call")
+    hand.act(2, "fold")
+    hand.act(3, "call")
+    hand.act(0, "check")
+    check_around(hand)  # a broadway board: every hand still in plays it
+    assert hand.pot_total == 14  # four antes of 2 and three bets of 2: 3 x 4 and 2 odd chips
+    for seat, cards in ((3, "2c 3d"), (0, "4c 5d"), (1, "6c 7d")):
+        hand.deal_hole(seat, parse_cards(cards))
+    (result,) = hand.showdown
+    assert result.winners == (0, 1, 3)
+    # Clockwise from the first seat left of the button: 3, then 0 (past the last seat), then 1.
+    assert result.shares == {3: 5, 0: 5, 1: 4}
+    assert hand.payoffs == [1, 0, -2, 1]
+
+
+def test_odd_chips_of_a_main_and_a_side_pot_each_go_clockwise_from_the_button_among_its_winners():
+    # Button seat 2; seat 3 (small blind) has 5 chips and goes all in before the flop.
+    hand = Hand(Rules(small_blind=1, big_blind=2), stacks=[20, 20, 20, 5], button=2)
+    hand.act(1, "call")
+    hand.act(2, "call")
+    hand.act(3, "raise", 5)
+    for seat in (0, 1, 2):
+        hand.act(seat, "call")
+    hand.deal_board(parse_cards("Ah Kd Qc"))
+    hand.act(0, "bet", 3)
+    hand.act(1, "call")
+    hand.act(2, "call")
+    hand.deal_board(parse_cards("Js"))
+    hand.act(0, "bet", 4)
+    hand.act(1, "call")
+    hand.act(2, "fold")  # seat 2's 8 chips stay in: 5 in the main pot, 3 in the side pot
+    hand.deal_board(parse_cards("Ts"))
+    hand.act(0, "check")
+    hand.act(1, "check")
+    for seat, cards in ((3, "2c 3d"), (0, "4c 5d"), (1, "6c 7d")):
+        hand.deal_hole(seat, parse_cards(cards))
+    main, side = hand.showdown
+    assert main.amount == 20 and main.winners == (0, 1, 3)
+    assert main.shares == {3: 7, 0: 7, 1: 6}  # 6 each, odd chips to seats 3 then 0
+    assert side.amount == 17 and side.winners == (0, 1)
+    assert side.shares == {0: 9, 1: 8}  # seat 3 is not in it: seat 0 is the first winner left of the button
+    assert hand.payoffs == [4, 2, -8, 2] and sum(hand.payoffs) == 0

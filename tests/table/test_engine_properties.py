@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from table.cards import Card, Deck
 from table.engine import ActionKind, Hand, Rules, Street
 from table.errors import IllegalDealError, TocktableError
 from table.tock import ALL_MARKS, Mark
+from tests.table.fixed_settings import fixed_settings
 
-SETTINGS = settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = fixed_settings(300)
 
 
 @st.composite

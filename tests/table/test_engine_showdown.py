@@ -68,6 +68,11 @@ def test_settle_refuses_a_pot_nobody_showed():
     hand.deal_hole(2, parse_cards("Qh Qd"))
     hand.settle()  # seat 1 never showed: it mucks
     assert [r.winners for r in hand.showdown] == [(0,), (2,)] and 1 in hand.mucked
+    assert [r.index for r in hand.showdown] == [0, 1]
+    nobody = side_pot_showdown()
+    message = r"the main pot \(seats 0, 1, 2\) has no hand shown: show at least one of them, or muck all but one"
+    with pytest.raises(IllegalDealError, match=message):
+        nobody.settle()
 
 
 def checked_down(hand: Hand) -> Hand:

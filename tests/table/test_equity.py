@@ -420,3 +420,57 @@ def test_combinations_array():
     assert (np.diff(combos, axis=1) > 0).all()
     assert combinations_array(5, 0).shape == (1, 0)
     assert not combinations_array(7, 3).flags.writeable
+
+
+def shares_of(deals: np.ndarray, seats: int) -> np.ndarray:
+    """Each seat's share of the pot in each deal, one hand at a time with ``evaluate``: 1/k for
+    each of k best hands, 0 for the others (rows: hole cards of every seat, then the board)."""
+    from table.evaluate import evaluate
+
+    shares = np.zeros((len(deals), seats))
+    for row, deal in enumerate(deals.tolist()):
+        board = deal[2 * seats : 2 * seats + 5]
+        ranks = [evaluate([*deal[2 * s : 2 * s + 2], *board]).rank for s in range(seats)]
+        best = [s for s in range(seats) if ranks[s] == max(ranks)]
+        shares[row, best] = 1 / len(best)
+    return shares
+
+
+SPLIT_SPOT = (["Ah Kh", "Ad Kd", "Qs Js"], "Ac Kc 7s")
+"""Two of the three hands are the same: most deals split the pot between them."""
+
+
+def test_monte_carlo_standard_error_is_the_sample_standard_deviation_of_the_pot_share_over_root_n():
+    from table.equity import _sample, lay_out
+
+    hands, flop = SPLIT_SPOT
+    trials, seed = 800, 11
+    result = equity(hands, flop, trials=trials, rng=np.random.default_rng(seed))
+    # The same deals, drawn again from the same generator, valued one hand at a time.
+    deals = _sample(lay_out(hands, flop), trials, np.random.default_rng(seed))
+    shares = shares_of(deals, 3)
+    assert 0.3 < np.mean(shares[:, 0] == 0.5) < 0.95  # the spot really is mostly split pots
+    for seat, got in enumerate(result):
+        assert not got.exact and got.deals == trials
+        assert got.equity == pytest.approx(shares[:, seat].mean(), abs=1e-12)
+        assert got.stderr == pytest.approx(shares[:, seat].std(ddof=1) / math.sqrt(trials), rel=1e-9)
+
+
+def test_monte_carlo_standard_error_agrees_with_the_spread_of_every_deal():
+    """Against the true standard deviation of the pot share, from all 903 turn-and-river deals."""
+    import itertools
+
+    hands, flop = SPLIT_SPOT
+    known = [c.id for text in [*hands, flop] for c in parse_cards(text)]
+    rest = [c for c in range(52) if c not in known]
+    everything = np.array([[*known, *pair] for pair in itertools.combinations(rest, 2)])
+    assert len(everything) == 903
+    spread = shares_of(everything, 3).std(axis=0)  # population: every deal once
+    trials = 800  # fewer than the deals: sampled
+    for seed in (1, 2, 3):
+        result = equity(hands, flop, trials=trials, seed=seed)
+        for seat in range(3):
+            expected = spread[seat] / math.sqrt(trials)
+            # The sample's spread is within a few per cent of the true one at 800 deals; a
+            # formula ignoring split pots (p(1-p)) would be off by a factor of two or more for the two split hands.
+            assert result[seat].stderr == pytest.approx(expected, rel=0.15), (seed, seat)

@@ -11,7 +11,7 @@ import pytest
 
 from table.engine import BlindStructure, Street
 from table.errors import IllegalActionError
-from table.session import Session, SessionError, SessionSettings
+from table.session import DrawOptions, Session, SessionError, SessionSettings
 
 
 def heads_up(variant: str = "holdem") -> Session:
@@ -105,7 +105,10 @@ def test_the_export_shows_the_tabled_hands_before_the_run_out():
 
 
 def test_five_card_draw_shows_only_at_the_showdown():
-    session = Session(SessionSettings(seats=2, variant="draw", blinds=BlindStructure.fixed(1, 2)))
+    settings = SessionSettings(
+        seats=2, variant="draw", blinds=BlindStructure.fixed(1, 2), draw=DrawOptions(two_players=True)
+    )
+    session = Session(settings)
     session.seat_player(0, "Ann", 20)
     session.seat_player(1, "Bob", 50)
     session.set_button(0)

@@ -146,14 +146,14 @@ def test_draws_are_refused_in_holdem_and_board_cards_in_draw() -> None:
     holdem.start_hand()
     with pytest.raises(SessionError, match="only in five-card draw"):
         holdem.draw_cards(0, 1)
-    session = draw_table(50, 50)
+    session = draw_table(50, 50, two_players=True)
     session.start_hand()
     with pytest.raises(IllegalDealError, match="no board cards"):
         session.deal_board("Ah Kd 7c")
 
 
 def test_shown_hands_check_jokers_and_count() -> None:
-    session = draw_table(50, 50, jokers=1)
+    session = draw_table(50, 50, jokers=1, two_players=True)
     session.set_button(0)
     session.start_hand()
     call_round(session)
@@ -173,12 +173,42 @@ def test_shown_hands_check_jokers_and_count() -> None:
 
 def test_a_table_of_more_than_eight_is_refused_and_more_than_six_is_noted() -> None:
     crowded = draw_table(*[100] * 9, seats=10)
-    with pytest.raises(SessionError, match="2 to 8 players, 9 would be dealt in"):
+    with pytest.raises(SessionError, match="3 to 8 players, 9 would be dealt in"):
         crowded.start_hand()
     crowded.sit_out(8)
     crowded.start_hand()  # eight players: allowed (pytest turns a stray warning into an error)
     assert "the seed rules plan for 3 to 6" in crowded.snapshot()["draw_game"]["warning"]
     assert draw_table(100, 100, 100).snapshot()["draw_game"]["warning"] is None
+
+
+def test_two_players_are_dealt_a_draw_hand_only_with_the_house_option() -> None:
+    pair = draw_table(100, 100)
+    log = list(pair.log)
+    with pytest.raises(SessionError, match=r"played by 3 to 6 players, 2 would be dealt in.*house option two_players"):
+        pair.start_hand()
+    assert pair.hand is None and pair.log == log
+    heads_up = draw_table(100, 100, two_players=True)
+    assert heads_up.start_hand().in_hand == (0, 1)
+    assert heads_up.snapshot()["draw_game"]["name"].endswith("two players allowed")
+    with pytest.raises(RulesError, match="two_players must be true or false"):
+        DrawOptions(two_players="yes")  # type: ignore[arg-type]
+
+
+def test_the_croupier_puts_the_puck_in_front_of_the_first_player_to_the_right() -> None:
+    """Seats are numbered clockwise from the croupier's left: the first player to the croupier's
+    right is the last seat dealt in; the next two seats clockwise post the blinds."""
+    holdem = Session(SessionSettings(seats=8, blinds=BlindStructure.fixed(1, 2)))
+    for seat in (1, 3, 4, 6):
+        holdem.seat_player(seat, f"P{seat}", 100)
+    holdem.sit_out(6)
+    assert holdem.croupier_button() == 4  # seat 6 sits out: seat 4 is the last one dealt in
+    assert holdem.log[-1] == {"op": "croupier_button"}
+    hand = holdem.start_hand()
+    assert (hand.button, hand.small_blind_seat, hand.big_blind_seat) == (4, 1, 3)
+    assert Session.replay(holdem.settings, holdem.log).hand.button == 4  # type: ignore[union-attr]
+    empty = Session(SessionSettings(seats=4, blinds=BlindStructure.fixed(1, 2)))
+    with pytest.raises(SessionError, match="seat the players first"):
+        empty.croupier_button()
 
 
 # ----------------------------------------------------------------------------- snapshot
@@ -207,7 +237,9 @@ def test_the_snapshot_shows_the_game_phase_and_draw_counts_but_no_card_before_th
 def play_random_night(seed: int, *, variant: str, hands: int = 12) -> Session:
     """Random legal actions and draws; shown hands from a shuffled deck, jokers included."""
     rng = random.Random(seed)
-    session = draw_table(80, 60, 120, 40, variant=variant, jokers=1 if variant == "draw" else 0, max_draw=5)
+    jokers = 1 if variant == "draw" else 0
+    # Heads-up once players bust: the house option.
+    session = draw_table(80, 60, 120, 40, variant=variant, jokers=jokers, max_draw=5, two_players=True)
     for _ in range(hands):
         if len(session._dealt_in()) < 2:
             broke = next(s for s in session.players if session.stack(s) == 0)
@@ -252,7 +284,7 @@ def test_a_random_draw_night_replays_exactly_and_conserves_chips(variant: str, s
 # ----------------------------------------------------------------------------- hand histories
 def test_only_deuce_to_seven_no_limit_hands_become_phh_and_pokerkit_replays_them() -> None:
     assert play_random_night(4, variant="draw", hands=4).hand_histories() == []  # no PHH variant for high draw
-    session = draw_table(100, 100, 100, variant="lowball", low_rule="deuce-to-seven")
+    session = draw_table(100, 100, 100, variant="lowball", low_rule="deuce-to-seven", two_players=True)
     session.set_button(0)
     session.start_hand()
     session.act(1, "bet", 4)

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from table.cards import Deck
 from table.engine import ActionKind, BlindStructure, Street
 from table.errors import TocktableError
 from table.session import Session, SessionSettings
+from tests.table.fixed_settings import fixed_settings
 
-SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = fixed_settings(60)
 
 
 def on_table(session: Session) -> int:

@@ -263,3 +263,29 @@ def test_many_addresses_together_guess_one_pin_every_30_s() -> None:
     assert day <= 86_400 / guard.global_every + 1  # 2,880 a day, whatever the number of addresses
     days = 500_000 / day
     assert days > 170  # docs/architecture.md: about 174 days for half the PINs, 347 for all
+
+
+def near_misses(pin: str) -> list[str]:
+    """Wrong PINs that share the right one's leading digits: every shorter prefix of 4 digits or
+    more, the PIN with a digit added, and the PIN with any one digit changed."""
+    prefixes = [pin[:n] for n in range(4, len(pin))]
+    longer = [pin + "0", pin + pin[-1], pin + "9"]
+    changed = [pin[:i] + str((int(pin[i]) + 1) % 10) + pin[i + 1 :] for i in range(len(pin))]
+    return prefixes + longer + changed
+
+
+@pytest.mark.parametrize("pin", [PIN, "1234", "908172635401"])
+def test_a_wrong_pin_sharing_the_right_ones_leading_digits_is_refused(pin: str) -> None:
+    guard = PinGuard(pin, free_tries=100, global_burst=100, clock=FakeClock())
+    misses = near_misses(pin)
+    assert pin not in misses and len(misses) == 2 * len(pin) - 4 + 3
+    assert [guard.check(wrong, HOST) for wrong in misses] == [False] * len(misses)
+    assert guard.check(pin, HOST)
+
+
+def test_the_login_form_refuses_a_pin_sharing_the_right_ones_first_digits(guarded: Any, clock: FakeClock) -> None:
+    host = on(guarded, HOST)
+    for wrong in (PIN[:4], PIN[:5] + str((int(PIN[5]) + 1) % 10), PIN + "0"):
+        assert try_pin(host, wrong).status_code == 401
+        clock.now += 10_000  # past any wait, so each try is really checked
+    assert try_pin(host, PIN).status_code == 302
