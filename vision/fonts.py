@@ -68,10 +68,12 @@ _LATIN_NOTO = {"Noto Sans", "Noto Serif", "Noto Sans Display", "Noto Serif Displ
 _HOLDOUT_ONE_IN = 5
 # Separates a variable font's file from the named instance in FontFace.path.
 _INSTANCE_MARK = "#"
-# Font files that draw the four suit symbols (♠♥♦♣); SuitShape may use them instead of its shapes.
+# System font files that draw the four suit symbols (♠♥♦♣); SuitShape may use them instead of its
+# own shapes. No package font is among them: of the package fonts only Arimo has the symbols, and
+# its club's foot comes apart from the stem at pip sizes (a design no deck of the shipped models'
+# training had), so without system fonts every deck draws its suits with SuitShape's shapes.
 _SUIT_GLYPH_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "FreeSerif.ttf", "FreeSans.ttf",
                      "StandardSymbolsPS.otf", "StandardSymbolsPS.ttf", "NotoSansSymbols2-Regular.ttf")  # fmt: skip
-_PACKAGE_SUIT_GLYPH_FILES = ("Arimo[wght].ttf",)
 
 
 @dataclass(frozen=True)
@@ -208,26 +210,20 @@ def _package_faces() -> tuple[FontFace, ...]:
 
 
 def suit_glyph_fonts() -> tuple[str, ...]:
-    """Font files that draw the four suit symbols (♠♥♦♣) as filled glyphs, from the sources in use."""
-    return _suit_glyph_fonts(font_source())
+    """System font files that draw the four suit symbols (♠♥♦♣) as filled glyphs (none with
+    ``TOCKTABLE_FONTS=packages``)."""
+    return _suit_glyph_fonts() if font_source() in ("all", "system") else ()
 
 
 @functools.cache
-def _suit_glyph_fonts(source: Source) -> tuple[str, ...]:
+def _suit_glyph_fonts() -> tuple[str, ...]:
     found: dict[str, str] = {}
-    if source in ("all", "system"):
-        for folder in FONT_DIRS:
-            if folder.is_dir():
-                for path in folder.rglob("*"):
-                    if path.name in _SUIT_GLYPH_FILES and path.name not in found and _draws_suits(str(path)):
-                        found[path.name] = str(path)
-    system = sorted(found.values())
-    packaged: list[str] = []
-    if source in ("all", "packages"):
-        for package in FONT_PACKAGES:
-            packaged += [str(p) for p in package_font_files(package)
-                         if p.name in _PACKAGE_SUIT_GLYPH_FILES and _draws_suits(str(p))]  # fmt: skip
-    return (*system, *packaged)
+    for folder in FONT_DIRS:
+        if folder.is_dir():
+            for path in folder.rglob("*"):
+                if path.name in _SUIT_GLYPH_FILES and path.name not in found and _draws_suits(str(path)):
+                    found[path.name] = str(path)
+    return tuple(sorted(found.values()))
 
 
 def _draws_suits(path: str) -> bool:

@@ -110,9 +110,15 @@ def test_a_named_instance_of_a_variable_font_draws_its_own_weight(monkeypatch) -
     assert bold.mean() > regular.mean() * 1.2  # more ink for the same glyph
 
 
-def test_the_package_fonts_include_suit_glyphs(monkeypatch) -> None:
+def test_suit_glyphs_come_only_from_system_fonts(monkeypatch) -> None:
+    monkeypatch.setenv("TOCKTABLE_FONTS", "system")
+    system = suit_glyph_fonts()
+    assert all(fonts._draws_suits(path) for path in system)
+    monkeypatch.setenv("TOCKTABLE_FONTS", "all")
+    assert suit_glyph_fonts() == system
     monkeypatch.setenv("TOCKTABLE_FONTS", "packages")
-    assert suit_glyph_fonts() and all(fonts._draws_suits(path) for path in suit_glyph_fonts())
+    assert suit_glyph_fonts() == ()
+    assert {deck_style(seed).suits.glyph_font for seed in range(40)} == {None}  # every deck draws its own suits
 
 
 def test_an_unknown_font_source_is_refused_with_the_choices(monkeypatch) -> None:
