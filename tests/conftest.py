@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The renderer draws with the package fonts alone unless ``TOCKTABLE_FONTS`` says otherwise.
+
+    Which deck a seed gives depends on the fonts found, and a machine's system fonts are its own;
+    the package fonts are pinned, so every machine draws the same decks and the tests' figures
+    hold everywhere. ``TOCKTABLE_FONTS=all`` runs the suite with the system fonts too, ``system``
+    with those alone (vision/fonts.py). Set here, it reaches the subprocesses the tests start.
+    """
+    os.environ["TOCKTABLE_FONTS"] = os.environ.get("TOCKTABLE_FONTS") or "packages"
 
 
 @pytest.fixture

@@ -22,4 +22,8 @@ class ModelError(VisionError, RuntimeError):
 
 
 class FontsMissingError(VisionError, RuntimeError):
-    """The renderer found no usable system fonts to draw card indices with."""
+    """The renderer found no usable fonts to draw card indices with (see :mod:`vision.fonts`)."""
+
+
+class FontSourceError(VisionError, ValueError):
+    """``TOCKTABLE_FONTS`` names no font source the renderer knows."""

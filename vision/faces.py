@@ -16,11 +16,11 @@ from typing import Literal
 
 import cv2
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from table.cards import Card, Rank, Suit
 from vision.errors import FontsMissingError
-from vision.fonts import Pool, index_fonts, suit_glyph_fonts
+from vision.fonts import Pool, fonts_missing_message, index_fonts, load_font, suit_glyph_fonts
 from vision.suits import SuitShape, suit_mask
 
 FACE_W, FACE_H = 300, 419
@@ -96,10 +96,7 @@ def deck_style(seed: int, pool: Pool = "all") -> DeckStyle:
     rng = np.random.default_rng([seed, 7919])
     fonts = index_fonts(pool)
     if not fonts:
-        raise FontsMissingError(
-            "no fonts to draw cards with: install some (on Debian or Ubuntu: sudo apt-get install "
-            "fonts-dejavu-core fonts-liberation2; every package the renderer uses is in .ci/apt-packages.txt)"
-        )
+        raise FontsMissingError(fonts_missing_message(pool))
     font = fonts[int(rng.integers(len(fonts)))]
     rank_height = float(rng.uniform(0.075, 0.17))
     top = float(rng.uniform(0.025, 0.11))
@@ -173,7 +170,7 @@ def _blend(canvas: np.ndarray, mask: np.ndarray, color: Color, x: int, y: int) -
 @functools.lru_cache(maxsize=2048)
 def _text_bitmap(font_path: str, text: str, stroke: int) -> np.ndarray:
     """The ink of ``text`` cropped to its bounding box (float32 0..1), drawn 120 px high."""
-    font = ImageFont.truetype(font_path, 120)
+    font = load_font(font_path, 120)
     image = Image.new("L", (420, 240), 0)
     ImageDraw.Draw(image).text((40, 40), text, font=font, fill=255, stroke_width=stroke * 3, stroke_fill=255)
     arr = np.asarray(image, dtype=np.float32) / 255.0

@@ -31,6 +31,7 @@ from table.errors import CardParseError
 from table.tock import mark_of
 from vision.errors import SceneError
 from vision.faces import BACK_PATTERNS, DeckStyle, deck_style, render_back, render_face
+from vision.fonts import font_source
 from vision.scene_camera import Lens, View, homography, plane_maps
 from vision.scene_clutter import CLUTTER, draw_clutter
 from vision.scene_surfaces import LIGHTS, SURFACES, light, surface
@@ -168,8 +169,13 @@ def _parse_deck(name: str) -> tuple[str, int]:
     return pool, int(number)
 
 
-@functools.lru_cache(maxsize=64)
 def _deck(name: str, dense_courts: bool = False) -> DeckStyle:
+    return _deck_from(name, dense_courts, font_source())
+
+
+@functools.lru_cache(maxsize=64)
+def _deck_from(name: str, dense_courts: bool, source: str) -> DeckStyle:
+    """The deck style ``name`` drawn from the font sources ``source`` (part of the key: see vision.fonts)."""
     pool, number = _parse_deck(name)
     style = deck_style(number, pool)  # type: ignore[arg-type]
     return replace(style, dense_courts=True) if dense_courts else style

@@ -39,7 +39,14 @@ class SuitShape:
     @staticmethod
     def random(rng: np.random.Generator, glyph_fonts: tuple[str, ...] = ()) -> SuitShape:
         """A random plausible suit design; ``glyph_fonts`` allows font glyphs (1 in 4)."""
-        glyph = str(rng.choice(list(glyph_fonts))) if glyph_fonts and rng.random() < 0.25 else None
+        if glyph_fonts:
+            glyph = str(rng.choice(list(glyph_fonts))) if rng.random() < 0.25 else None
+        else:
+            # The same draws as with fonts to choose from, so that the rest of a deck's look (its
+            # layout, colours and back) does not depend on which fonts are installed.
+            glyph = None
+            if rng.random() < 0.25:
+                rng.integers(2)
         return SuitShape(
             heart_plump=float(rng.uniform(0.8, 1.25)),
             heart_depth=float(rng.uniform(0.6, 1.4)),
