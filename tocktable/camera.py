@@ -179,10 +179,10 @@ class VisionWatcher:
             raise VisionUnavailable(f"the vision package cannot be imported: {exc}") from None
         reader_cls = getattr(vision, "CardReader", None)
         if reader_cls is None:
-            raise VisionUnavailable("vision.CardReader is not available yet (the card reader, issue 4)")
+            raise VisionUnavailable("vision.CardReader is missing from the vision package: reinstall tocktable")
         tracker_factory = _tracker_factory()
         if tracker_factory is None:
-            raise VisionUnavailable("vision has no table tracker yet (issue 5)")
+            raise VisionUnavailable("the vision package has no table tracker: reinstall tocktable")
         try:
             reader = reader_cls.default()
         except Exception as exc:  # missing model files, onnxruntime problems: say so, fall back
@@ -235,7 +235,7 @@ def demo_watcher(model: Any, *, camera: str = "auto") -> tuple[Watcher, str]:
 
 
 def _tracker_factory() -> Callable[..., Any] | None:
-    """vision's tracker class, wherever issue 5 puts it (None until it exists)."""
+    """vision's tracker class (None when the vision package lacks it)."""
     import importlib
 
     for module_name, names in (("vision", ("TableTracker", "Tracker")), ("vision.track", ("TableTracker", "Tracker")),

@@ -1,4 +1,4 @@
-"""The minimal JSON API the service serves from issue 7 on: the state, and PIN-guarded commands."""
+"""The minimal JSON API the service serves: the state, and PIN-guarded commands."""
 
 import pytest
 
