@@ -105,27 +105,7 @@ class CardSegmenter:
         prob = 1.0 / (1.0 + np.exp(-half.astype(np.float32)))
         card = cv2.resize(prob[0], (w, h), interpolation=cv2.INTER_LINEAR)
         core = cv2.resize(prob[1], (w, h), interpolation=cv2.INTER_LINEAR)
-        # A card has no holes: where the network doubts the dark middle of a court card's picture,
-        # the card (and its core) still goes on across it.
-        settings = self.settings
-        return (fill_holes(card, settings.card_threshold, 1.0),
-                fill_holes(core, settings.core_threshold * _HYSTERESIS, settings.core_threshold))  # fmt: skip
-
-
-def fill_holes(probability: np.ndarray, level: float, value: float) -> np.ndarray:
-    """``probability`` with every hole of the region above ``level`` (pixels at or below it that
-    the region encloses, out of reach of the map's edge) raised to ``value`` at least."""
-    inside = (probability > level).astype(np.uint8)
-    h, w = inside.shape
-    flood = np.zeros((h + 2, w + 2), np.uint8)
-    flood[1:-1, 1:-1] = inside
-    cv2.floodFill(flood, None, (0, 0), 2)  # the outside: every pixel below the level reachable from the edge
-    holes = flood[1:-1, 1:-1] == 0
-    if not holes.any():
-        return probability
-    out = probability.copy()
-    out[holes] = np.maximum(out[holes], value)
-    return out
+        return card, core
 
 
 _CRUMB = 0.15

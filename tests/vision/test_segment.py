@@ -242,19 +242,3 @@ def test_cards_run_together_are_explained_by_whole_cards_of_the_typical_size() -
     assert masks[0][80, 224] and not masks[1][80, 224] and masks[1][80, 252]  # the left card was taken away
     # Without an explainer the pair is dropped, never read as one card.
     assert len(segmented(maps, np.zeros((120, 320, 3), np.uint8), 50.0)) == 4  # type: ignore[arg-type]
-
-
-def test_a_hole_in_a_card_is_filled_and_the_gap_between_two_cards_is_not() -> None:
-    from vision.segment import fill_holes
-
-    prob = np.zeros((60, 100), np.float32)
-    prob[10:50, 5:45] = 0.9  # a card whose dark middle the network doubted
-    prob[20:40, 15:35] = 0.1
-    prob[10:50, 50:70] = 0.9  # two cards side by side: the gap between them reaches the edge
-    prob[10:50, 72:95] = 0.9
-    out = fill_holes(prob, 0.5, 1.0)
-    assert (out[20:40, 15:35] == 1.0).all()
-    assert (out[10:50, 70:72] == 0.0).all() and (out[:10] == 0.0).all()
-    assert np.array_equal(out[prob > 0.5], prob[prob > 0.5])
-    untouched = np.zeros((8, 8), np.float32)
-    assert fill_holes(untouched, 0.5, 1.0) is untouched

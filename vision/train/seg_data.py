@@ -166,9 +166,7 @@ def sample(seed: int, tock: float | None = None, rows: float = 0.0, hard: float 
     share of tables that are instead :func:`down_rows` (their own random stream, so ``rows=0``
     gives the same tables as before it existed). ``hard``: the share of samples that are instead
     looks at hard tables (:func:`hard_sample`; decided per group of :data:`LOOKS_PER_SCENE`
-    seeds from a stream of its own, so ``hard=0`` gives the same samples as before it existed);
-    with ``hard``, every table's court pictures are also drawn dense and dark, as printed ones are
-    (``SceneSpec.dense_courts``): on sparse ones the network learned that a dark picture is not card.
+    seeds from a stream of its own, so ``hard=0`` gives the same samples as before it existed).
     """
     if hard > 0 and is_hard(seed, hard):
         return hard_sample(seed)
@@ -186,7 +184,7 @@ def sample(seed: int, tock: float | None = None, rows: float = 0.0, hard: float 
             cards, table = down_rows(other)
     hands = int(rng.choice([0, 0, 0, 1, 2, 3]))
     spec = SceneSpec(cards=cards, size=size, table=table, seed=int(rng.integers(1 << 30)), hands=hands,
-                     deck=f"train-{int(rng.integers(100000))}", dense_courts=hard > 0)  # fmt: skip
+                     deck=f"train-{int(rng.integers(100000))}")  # fmt: skip
     scene = render_scene(spec)
     hand_mask = np.zeros((size[1], size[0]), np.uint8)
     if hands:  # the same hands render_scene drew (same random stream), on a blank canvas
@@ -234,8 +232,9 @@ def render_samples(count: int, *, seed: int, jobs: int = 1, tock: float | None =
 # --- hard tables, at the scales the detector looks at them --------------------------------------
 
 HARD_DATA_VERSION = 3
-"""Version of the samples drawn with ``hard`` (3: court pictures dense and dark; 2: sparse; the
-older streams are version 1)."""
+"""Version of the samples :func:`hard_sample` draws (3: their court pictures dense and dark, as
+printed ones are, ``SceneSpec.dense_courts``: on sparse ones the network learned that a dark
+picture is not card; the older streams are versions 1 and 2)."""
 
 LOOKS_PER_SCENE = 3
 """Consecutive seeds that share one hard table: the first look at it and two second looks."""
