@@ -12,9 +12,9 @@ renderer draws from two sources:
   listed in ``docs/system-fonts.txt``.
 
 ``TOCKTABLE_FONTS`` chooses the sources: ``all`` (the default) takes both, ``packages`` only the
-package fonts (what CI runs the suite with, so it passes on a machine without system fonts),
-``system`` only the system fonts (exactly the pool the shipped models were trained with, face
-for face, in the same order).
+package fonts (what a machine without system fonts has, and what the test suite draws with
+unless told otherwise: tests/conftest.py), ``system`` only the system fonts (exactly the pool
+the shipped models were trained with, face for face, in the same order).
 
 Faces are split *by family*, by a hash of the family's name, so that a model trained on the
 ``"train"`` pool is measured on typefaces it has never seen (``"holdout"``). The hash does not
