@@ -375,7 +375,8 @@ def _read_step_by_step(reader, image):  # type: ignore[no-untyped-def]
 
 
 def _touching_scene_7002() -> np.ndarray:
-    """The third touching-rows scene of bench.vision (seed 7): the card's body changes readings there."""
+    """The third touching-rows scene of bench.vision (seed 7): the card's body changes readings there
+    in the typefaces of the package fonts (the caller limits the renderer to them)."""
     rng = np.random.default_rng(7)
     for _ in range(3):
         cards = deal_rows(rng, touching=True)
@@ -383,11 +384,14 @@ def _touching_scene_7002() -> np.ndarray:
 
 
 @pytest.mark.parametrize("seed", [3, 4, 7002])
-def test_reading_with_the_corner_models_beside_equals_reading_step_by_step(seed: int) -> None:
+def test_reading_with_the_corner_models_beside_equals_reading_step_by_step(seed: int, monkeypatch) -> None:
     from vision.reader import CardReader
 
     reader = CardReader.default()
     if seed == 7002:
+        # With the system fonts too (TOCKTABLE_FONTS=all) this deck has another typeface, in which
+        # the body changes no reading: the scene would no longer test that path.
+        monkeypatch.setenv("TOCKTABLE_FONTS", "packages")
         image = _touching_scene_7002()
     else:
         rng = np.random.default_rng(seed)
