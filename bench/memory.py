@@ -37,7 +37,7 @@ import threading
 import time
 import urllib.parse
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from http.cookiejar import CookieJar
 from pathlib import Path
@@ -133,11 +133,16 @@ def child_env(extra: dict[str, str] | None = None) -> dict[str, str]:
 
 
 # ------------------------------------------------------------------------------ the demo
-def demo_run(minutes: float, *, env: dict[str, str] | None = None, log: Path | None = None) -> Run:
+TOCKTABLE = (sys.executable, "-m", "tocktable")
+"""How the processes are started (another command runs another copy of tocktable, to compare)."""
+
+
+def demo_run(minutes: float, *, env: dict[str, str] | None = None, log: Path | None = None,
+             tocktable: Sequence[str] = TOCKTABLE) -> Run:  # fmt: skip
     """The live demo with the card reader and the dashboard, for ``minutes``."""
     folder = Path(tempfile.mkdtemp(prefix="tocktable-mem-demo-"))
     log = log or folder / "demo.log"
-    command = [sys.executable, "-m", "tocktable", "demo", "--data", str(folder / "data"), "--port", str(free_port())]
+    command = [*tocktable, "demo", "--data", str(folder / "data"), "--port", str(free_port())]
     port = int(command[-1])
     run = Run("tocktable demo (card reader, web)", DEMO_BUDGET_MB)
 
@@ -248,14 +253,15 @@ class HostWatching(threading.Thread):
                 continue
 
 
-def serve_run(minutes: float, *, env: dict[str, str] | None = None, log: Path | None = None) -> Run:
+def serve_run(minutes: float, *, env: dict[str, str] | None = None, log: Path | None = None,
+              tocktable: Sequence[str] = TOCKTABLE) -> Run:  # fmt: skip
     """``tocktable serve --mock-pins`` reading a replayed camera, for ``minutes``."""
     folder = Path(tempfile.mkdtemp(prefix="tocktable-mem-serve-"))
     zones = render_frames(folder / "frames")
     serve_config(folder / "tocktable.toml", folder / "frames", zones)
     log = log or folder / "serve.log"
     port = free_port()
-    command = [sys.executable, "-m", "tocktable", "serve", "--mock-pins", "--config", str(folder / "tocktable.toml"),
+    command = [*tocktable, "serve", "--mock-pins", "--config", str(folder / "tocktable.toml"),
                "--data", str(folder / "data"), "--port", str(port), "--host", "127.0.0.1"]  # fmt: skip
     run = Run("tocktable serve (replayed camera)", SERVE_BUDGET_MB)
     host = HostWatching(port, lambda: SERVE_PIN)
@@ -287,7 +293,7 @@ def steps_child(use_tracemalloc: bool) -> None:
     def report(step: str) -> None:
         print(json.dumps({"step": step, **proc_status()}), flush=True)
 
-    from tocktable.run import few_malloc_arenas
+    from tocktable.memory import few_malloc_arenas
 
     few_malloc_arenas()  # as demo and serve do first
 

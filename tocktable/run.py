@@ -36,6 +36,7 @@ from tocktable.camera import (
 )
 from tocktable.config import Config, default_data_dir
 from tocktable.datalock import DataLock, check_free
+from tocktable.memory import few_malloc_arenas
 from tocktable.server import WebServer, admin_pin, check_port, lan_address, print_banner
 from tocktable.service import NotSaving, Service
 from tocktable.store import Store
@@ -54,29 +55,6 @@ def keep_to_the_data_directory() -> None:
     reader's runtime) keeps a telemetry device id and event queue under ``~/.cache/Microsoft`` and a
     ``.ses`` file in the temporary folder unless ``ORT_DISABLE_TELEMETRY`` is set before it loads."""
     os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
-
-
-MALLOC_ARENAS = 2
-"""The most malloc arenas the process keeps (glibc; ``MALLOC_ARENA_MAX`` in the environment wins)."""
-
-
-def few_malloc_arenas(count: int = MALLOC_ARENAS) -> bool:
-    """Ask glibc's allocator to share ``count`` arenas among all threads; whether it took it.
-
-    glibc gives threads that allocate at once arenas of their own, up to eight per core, and memory
-    freed in one arena is not reused by another: with the web server's 64 threads, the camera and
-    the card reader's threads, two arenas keep ``serve`` about 14 MB smaller for the same work and
-    CPU (``python -m bench.memory``). Elsewhere (another C library) nothing changes."""
-    if os.environ.get("MALLOC_ARENA_MAX"):
-        return False
-    try:
-        import ctypes
-
-        mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):
-        return False
-    m_arena_max = -8  # malloc.h's M_ARENA_MAX
-    return bool(mallopt(m_arena_max, count))
 
 
 def game_settings(config: Config, *, names: tuple[str, ...] = ()) -> tuple[SessionSettings, list[tuple[str, int]]]:

@@ -99,7 +99,7 @@ def test_the_demo_with_the_card_reader_and_the_dashboard_stays_under_400_mb(tmp_
 def test_two_malloc_arenas_unless_the_environment_says(monkeypatch: pytest.MonkeyPatch) -> None:
     import platform
 
-    from tocktable.run import few_malloc_arenas
+    from tocktable.memory import few_malloc_arenas
 
     monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
     assert few_malloc_arenas() is False  # the host's own setting wins: nothing asked of the allocator
