@@ -158,6 +158,7 @@
     TT.fill($("now-board"), ...s.board.map((c) => card(c, "mini")));
     $("now-pot").textContent = s.pot_total ? `pot ${fmt(s.pot_total)}` : "";
     TT.fill($("warnings"), ...(s.warnings || []).filter((w) => w.kind !== "storage").map((w) => el("li", { text: `⚠ ${w.message}` })));
+    if (s.camera && !s.camera.ok) $("warnings").append(el("li", { text: `⚠ camera: ${s.camera.message || "no picture"}` }));
 
     const range = raiseRange(s);
     const call = (s.legal_actions || []).find((a) => a.action === "call");
