@@ -1,7 +1,9 @@
-"""Service benchmark: what a press costs from the console to the disk, and what a restart costs.
+"""Service benchmark: what a press costs from the console to the disk, what a restart costs, and
+the memory the running product holds.
 
-    python -m bench.service               # about half a minute
-    python -m bench.service --hands 40    # shorter
+    python -m bench.service                       # half a minute, then about 13 minutes of memory
+    python -m bench.service --hands 40 --memory-minutes 0   # shorter, memory breakdown only
+    python -m bench.service --memory-only --memory-minutes 10
 
 Measured in one run on a temporary SQLite file:
 
@@ -11,7 +13,11 @@ Measured in one run on a temporary SQLite file:
   settings, and one ``write`` + ``fsync`` on an append-only file;
 - **snapshot**: building and publishing one snapshot (JSON for every phone);
 - **restart**: replaying a whole night from the store (the demo's hands), per hand and in total;
-- **memory**: the process's peak RSS after all of it (the service budget is 200 MB).
+- **memory of this process**: its peak RSS after all of it (the service alone, budget 200 MB);
+- **memory of the product** (:mod:`bench.memory`): ``tocktable demo`` and ``tocktable serve``
+  with the card reader on a replayed camera, each a real process sampled for
+  ``--memory-minutes`` (peak resident memory, budgets 400 MB and 300 MB), then where the memory
+  goes, step by step through a start.
 """
 
 from __future__ import annotations
@@ -81,7 +87,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=100, help="hands the demo plays first (default 100)")
     parser.add_argument("--presses", type=int, default=300, help="timed presses (default 300)")
+    parser.add_argument("--memory-minutes", type=float, default=3.0,
+                        help="how long the demo and serve each run for their memory (default 3; 0: only the breakdown)")
+    parser.add_argument("--memory-only", action="store_true", help="only the memory of the demo and serve")
     args = parser.parse_args()
+    if not args.memory_only:
+        timings(args)
+    memory(args.memory_minutes)
+
+
+def memory(minutes: float) -> None:
+    from bench.memory import report
+
+    print("\nMemory of the product (bench.memory):", flush=True)
+    kept = report(minutes, steps_only=minutes <= 0)
+    if minutes > 0:
+        print(f"\nBoth budgets {'kept' if kept else 'NOT kept'}.")
+
+
+def timings(args: argparse.Namespace) -> None:
     folder = Path(tempfile.mkdtemp(prefix="tocktable-bench-"))
     config = load_config(None, data_dir=folder)
     options = DemoOptions(data_dir=folder, fast=True, seed=1, web=False, camera="view")
@@ -91,7 +115,8 @@ def main() -> None:
         demo.run_fast(args.hands, confirm_seconds=options.confirm_seconds)
         played = time.perf_counter() - started
         service = demo.service
-        press, publish = [], []
+        press: list[float] = []
+        publish: list[float] = []
         while not can_raise(service.snapshot().to_dict()):
             demo.run_fast(1, confirm_seconds=options.confirm_seconds)
         while len(press) < args.presses:  # PLUS/MINUS change the pending bet: a full round trip, no game change

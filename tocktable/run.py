@@ -36,6 +36,7 @@ from tocktable.camera import (
 )
 from tocktable.config import Config, default_data_dir
 from tocktable.datalock import DataLock, check_free
+from tocktable.memory import few_malloc_arenas
 from tocktable.server import WebServer, admin_pin, check_port, lan_address, print_banner
 from tocktable.service import NotSaving, Service
 from tocktable.store import Store
@@ -171,6 +172,7 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
     from web.camera import hole_cards_public
 
     keep_to_the_data_directory()
+    few_malloc_arenas()
     data_dir = options.data_dir or default_data_dir() / "demo"
     config = replace(config, data_dir=data_dir)  # the dashboard's key and settings live there too
     check_free(data_dir)
@@ -334,6 +336,7 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
     from web.camera import hole_cards_public
 
     keep_to_the_data_directory()
+    few_malloc_arenas()
     data_dir = options.data_dir or config.data_dir
     config = replace(config, data_dir=data_dir)  # the dashboard's key and settings live there too
     check_free(data_dir)
