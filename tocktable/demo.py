@@ -448,9 +448,16 @@ class Demo:
 
     def _host(self, snap: dict[str, Any]) -> Move | None:
         """The host's part: deal the next hand when the table waits between hands, rebuy a
-        busted player during a hand they are not in (a settled hand is left for the clock), and
+        busted player during a hand they are not in (a settled hand is left for the clock, unless
+        one player holds every chip and nothing could be dealt), and
         enter on the admin page the cards the camera read wrong (at once) or could not read (after
         a while: :class:`tocktable.players.Patience`)."""
+        busted = [p["seat"] for p in snap["seats"] if p["name"] and p["stack"] == 0 and not p["sitting_out"]]
+        with_chips = [p for p in snap["seats"] if p["name"] and p["stack"] > 0 and not p["sitting_out"]]
+        if snap["phase"] in ("settled", "ready") and busted and len(with_chips) < 2:
+            # One player holds every chip: no hand can be dealt until a busted player buys in
+            # again (a rebuy closes the settled hand), so the clock alone would wait forever.
+            return partial(self._call, Rebuy(busted[0], self.buy_in))
         if snap["phase"] == "ready":
             return partial(self._call, Confirm())
         if snap["phase"] == "playing":

@@ -260,3 +260,18 @@ def test_the_demo_serves_this_machine_only_unless_asked_for_the_network_and_says
     lan = run_cli(*base, "--lan", cwd=tmp_path)
     assert lan.returncode == 0, lan.stderr
     assert f"Dashboard: http://{lan_address()}:" in lan.stdout and "phones join there" in lan.stdout
+
+
+@pytest.mark.parametrize("seed", [0, 1, 3])
+def test_the_demo_rebuys_when_one_player_holds_every_chip(tmp_path: Path, seed: int) -> None:
+    """Heads-up with short stacks a player busts within a few hands: the settled hand leaves one
+    player with chips, no hand can be dealt, and the host buys the busted player in again (the
+    clock alone would wait for ever). These seeds bust a player in the first forty hands."""
+    config = load_config(None, data_dir=tmp_path)
+    config = replace(config, table=replace(config.table, seats=2, buy_in=100))
+    with fast_demo(tmp_path, config, hands=40, seed=seed, camera="perfect") as (demo, snapshots, _):
+        assert demo.played >= 40
+        assert_chips_conserved(snapshots)
+        rebuys = [c for c in demo.service.store.commands(demo.service.session_id) if c.kind == "rebuy"]
+        assert rebuys, "no player busted: the seed no longer tests a rebuy"
+        assert sum(line["bought_in"] for line in demo.service.snapshot().to_dict()["ledger"]) == 200 + 100 * len(rebuys)
