@@ -257,10 +257,6 @@ KNOWN_MODULE_ARROWS: dict[tuple[str, str], str] = {
     ("bench.vision_peer", "bench.vision"): "the peer is measured with bench.vision's functions and bench.vision "
     "runs the peer beside itself; the measurements in a module of their own would remove it",
     ("table.dice.faces", "table.dice.combination"): "TODO",
-    ("table.tock", "table.lens"): "TODO",
-    ("table.lens_words", "table.lens"): "TODO",
-    ("table.session_records", "table.session"): "TODO",
-    ("table.session_snapshot", "table.session"): "TODO",
     ("web.join", "tocktable.server"): "TODO",
     ("web.serve", "tocktable.server"): "TODO",
     ("vision.reader", "vision.enroll"): "TODO",
