@@ -308,6 +308,8 @@ def steps_child(use_tracemalloc: bool) -> None:
     import onnxruntime  # noqa: F401
 
     report("onnxruntime")
+    import flask  # noqa: F401  (web's own modules load it with an app only)
+
     import tocktable.run  # noqa: F401
     import web
     import web.serve

@@ -32,10 +32,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from table.steps import Press, SetBet
 from tocktable.config import load_config
 from tocktable.run import DB_NAME, DemoOptions, open_demo
 from tocktable.service import replay_session
-from tocktable.steps import Press, SetBet
 from tocktable.store import Store
 
 

@@ -207,7 +207,7 @@ class AutoTable:
         self.hand = -1
 
     def step(self) -> Any:
-        from tocktable.steps import Act, ChooseButton, Confirm, DealBoard, Rebuy, Show
+        from table.steps import Act, ChooseButton, Confirm, DealBoard, Rebuy, Show
 
         s = self.service.snapshot().to_dict()
         if s["hand_number"] != self.hand:

@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar
 
 from table.errors import TocktableError
+from table.session_settings import SessionSettings
 
 
 class CommandError(TocktableError, ValueError):
@@ -229,6 +230,17 @@ class Tick:
 
 INPUT_TYPES: dict[str, type[Any]] = {cls.kind: cls for cls in (Press, SetBet, SetDraw, Tick)}
 
+
+@dataclass(frozen=True)
+class NewSession:
+    """Close the open session in the store and open a new one with these settings and players
+    (the host's "new game", or the end of the night with no players). An input from the admin
+    page alone: it has no JSON form."""
+
+    settings: SessionSettings
+    players: tuple[tuple[str, int], ...] = ()
+
+
 _ALLOWED_KINDS = ", ".join(sorted({*STEP_TYPES, *INPUT_TYPES} - {"tick"}))
 
 
@@ -302,7 +314,7 @@ def _check(kind: str, name: str, type_text: str, value: Any) -> Any:
         if isinstance(value, str):
             value = value.split()
         if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-            raise CommandError(f"{kind}: {name} must be a list of cards such as [\"Ah\", \"Kd\"], got {value!r}")
+            raise CommandError(f'{kind}: {name} must be a list of cards such as ["Ah", "Kd"], got {value!r}')
         return tuple(value)
     if type_text.startswith("Mapping"):
         if not isinstance(value, Mapping):
@@ -314,7 +326,7 @@ def _check(kind: str, name: str, type_text: str, value: Any) -> Any:
             except (TypeError, ValueError):
                 raise CommandError(f"{kind}: {name} keys are seat numbers, got {key!r}") from None
             if not isinstance(card, str):
-                raise CommandError(f"{kind}: {name}[{key}] must be a card such as \"Ah\", got {card!r}")
+                raise CommandError(f'{kind}: {name}[{key}] must be a card such as "Ah", got {card!r}')
             out[seat] = card
         return out
     raise CommandError(f"{kind}: field {name} has a type this reader does not know ({type_text})")  # pragma: no cover

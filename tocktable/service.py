@@ -41,16 +41,14 @@ from table.engine import ActionKind, Street
 from table.engine.draw import DrawHand
 from table.errors import TocktableError
 from table.session import SessionSettings
-from tocktable.faults import StorageFault, storage_fault
-from tocktable.game import Game, Phase, event_record
-from tocktable.snapshot import Snapshot
-from tocktable.steps import (
+from table.steps import (
     STEP_TYPES,
     Act,
     CommandError,
     Confirm,
     Correct,
     Draw,
+    NewSession,
     Press,
     Seat,
     SetBet,
@@ -61,6 +59,12 @@ from tocktable.steps import (
     Undo,
     payload_of,
 )
+from tocktable.faults import StorageFault, storage_fault
+from tocktable.game import Game, Phase, event_record
+from tocktable.lens_worker import LensWorker
+from tocktable.records import StoredRecords
+from tocktable.replay import replay_session
+from tocktable.snapshot import Snapshot
 from tocktable.store import Store, StoreError
 from tocktable.tickets import Ack, ServiceError, Subscription, Ticket, _Barrier
 from tocktable.watch import Notice, ViewInterpreter
@@ -99,15 +103,6 @@ class CameraStatus:
 
     ok: bool
     message: str | None = None
-
-
-@dataclass(frozen=True)
-class NewSession:
-    """Close the open session in the store and open a new one with these settings and players
-    (the host's "new game", or the end of the night with no players)."""
-
-    settings: SessionSettings
-    players: tuple[tuple[str, int], ...] = ()
 
 
 class Service:
@@ -155,6 +150,8 @@ class Service:
         self.faulted = threading.Event()
         """Set once the store could not keep a step (see :attr:`fault`)."""
         self.resumed = False
+        self.records = StoredRecords(self)
+        """The open session read back from the store (the dashboard's history and exports)."""
         self.session_id, self.game = self._open(settings, players, new_session=new_session)
         if self.resumed:
             self._restore_console()
@@ -243,6 +240,10 @@ class Service:
     def view(self) -> TableView | None:
         """The table view last taken from the camera (None before the first)."""
         return self._view
+
+    def lens_feed(self, *, stop_when: threading.Event) -> LensWorker:
+        """A learning lens worker following this service's snapshots (not started yet)."""
+        return LensWorker(self, stop_when=stop_when)
 
     def subscribe(self, *, maxsize: int = 16) -> Subscription:
         """Receive every snapshot published from now on (the current one first)."""
@@ -663,25 +664,3 @@ class Service:
             subscribers = list(self._subscribers)
         for subscription in subscribers:
             subscription._offer(snapshot)
-
-
-def replay_session(
-    store: Store, session_id: int, *, clock: Callable[[], float] | None = None
-) -> tuple[Game, int | None]:
-    """Rebuild a session's game from its stored steps: the game and the last step's sequence number.
-
-    The steps are replayed only once their checksums are all found as written
-    (:meth:`tocktable.store.Store.verified_session`): an altered file is reported, never replayed."""
-    info, commands = store.verified_session(session_id)
-    try:
-        settings = SessionSettings.from_dict(info.meta["settings"])
-    except (KeyError, TypeError, TocktableError) as exc:
-        raise StoreError(f"session {session_id} in {store.path} has unreadable settings ({exc})") from None
-    try:
-        game = Game.replay(settings, [c.payload["commands"] for c in commands], clock=clock)
-    except (KeyError, TypeError, TocktableError) as exc:
-        raise StoreError(
-            f"session {session_id} in {store.path} does not replay ({exc}); "
-            "start a new session (--new-session) and keep this file for a bug report"
-        ) from None
-    return game, commands[-1].seq if commands else None

@@ -86,22 +86,31 @@ def test_an_entry_that_closes_no_cycle_is_stale(tmp_path: Path) -> None:
     root = _project(tmp_path, files)
     report = check(
         read_imports(root, ("low", "high")), [], module_arrows={("high.b", "low.a"): "why", ("low.a", "high.b"): "why"},
-        package_arrows_allowed={}, unexplained_allowed={},
+        package_arrows_allowed={}, unexplained_allowed={"high": "why"},
     )  # fmt: skip
     assert report.stale == [
         "module arrow high.b → low.a: closes no cycle any more (remove the entry)",
         "module arrow low.a → high.b: no such import any more (remove the entry)",
+        "unexplained imports allowed in high: there are none any more (remove the entry)",
     ]
 
 
 @pytest.mark.parametrize("above", ["    # numpy is heavy\n", "    import os  # numpy is heavy\n    # and so on\n"])
 def test_a_comment_above_a_block_of_imports_explains_them(tmp_path: Path, above: str) -> None:
-    body = f"def f():\n{above}    import json\n    from low.a import A\n    from low.a import (\n        A,\n    )\n"
+    body = f"def f():\n{above}    import json\n\n    from low.a import A\n    from low.a import (\n        A,\n    )\n"
     root = _project(tmp_path, {"low/__init__.py": "", "low/a.py": "A = 1\n", "low/b.py": body})
     assert unexplained(root, ("low",)) == []
     bare = body.replace(above, "    x = 1\n")
     _project(tmp_path, {"low/b.py": bare})
-    assert [i.line for i in unexplained(root, ("low",))] == [4, 5]
+    assert [i.line for i in unexplained(root, ("low",))] == [5, 6]
+
+
+def test_a_module_may_give_one_reason_for_all_its_imports_inside_functions(tmp_path: Path) -> None:
+    body = "def f():\n    from low.a import A\n    return A\n"
+    root = _project(tmp_path, {"low/__init__.py": "", "low/a.py": "A = 1\n", "low/b.py": body})
+    assert len(unexplained(root, ("low",))) == 1
+    _project(tmp_path, {"low/b.py": f"{import_graph.MODULE_REASON} each command loads what it needs\n{body}"})
+    assert unexplained(root, ("low",)) == []
 
 
 def test_cycles_are_the_strongly_connected_parts() -> None:
