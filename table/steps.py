@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
+from enum import Enum
 from typing import Any, ClassVar
 
 from table.errors import TocktableError
@@ -196,9 +197,34 @@ STEP_TYPES: dict[str, type[Any]] = {
 
 
 # ------------------------------------------------------------------------------- inputs
+class ConsoleButton(Enum):
+    """The dealer's buttons, with their name in the configuration file."""
+
+    FOLD = "fold"
+    CHECK_CALL = "check_call"
+    BET_RAISE = "bet_raise"
+    ALL_IN = "all_in"
+    UNDO = "undo"
+    PLUS = "plus"
+    MINUS = "minus"
+    NEXT = "next"
+
+    @property
+    def needs_hold(self) -> bool:
+        """ALL-IN and UNDO act only when held, so that a brush does not ruin a hand."""
+        return self in (ConsoleButton.ALL_IN, ConsoleButton.UNDO)
+
+    @property
+    def label(self) -> str:
+        """The text printed on the button."""
+        return {"check_call": "CHECK/CALL", "bet_raise": "BET/RAISE", "all_in": "ALL-IN",
+                "plus": "+", "minus": "−", "next": "NEXT/CONFIRM"}.get(self.value, self.value.upper())  # fmt: skip
+
+
 @dataclass(frozen=True)
 class Press:
-    """A console button, pressed from the admin page or a test (the same as the real button)."""
+    """A console button (a :class:`ConsoleButton` value), pressed from the admin page or a test
+    (the same as the real button)."""
 
     kind: ClassVar[str] = "press"
     button: str

@@ -112,7 +112,7 @@ class _Stream:
         self.close()
         raise StopIteration
 
-    def _message(self, item: Any) -> str:
+    def _message(self, item: Published) -> str:
         kind = getattr(item, "event", "state")
         data = self._ctx.presenter.text(item, host=self._host) if kind == "state" else item.json
         return f"id: {item.version}\nevent: {kind}\ndata: {data}\n\n"

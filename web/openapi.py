@@ -13,8 +13,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
-from hardware.pins import ConsoleButton
-from table.steps import INPUT_TYPES, STEP_TYPES
+from table.steps import INPUT_TYPES, STEP_TYPES, ConsoleButton
 from web.dice import DICE_PATHS, DICE_SCHEMAS
 from web.lens import LENS_PATHS, LENS_SCHEMAS
 from web.names import NAME_SCHEMA as NAME
