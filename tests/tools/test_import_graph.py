@@ -17,7 +17,7 @@ def test_no_cycle_but_the_allowed_ones_and_no_stale_entry() -> None:
 
 
 def test_every_allowed_entry_says_why() -> None:
-    entries = {**import_graph.KNOWN_MODULE_ARROWS, **import_graph.KNOWN_PACKAGE_ARROWS}
+    entries = {**import_graph.KNOWN_MODULE_ARROWS, **import_graph.KNOWN_PACKAGE_ARROWS, **import_graph.KNOWN_COPIES}
     reasons = [*entries.values(), *import_graph.KNOWN_UNEXPLAINED.values()]
     assert all(len(reason.split()) >= 6 for reason in reasons), [r for r in reasons if len(r.split()) < 6]
 
@@ -71,12 +71,12 @@ def test_a_cycle_hidden_in_a_function_is_found_and_only_an_entry_allows_it(tmp_p
     imports = read_imports(root, ("low", "high"))
     hidden = unexplained(root, ("low", "high"))
     assert [str(i) for i in hidden] == ["low.a:2 → high.b (function)"]
-    report = check(imports, hidden, module_arrows={}, package_arrows_allowed={}, unexplained_allowed={})
+    report = check(imports, hidden, module_arrows={}, package_arrows_allowed={}, unexplained_allowed={}, copies={})
     assert report.module_cycles == [["high.b", "low.a"]] and report.package_cycles == [["high", "low"]]
     assert not report.ok
     allowed = check(
         imports, hidden, module_arrows={("low.a", "high.b"): "why"}, package_arrows_allowed={("low", "high"): "why"},
-        unexplained_allowed={"low": "why"},
+        unexplained_allowed={"low": "why"}, copies={},
     )  # fmt: skip
     assert allowed.ok, allowed.lines()
 
@@ -86,11 +86,14 @@ def test_an_entry_that_closes_no_cycle_is_stale(tmp_path: Path) -> None:
     root = _project(tmp_path, files)
     report = check(
         read_imports(root, ("low", "high")), [], module_arrows={("high.b", "low.a"): "why", ("low.a", "high.b"): "why"},
-        package_arrows_allowed={}, unexplained_allowed={"high": "why"},
+        package_arrows_allowed={}, unexplained_allowed={"high": "why"}, root=root,
+        copies={("high.b.f", "low.a.g"): "why"},
     )  # fmt: skip
     assert report.stale == [
         "module arrow high.b → low.a: closes no cycle any more (remove the entry)",
         "module arrow low.a → high.b: no such import any more (remove the entry)",
+        "copy high.b.f / low.a.g: high.b.f is gone (remove the entry)",
+        "copy high.b.f / low.a.g: low.a.g is gone (remove the entry)",
         "unexplained imports allowed in high: there are none any more (remove the entry)",
     ]
 
