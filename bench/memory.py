@@ -43,6 +43,9 @@ from http.cookiejar import CookieJar
 from pathlib import Path
 from typing import Any
 
+# Imports inside functions: the start measured step by step imports each part in the step that
+# reports its memory, and each run imports only what it measures.
+
 DEMO_BUDGET_MB = 400
 SERVE_BUDGET_MB = 300
 SERVE_PIN = "864209"

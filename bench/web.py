@@ -39,6 +39,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+# Imports inside functions: the phones' and the crowd's processes (started with "spawn") import
+# this module again; only the server's side loads the service and the web app.
+
 Record = tuple[int, int, float]
 """(client, version, monotonic time received)."""
 

@@ -289,8 +289,6 @@ KNOWN_UNEXPLAINED: dict[str, str] = {
     "mark_reader close the cycles allowed above; each gets its comment, or goes, with the renderer's move "
     "into a sub-package of its own",
     "table.dice.faces": "the import that closes the dice cycle allowed above, which goes with it",
-    "bench": "benchmark scripts run by hand; several measure one part alone (the start step by step, a "
-    "client apart from its server) and import it when they measure it: not yet commented one by one",
 }
 
 
