@@ -29,9 +29,14 @@ from typing import Any
 import cv2
 import numpy as np
 
+from table.cards import Card
+from table.tock import ALL_MARKS, mark_of
+from vision.deck_profile import read_backs
 from vision.detect import quad_iou
 from vision.enroll import DECK_ORDER, card_from_filename, enroll, enroll_folder
+from vision.mark_reader import MarkReader
 from vision.reader import MODELS_DIR, CardReader
+from vision.rectify import Pyramid
 from vision.scene import PlacedCard, SceneSpec, deal_rows, render_scene
 
 REAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "vision-real"
@@ -143,12 +148,6 @@ def synthetic(reader: CardReader, decks: int, scenes: int, *, seed: int) -> dict
 
 
 def backs(reader: CardReader, decks: int, scenes: int, *, seed: int) -> dict[str, Any]:
-    from table.cards import Card
-    from table.tock import ALL_MARKS, mark_of
-    from vision.deck_profile import read_backs
-    from vision.mark_reader import MarkReader
-    from vision.rectify import Pyramid
-
     enrolled: Counter[str] = Counter()
     cost: dict[str, list[float]] = {"profile": [], "marks": []}
     marks = MarkReader()

@@ -34,10 +34,10 @@ from typing import Any
 from table.cards import Card
 from table.engine import BlindStructure
 from table.session import SessionSettings
+from table.steps import Act, ChooseButton, Confirm, DealBoard, MarkRead, Show
 from table.tock import mark_of
 from tocktable.lens_worker import LensWorker, public_table
 from tocktable.service import Service
-from tocktable.steps import Act, ChooseButton, Confirm, DealBoard, MarkRead, Show
 from tocktable.store import Store
 
 SEATS = 6

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from table.tock import ALL_MARKS
+from vision.detect import quad_iou
 from vision.faces import deck_style
 from vision.mark_reader import PLAIN, MarkReader, centre_patch
 from vision.mark_samples import card_shot, sticker_back
@@ -117,8 +118,6 @@ def scenes(marks: MarkReader, card_reader: Any, count: int, *, seed: int, misses
            ) -> dict[str, Any]:  # fmt: skip
     """Hold-out scenes: marks from the true outlines, and through the card reader when given (as
     it reports them); ``misses``: save a picture of each card read wrongly or unsure there."""
-    from vision.detect import quad_iou
-
     rng = np.random.default_rng(seed)
     truth_tally, pipeline_tally = Tally(), Tally()
     found = face_down = 0
@@ -247,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     marks = MarkReader()
     card_reader = None
     try:
-        from vision.reader import MODELS_DIR, CardReader
+        from vision.reader import MODELS_DIR, CardReader  # optional: without its models, the marks' own figures
 
         card_reader = CardReader(args.models or MODELS_DIR)
     except Exception as error:  # no models yet: the mark reader's own figures still stand

@@ -32,10 +32,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.memory import report
+from table.steps import Press, SetBet
 from tocktable.config import load_config
 from tocktable.run import DB_NAME, DemoOptions, open_demo
 from tocktable.service import replay_session
-from tocktable.steps import Press, SetBet
 from tocktable.store import Store
 
 
@@ -97,8 +98,6 @@ def main() -> None:
 
 
 def memory(minutes: float) -> None:
-    from bench.memory import report
-
     print("\nMemory of the product (bench.memory):", flush=True)
     kept = report(minutes, steps_only=minutes <= 0)
     if minutes > 0:

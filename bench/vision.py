@@ -494,7 +494,7 @@ def _print_hard(r: dict[str, Any]) -> dict[str, Any]:
 
 def _finish(figures: dict[str, Any], args: argparse.Namespace) -> int:
     if not args.skip_peers and args.only != "hard":  # the peer on the same scenes, photos and frames, in this run
-        from bench.vision_peer import beside
+        from bench.vision_peer import beside  # closes the cycle tools/import_graph allows (the peer uses this module)
 
         if args.true_outlines:
             print("(the peer finds its own outlines: --true-outlines applies to tocktable only)")

@@ -39,6 +39,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+# Imports inside functions: the phones' and the crowd's processes (started with "spawn") import
+# this module again; only the server's side loads the service and the web app.
+
 Record = tuple[int, int, float]
 """(client, version, monotonic time received)."""
 
@@ -207,7 +210,7 @@ class AutoTable:
         self.hand = -1
 
     def step(self) -> Any:
-        from tocktable.steps import Act, ChooseButton, Confirm, DealBoard, Rebuy, Show
+        from table.steps import Act, ChooseButton, Confirm, DealBoard, Rebuy, Show
 
         s = self.service.snapshot().to_dict()
         if s["hand_number"] != self.hand:

@@ -8,38 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
 from hardware.errors import GPIOError, PinMapError
+from table.steps import ConsoleButton
 from table.wording import listed
+
+__all__ = ["PIN_FACTORIES", "USABLE_PINS", "ConsoleButton", "PinMap", "make_pin_factory"]
 
 USABLE_PINS = frozenset(range(2, 28))
 """BCM GPIO 2..27 on the 40-pin header of every Pi since the B+ (0 and 1 are the HAT EEPROM bus)."""
-
-
-class ConsoleButton(Enum):
-    """The dealer's buttons, with their name in the configuration file."""
-
-    FOLD = "fold"
-    CHECK_CALL = "check_call"
-    BET_RAISE = "bet_raise"
-    ALL_IN = "all_in"
-    UNDO = "undo"
-    PLUS = "plus"
-    MINUS = "minus"
-    NEXT = "next"
-
-    @property
-    def needs_hold(self) -> bool:
-        """ALL-IN and UNDO act only when held, so that a brush does not ruin a hand."""
-        return self in (ConsoleButton.ALL_IN, ConsoleButton.UNDO)
-
-    @property
-    def label(self) -> str:
-        """The text printed on the button."""
-        return {"check_call": "CHECK/CALL", "bet_raise": "BET/RAISE", "all_in": "ALL-IN",
-                "plus": "+", "minus": "−", "next": "NEXT/CONFIRM"}.get(self.value, self.value.upper())  # fmt: skip
 
 
 _DEFAULT_BUTTONS = {

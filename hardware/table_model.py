@@ -266,6 +266,7 @@ class TableModel:
     # -- drawing ----------------------------------------------------------------------
     def scene_spec(self, state: TableState | None = None) -> SceneSpec:
         """The table as a ``vision.scene.SceneSpec`` (vision is imported here, not before)."""
+        # The renderer (OpenCV drawing, the fonts) loads when a frame is first drawn, not with hardware.
         from vision.scene import PlacedCard, SceneSpec
 
         state = self.state() if state is None else state
@@ -280,7 +281,7 @@ class TableModel:
         """The camera's picture of the table now (``t`` is ignored: the table is what changes).
 
         A table that has not changed since the last frame is not drawn again."""
-        from vision.scene import render_scene
+        from vision.scene import render_scene  # the renderer loads with the first frame drawn
 
         with self._render_lock:
             state = self.state()

@@ -36,7 +36,7 @@ import numpy.typing as npt
 from table.cards import Card, parse_cards
 from table.errors import InvalidCardsError
 from table.evaluate import Category, category_of, evaluate_seats
-from table.tock import ALL_MARKS, Mark, mark_of
+from table.tock_marks import ALL_MARKS, Mark, mark_of
 from table.wording import counted
 
 __all__ = [

@@ -38,7 +38,7 @@ from table.errors import InvalidCardsError
 from table.evaluate import Category, evaluate_seats
 from table.lens_words import board_words, explain, summary
 from table.reach import Reach, describe_target, reach
-from table.tock import Mark, mark_of
+from table.tock_marks import Mark, mark_of
 
 if TYPE_CHECKING:
     from table.engine import Hand

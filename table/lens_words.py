@@ -12,20 +12,42 @@ still make and why, and its chances.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from table.cards import Card, Suit
 from table.evaluate import Category, evaluate
-from table.tock import Mark, SizeClass
+from table.tock_marks import Mark, SizeClass
 
 if TYPE_CHECKING:
-    from table.lens import SeatLens
     from table.reach import Reach
 
 __all__ = ["board_words", "card_words", "explain", "item_words", "pair_words", "percent", "summary"]
 
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven")
 Item = Card | Mark | None
+
+
+class SeatFigures(Protocol):
+    """What the words say of one seat (a :class:`table.lens.SeatFigures` has it all)."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def shows(self) -> tuple[Item, Item]: ...
+    @property
+    def folded(self) -> bool: ...
+    @property
+    def win(self) -> float: ...
+    @property
+    def tie(self) -> float: ...
+    @property
+    def equity(self) -> float: ...
+    @property
+    def best_example(self) -> str | None: ...
+    @property
+    def outs(self) -> tuple[Card, ...] | None: ...
 
 
 def card_words(card: Card) -> str:
@@ -111,7 +133,7 @@ def _hand_words(described: str) -> str:
 
 
 def explain(
-    seat: SeatLens,
+    seat: SeatFigures,
     board: Sequence[Item],
     possible: Reach | None,
     *,
@@ -190,14 +212,14 @@ def explain(
     return tuple(sentences)
 
 
-def summary(seats: Sequence[SeatLens], *, viewer: int | None, exact: bool, basis: str) -> str:
+def summary(seats: Sequence[SeatFigures], *, viewer: int | None, exact: bool, basis: str) -> str:
     """Who leads, in one sentence; ``basis`` says from what (``"From what the table can see"``)."""
     live = sorted((s for s in seats if not s.folded), key=lambda s: -s.equity)
 
-    def who(seat: SeatLens) -> str:
+    def who(seat: SeatFigures) -> str:
         return "you" if seat.seat == viewer else seat.name
 
-    def verb(seat: SeatLens, word: str) -> str:
+    def verb(seat: SeatFigures, word: str) -> str:
         return word if seat.seat == viewer else word + "s"
 
     lead = live[0]

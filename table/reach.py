@@ -32,7 +32,7 @@ from table import evaluate_tables as tables
 from table.cards import Card, Rank
 from table.equity import MARK_INDEX, MARK_NUMBER, Layout
 from table.evaluate import Category, HandValue, evaluate_seats
-from table.tock import Mark
+from table.tock_marks import Mark
 
 __all__ = ["BOARD_LIMIT", "Reach", "describe_target", "nut_ranks", "reach"]
 

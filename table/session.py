@@ -46,7 +46,7 @@ from table.session_draw import DRAW_VARIANTS, MAX_PLAYERS, MIN_PLAYERS, DrawOpti
 from table.session_records import HandRecord, LedgerLine, Player, record_of
 from table.session_settings import SessionSettings
 from table.session_snapshot import snapshot_of
-from table.tock import Mark
+from table.tock_marks import Mark
 
 Command = dict[str, Any]
 """One logged command: ``{"op": name, ...arguments as plain data}``."""
@@ -129,7 +129,7 @@ class Session:
         hand = self.hand
         if hand is None or not self._hand_open or not hand.is_complete:
             return
-        self.records.append(record_of(self))
+        self.records.append(self._record_of(hand))
         self._hand_open = False
         for seat in hand.in_hand:
             self.players[seat].stack = hand.stacks[seat]
@@ -138,6 +138,9 @@ class Session:
             # Two players out in the same hand: the one who started it with fewer chips is out first.
             for seat in sorted(busted, key=lambda s: (hand.starting_stacks[s], -s)):
                 self.eliminated.append(self.players[seat].name)
+
+    def _record_of(self, hand: Hand) -> HandRecord:
+        return record_of(hand, number=self.hand_number, level=self.hand_level, players=self.players)
 
     def _dealt_in(self) -> list[int]:
         """Seats to deal into the next hand: seated, not sitting out, with chips."""
@@ -501,7 +504,7 @@ class Session:
         (join them with :func:`table.history.to_phhs` for one file)."""
         records = list(self.records)
         if self.hand is not None and self._hand_open and self.hand.is_complete:
-            records.append(record_of(self))
+            records.append(self._record_of(self.hand))
         texts = []
         for r in records:
             hand = self.hands[r.number - 1]
@@ -518,14 +521,15 @@ class Session:
     def last_record(self) -> HandRecord | None:
         """The results of the last finished hand (the current one once complete)."""
         if self.hand is not None and self._hand_open and self.hand.is_complete:
-            return record_of(self)
+            return self._record_of(self.hand)
         return self.records[-1] if self.records else None
 
     def snapshot(self, *, now: float | None = None) -> dict[str, Any]:
         """The table as plain JSON-ready data for the dashboard. Hole cards appear only once
         shown, at the showdown or at an all-in; ``now`` (or the clock) gives the time left in
         the level."""
-        return snapshot_of(self, now)
+        hand = self.hand if self._hand_open else None
+        return snapshot_of(self, now, hand=hand, dealt_in=len(self._dealt_in()))
 
 
 __all__ = [

@@ -3,16 +3,14 @@ the table, the money ledger, and the record of each closed hand."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from table.cards import Card
-from table.engine import BlindLevel, PotResult
+from table.engine import BlindLevel, Hand, PotResult
 from table.engine.draw import DrawHand
 from table.session_draw import shown_names
-
-if TYPE_CHECKING:
-    from table.session import Session
 
 __all__ = ["HandRecord", "LedgerLine", "Player", "record_of"]
 
@@ -95,15 +93,14 @@ class HandRecord:
         return data
 
 
-def record_of(session: Session) -> HandRecord:
-    """The record of the session's current hand, which must be complete."""
-    hand = session.hand
-    assert hand is not None and hand.showdown is not None and session.hand_level is not None
-    names = {s: session.players[s].name for s in hand.in_hand}
+def record_of(hand: Hand, *, number: int, level: BlindLevel | None, players: Mapping[int, Player]) -> HandRecord:
+    """The record of hand ``number`` (played at ``level`` by ``players``), which must be complete."""
+    assert hand.showdown is not None and level is not None
+    names = {s: players[s].name for s in hand.in_hand}
     return HandRecord(
-        number=session.hand_number,
+        number=number,
         button=hand.button,
-        level=session.hand_level,
+        level=level,
         names=names,
         board=tuple(hand.board),
         shown={s: hand.hole[s] for s in hand.in_hand if s in hand.hole and not hand.folded[s]},

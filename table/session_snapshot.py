@@ -1,20 +1,51 @@
 """The table as plain JSON-ready data for the dashboard (:meth:`table.session.Session.snapshot`).
 
-A helper of the session: it reads the session's own state, including whether the current hand
-is still open."""
+A helper of the session: it reads what :class:`SessionState` lists of the session (a
+:class:`table.session.Session` has it all), and is told the hand still open and how many seats
+the next hand would deal in."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
-from table.engine import BlindLevel, Hand
+from table.cards import Card
+from table.engine import BlindLevel, Hand, LevelClock
 from table.engine.draw import DrawHand
 from table.session_draw import draw_state
+from table.session_records import HandRecord, LedgerLine, Player
+from table.session_settings import SessionSettings
 
-if TYPE_CHECKING:
-    from table.session import Session
+__all__ = ["SessionState", "snapshot_of"]
 
-__all__ = ["snapshot_of"]
+
+class SessionState(Protocol):
+    """What a snapshot reads of the session."""
+
+    @property
+    def settings(self) -> SessionSettings: ...
+    @property
+    def clock(self) -> Callable[[], float] | None: ...
+    @property
+    def levels(self) -> LevelClock: ...
+    @property
+    def players(self) -> Mapping[int, Player]: ...
+    @property
+    def hand_number(self) -> int: ...
+    @property
+    def hand_level(self) -> BlindLevel | None: ...
+    @property
+    def button(self) -> int | None: ...
+    @property
+    def next_button(self) -> int | None: ...
+    @property
+    def draw(self) -> Mapping[int, Card]: ...
+    @property
+    def eliminated(self) -> Sequence[str]: ...
+    @property
+    def last_record(self) -> HandRecord | None: ...
+    def stack(self, seat: int) -> int: ...
+    def ledger(self) -> list[LedgerLine]: ...
 
 
 def _either(first: int | None, second: int | None) -> int | None:
@@ -25,10 +56,10 @@ def _level_dict(level: BlindLevel | None) -> dict[str, int] | None:
     return None if level is None else level.to_dict()
 
 
-def snapshot_of(session: Session, now: float | None) -> dict[str, Any]:
-    """See :meth:`table.session.Session.snapshot`."""
+def snapshot_of(session: SessionState, now: float | None, *, hand: Hand | None, dealt_in: int) -> dict[str, Any]:
+    """See :meth:`table.session.Session.snapshot`: ``hand`` is the hand still open (None between
+    hands), ``dealt_in`` the number of seats the next hand would deal in."""
     when = now if now is not None else (float(session.clock()) if session.clock is not None else None)
-    hand = session.hand if session._hand_open else None
     # Shown hands: at the showdown, or tabled at an all-in (the engine takes none before).
     showing = hand is not None and hand.betting_closed
     clock = session.levels
@@ -100,16 +131,18 @@ def snapshot_of(session: Session, now: float | None) -> dict[str, Any]:
         "ledger": [line.to_dict() for line in session.ledger()],
     }
     if session.settings.is_draw:
-        _add_draw_state(session, state, hand, structure.levels[index])
+        _add_draw_state(session, state, hand, structure.levels[index], dealt_in=dealt_in)
     return state
 
 
-def _add_draw_state(session: Session, state: dict[str, Any], hand: Hand | None, level: BlindLevel) -> None:
+def _add_draw_state(
+    session: SessionState, state: dict[str, Any], hand: Hand | None, level: BlindLevel, *, dealt_in: int
+) -> None:
     """The five-card draw parts of a snapshot: the game, the phase, the draws; a draw hand has
     no blinds (the seat that opened, if any, is shown as ``opening_seat``)."""
     draw_hand = hand if isinstance(hand, DrawHand) else None
     rules = draw_hand.draw_rules if draw_hand is not None else session.settings.draw_rules_for(level)
-    dealt = len(draw_hand.in_hand) if draw_hand is not None else len(session._dealt_in())
+    dealt = len(draw_hand.in_hand) if draw_hand is not None else dealt_in
     state["draw_game"] = draw_state(session.settings.variant, draw_hand, rules, dealt=dealt)
     state["small_blind_seat"] = state["big_blind_seat"] = None
 

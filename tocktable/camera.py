@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from table.cards import Card
 from table.tock import mark_of
+from tocktable.service import CameraStatus
 from tocktable.tap import tracks_of
 from vision.view import BOARD, SeenCard, TableView
 
@@ -86,7 +87,7 @@ def perfect_picture(model: Any) -> Callable[[], Any]:
     lock = threading.Lock()
 
     def draw() -> Any:
-        from vision.scene import render_scene
+        from vision.scene import render_scene  # the renderer (OpenCV, fonts) loads with the first picture
 
         with lock:
             state = model.state()
@@ -174,7 +175,7 @@ class VisionWatcher:
     @classmethod
     def _default(cls, zones: Mapping[str, Any], *, size: tuple[int, int]) -> VisionWatcher:
         try:
-            import vision
+            import vision  # the card reader (onnxruntime and its models) loads when it is asked for
         except ImportError as exc:  # pragma: no cover - vision is part of this project
             raise VisionUnavailable(f"the vision package cannot be imported: {exc}") from None
         reader_cls = getattr(vision, "CardReader", None)
@@ -197,7 +198,7 @@ class VisionWatcher:
 
 def _use_profile(reader: Any, data_dir: Path) -> str:
     """Give the reader the deck profile kept in ``data_dir``; a line saying what happened."""
-    from vision.deck_profile import PROFILE_NAME
+    from vision.deck_profile import PROFILE_NAME  # with the card reader only (its mark reader is OpenCV's)
 
     path = Path(data_dir) / PROFILE_NAME
     if not path.is_file():
@@ -326,8 +327,6 @@ class CameraLoop:
             self._thread.join(timeout=5)
 
     def _run(self) -> None:
-        from tocktable.service import CameraStatus
-
         last_signature: tuple[Any, ...] | None = None
         last_index = 0
         last_health: tuple[bool, str | None] | None = None

@@ -16,6 +16,9 @@ from pathlib import Path
 
 from tocktable import __version__
 
+# Imports inside functions: each command loads only what it runs, so "tocktable --help" and
+# "tocktable config" answer without loading numpy, OpenCV, Flask or gpiozero.
+
 _DATA_HELP = "where the game database lives (default: $TOCKTABLE_DATA, else $XDG_DATA_HOME/tocktable{})"
 
 

@@ -37,6 +37,7 @@ from typing import Any, TextIO
 
 from hardware.pins import ConsoleButton, PinMap
 from table.cards import Card
+from table.steps import ChooseButton, Confirm, Correct, DealBoard, Rebuy, Show, Tick
 from table.tock import mark_of
 from tocktable.camera import Watcher, view_signature
 from tocktable.players import (
@@ -51,7 +52,6 @@ from tocktable.players import (
     draw_strength,
 )
 from tocktable.service import NotSaving
-from tocktable.steps import ChooseButton, Confirm, Correct, DealBoard, Rebuy, Show, Tick
 from tocktable.store import StoreError
 from tocktable.tap import tracks_of
 

@@ -23,9 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from table.engine.draw import DrawHand
+from table.history import to_phh, to_phhs
 from table.session import HandRecord, Session
 from table.session_draw import VARIANT_NAMES, draw_phh
-from tocktable.service import replay_session
+from tocktable.replay import replay_session
 from tocktable.store import SessionInfo, Store, StoreError
 
 FORMATS = ("phh", "csv", "json")
@@ -55,8 +56,6 @@ def find_session(store: Store, wanted: int | None) -> SessionInfo:
 
 def phh_text(session: Session) -> str:
     """Every finished hand as one PHH collection (``.phhs``: a TOML table per hand)."""
-    from table.history import to_phh, to_phhs
-
     texts = []
     for number, hand in enumerate(session.hands, start=1):
         if hand.is_complete:

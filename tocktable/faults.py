@@ -34,8 +34,7 @@ import stat
 from pathlib import Path
 
 from table.errors import TocktableError
-
-KINDS = ("disk_full", "read_only", "no_permission", "damaged", "empty", "altered", "in_use", "io_error")
+from web.protocols import STORAGE_FAULT_KINDS as KINDS
 
 _ERRNO = {"disk_full": errno.ENOSPC, "read_only": errno.EROFS, "no_permission": errno.EACCES}
 

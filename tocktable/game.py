@@ -28,9 +28,7 @@ from table.engine import Hand
 from table.engine.draw import DrawHand
 from table.errors import TocktableError
 from table.session import Command, Session, SessionSettings
-from table.tock import Mark
-from table.wording import counted, seats
-from tocktable.steps import (
+from table.steps import (
     Act,
     ChooseButton,
     CommandError,
@@ -51,6 +49,8 @@ from tocktable.steps import (
     Step,
     Undo,
 )
+from table.tock import Mark
+from table.wording import counted, seats
 
 EventRecord = tuple[str, dict[str, Any]]
 """An event as stored: its name and a JSON-ready payload."""

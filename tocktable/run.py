@@ -22,6 +22,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from hardware.console import Console
+from hardware.lights import TableLights
+from hardware.pins import make_pin_factory
+from hardware.sources import source_from_spec
+from hardware.synthetic import SyntheticTableSource
+from hardware.table_model import TableModel
 from table.engine import BlindLevel, BlindStructure
 from table.errors import TocktableError
 from table.session import DrawOptions, SessionSettings
@@ -36,11 +42,14 @@ from tocktable.camera import (
 )
 from tocktable.config import Config, default_data_dir
 from tocktable.datalock import DataLock, check_free
+from tocktable.demo import NAMES, Buttons, Demo, VirtualClock
 from tocktable.memory import few_malloc_arenas
 from tocktable.server import WebServer, admin_pin, check_port, lan_address, print_banner
 from tocktable.service import NotSaving, Service
 from tocktable.store import Store
 from tocktable.tap import CameraTap
+from web import create_app
+from web.camera import hole_cards_public
 
 DB_NAME = "tocktable.sqlite"
 NO_CAMERA = ("none", "off", "")
@@ -164,13 +173,6 @@ class DemoOptions:
 def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[Any]:
     """Everything the demo needs, started (service, mock pins, LEDs, console, camera watcher,
     dashboard); yields the :class:`tocktable.demo.Demo` and stops it all on exit."""
-    from hardware.console import Console
-    from hardware.lights import TableLights
-    from hardware.table_model import TableModel
-    from tocktable.demo import NAMES, Buttons, Demo, VirtualClock
-    from web import create_app
-    from web.camera import hole_cards_public
-
     keep_to_the_data_directory()
     few_malloc_arenas()
     data_dir = options.data_dir or default_data_dir() / "demo"
@@ -292,8 +294,6 @@ def _play_live(demo: Any, stop: threading.Event, options: DemoOptions) -> None:
 def _live_camera(model: Any, watcher: Watcher, service: Service, tap: CameraTap | None = None) -> Any:
     if not watcher.needs_image:
         return ModelCamera(watcher, service.submit, tap=tap).start()
-    from hardware.synthetic import SyntheticTableSource
-
     return CameraLoop(SyntheticTableSource(model, fps=8.0), watcher, service.submit, tap=tap).start()
 
 
@@ -330,11 +330,6 @@ class ServeOptions:
 
 def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
     """Run the real table: camera, console, LEDs, web on the LAN. Returns the exit code."""
-    from hardware.console import Console
-    from hardware.lights import TableLights
-    from web import create_app
-    from web.camera import hole_cards_public
-
     keep_to_the_data_directory()
     few_malloc_arenas()
     data_dir = options.data_dir or config.data_dir
@@ -379,8 +374,6 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
 
 
 def _pin_factory(mock: bool) -> Any:
-    from hardware.pins import make_pin_factory
-
     return make_pin_factory("mock" if mock else "auto")
 
 
@@ -399,8 +392,6 @@ def _gpio(make: Any) -> Any:
 
 
 def _camera(config: Config, wait: float, stack: ExitStack, out: TextIO) -> Any:
-    from hardware.sources import source_from_spec
-
     spec = config.camera.source.strip().lower()
     if spec in NO_CAMERA:
         return None

@@ -1,59 +1,20 @@
-"""Serving the dashboard: the HTTP server thread, the admin PIN, the LAN address and its QR code."""
+"""Serving the dashboard from the command line: the port checked before anything is written, the
+server on its own thread, and the banner (the URL as text and as a QR code, the admin PIN). The
+admin PIN kept in the data directory, the LAN address and the server itself are the web layer's
+(:mod:`web.security`, :mod:`web.join`, :mod:`web.serve`)."""
 
 from __future__ import annotations
 
-import os
-import secrets
 import socket
 import sys
-from pathlib import Path
 from typing import Any, TextIO
 
-from table.errors import TocktableError
+from web.join import lan_address
+from web.security import PIN_FILE, admin_pin
+from web.serve import ServeError
+from web.serve import WebServer as Waitress
 
-PIN_FILE = "admin-pin"
-
-
-class ServeError(TocktableError, OSError):
-    """The dashboard cannot be served (port taken, address not available)."""
-
-
-def admin_pin(configured: str, data_dir: Path) -> str:
-    """The configured PIN, else the one kept in ``data_dir`` (made at random on first start)."""
-    if configured:
-        return configured
-    path = data_dir / PIN_FILE
-    try:
-        text = path.read_text(encoding="utf-8").strip()
-        if text.isdigit() and 4 <= len(text) <= 12:
-            return text
-    except FileNotFoundError:
-        pass
-    except OSError as exc:
-        raise ServeError(f"cannot read the admin PIN from {path}: {exc}") from None
-    pin = f"{secrets.randbelow(10**6):06d}"
-    try:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(pin + "\n")
-    except OSError as exc:
-        raise ServeError(f"cannot store the admin PIN in {path}: {exc}") from None
-    return pin
-
-
-def lan_address() -> str:
-    """This machine's address on the local network (127.0.0.1 when there is none).
-
-    Connecting a UDP socket sends nothing; it only asks the kernel which interface would
-    reach the outside, which is the one the phones on the same Wi-Fi can reach."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("10.255.255.255", 1))
-            address: str = probe.getsockname()[0]
-            return address
-        except OSError:
-            return "127.0.0.1"
+__all__ = ["PIN_FILE", "ServeError", "WebServer", "admin_pin", "check_port", "lan_address", "print_banner"]
 
 
 def print_banner(url: str, pin: str, *, out: TextIO = sys.stdout, qr: bool = True, note: str = "") -> None:
@@ -93,8 +54,6 @@ class WebServer:
     network and zeroconf is installed. stop() ends the streams and closes the port."""
 
     def __init__(self, app: Any, host: str, port: int, *, advertise: bool = True) -> None:
-        from web.serve import WebServer as Waitress
-
         self._server = Waitress(app, host, port, advertise=advertise)
         self.host, self.port = host, self._server.port
 

@@ -37,30 +37,31 @@ from typing import Any
 
 from hardware.console import ButtonPressed
 from hardware.pins import ConsoleButton
-from table.engine import ActionKind, Street
 from table.engine.draw import DrawHand
 from table.errors import TocktableError
 from table.session import SessionSettings
-from tocktable.faults import StorageFault, storage_fault
-from tocktable.game import Game, Phase, event_record
-from tocktable.snapshot import Snapshot
-from tocktable.steps import (
+from table.steps import (
     STEP_TYPES,
-    Act,
     CommandError,
     Confirm,
     Correct,
-    Draw,
+    NewSession,
     Press,
     Seat,
     SetBet,
     SetDraw,
-    Settle,
     Step,
     Tick,
-    Undo,
     payload_of,
 )
+from tocktable.console_buttons import ConsoleButtons, Pending
+from tocktable.faults import StorageFault
+from tocktable.game import Game, Phase, event_record
+from tocktable.lens_worker import LensWorker
+from tocktable.records import StoredRecords
+from tocktable.replay import replay_session
+from tocktable.saving import NotSaving, Saving
+from tocktable.snapshot import Snapshot
 from tocktable.store import Store, StoreError
 from tocktable.tickets import Ack, ServiceError, Subscription, Ticket, _Barrier
 from tocktable.watch import Notice, ViewInterpreter
@@ -71,26 +72,11 @@ __all__ = ["Ack", "CameraStatus", "NewSession", "NotSaving", "Service", "Service
 
 log = logging.getLogger("tocktable.service")
 
-BET_CLEARED_BY = frozenset({"act", "undo", "confirm", "choose_button"})
-"""Kinds of step after which the amount set with +/- no longer applies (the decision it was for is gone)."""
-DRAW_CLEARED_BY = BET_CLEARED_BY | {"draw"}
-"""Kinds of step after which a draw count set with +/- no longer applies."""
-
-
-class NotSaving(StorageFault, ServiceError):
-    """The service has stopped taking steps: the store could not keep one (the message says why,
-    beginning "not saving: "). Nothing after the last acknowledged step was written."""
-
-
 @dataclass(frozen=True)
 class _FaultFound:
     """A storage fault found outside the service thread (see :meth:`Service.report_fault`)."""
 
     fault: StorageFault
-
-
-WRITING_INPUTS = (Press, ButtonPressed, SetBet, SetDraw)
-"""Inputs that may write to the store besides the steps themselves and a new session."""
 
 
 @dataclass(frozen=True)
@@ -99,15 +85,6 @@ class CameraStatus:
 
     ok: bool
     message: str | None = None
-
-
-@dataclass(frozen=True)
-class NewSession:
-    """Close the open session in the store and open a new one with these settings and players
-    (the host's "new game", or the end of the night with no players)."""
-
-    settings: SessionSettings
-    players: tuple[tuple[str, int], ...] = ()
 
 
 class Service:
@@ -142,19 +119,18 @@ class Service:
         self._camera_notices: tuple[Notice, ...] = ()
         self._recent: deque[tuple[float, Notice]] = deque(maxlen=6)
         self._camera = CameraStatus(True, None)
-        self._pending_bet: int | None = None
-        self._pending_draw: int | None = None
+        self._buttons = ConsoleButtons()
         self._status_ok: bool | None = None
         self._settled_at: float | None = None
         self._last_seq: int | None = None
         self._version = 0
-        self._fault: NotSaving | None = None
-        self._refused = 0
-        self._faults_seen: dict[str, int] = {}
+        self._saving = Saving(store.path, log=log)
         self._on_fault = on_fault
-        self.faulted = threading.Event()
+        self.faulted = self._saving.faulted
         """Set once the store could not keep a step (see :attr:`fault`)."""
         self.resumed = False
+        self.records = StoredRecords(self)
+        """The open session read back from the store (the dashboard's history and exports)."""
         self.session_id, self.game = self._open(settings, players, new_session=new_session)
         if self.resumed:
             self._restore_console()
@@ -237,12 +213,16 @@ class Service:
     @property
     def fault(self) -> NotSaving | None:
         """Why the service stopped taking steps (None while every step is kept)."""
-        return self._fault
+        return self._saving.fault
 
     @property
     def view(self) -> TableView | None:
         """The table view last taken from the camera (None before the first)."""
         return self._view
+
+    def lens_feed(self, *, stop_when: threading.Event) -> LensWorker:
+        """A learning lens worker following this service's snapshots (not started yet)."""
+        return LensWorker(self, stop_when=stop_when)
 
     def subscribe(self, *, maxsize: int = 16) -> Subscription:
         """Receive every snapshot published from now on (the current one first)."""
@@ -291,13 +271,13 @@ class Service:
         try:
             ack = self._dispatch(item)
         except NotSaving as exc:  # refused at once: the store is not written any more
-            self._refused += 1
+            self._saving.refused += 1
             self._publish()
             if ticket is not None:
                 ticket._resolve(error=exc)
             return
         except (StoreError, sqlite3.Error) as exc:
-            fault = self._stop_saving(exc)
+            fault = self._saving.stop(exc, on_fault=self._on_fault)
             self._publish()
             if ticket is not None:
                 ticket._resolve(error=fault)
@@ -318,41 +298,12 @@ class Service:
         if ticket is not None:
             ticket._resolve(Ack(ack.seq, self._version, ack.steps))
 
-    def _stop_saving(self, error: BaseException) -> NotSaving:
-        """The store failed to keep a step: stop taking steps, say why once (later faults: once each)."""
-        fault = error if isinstance(error, StorageFault) else (
-            storage_fault(error, self.store.path) if isinstance(error, sqlite3.Error | OSError) and not
-            isinstance(error, StoreError) else StorageFault("io_error", str(error))
-        )  # fmt: skip
-        message = str(fault) if str(fault).startswith("not saving: ") else f"not saving: {fault}"
-        first = self._fault is None
-        if first:
-            # A step changed in the file is not "kept": its message says what to do instead.
-            kept = "" if fault.kind == "altered" else "; every step acknowledged before is kept"
-            self._fault = NotSaving(fault.kind, f"{message}{kept}")
-        seen = self._faults_seen.get(message, 0)
-        self._faults_seen[message] = seen + 1
-        if seen == 0:
-            if first and self._on_fault is not None:
-                self._on_fault(self._fault)  # type: ignore[arg-type]
-            else:
-                log.error("%s", message)
-        self.faulted.set()
-        assert self._fault is not None
-        return self._fault
-
-    def _refuse_when_not_saving(self, item: Any) -> None:
-        if self._fault is None:
-            return
-        if type(item) in STEP_TYPES.values() or isinstance(item, (*WRITING_INPUTS, NewSession)):
-            raise NotSaving(self._fault.kind, str(self._fault))
-
     def _dispatch(self, item: Any) -> Ack:
         if isinstance(item, _Barrier):
             return Ack(None, self._version)
         if isinstance(item, _FaultFound):
             raise item.fault
-        self._refuse_when_not_saving(item)
+        self._saving.refuse(item)
         if isinstance(item, Tick):
             return self._tick()
         if isinstance(item, ButtonPressed):
@@ -365,11 +316,11 @@ class Service:
                 raise CommandError(f"no button {item.button!r}: the console has {allowed}") from None
             return self._press(button)
         if isinstance(item, SetBet):
-            return self._set_bet(item.amount)
+            return self._keep_pending(self._buttons.set_bet(self.game, item.amount))
         if isinstance(item, SetDraw):
-            return self._set_draw(item.count)
+            return self._keep_pending(self._buttons.set_draw(self.game, item.count))
         if isinstance(item, TableView):
-            if self._fault is not None:  # kept to be shown, not read: what it shows cannot be kept
+            if self._saving.fault is not None:  # kept to be shown, not read: what it shows cannot be kept
                 self._view = item
                 return Ack(None, self._version)
             return self._see(item)
@@ -411,10 +362,7 @@ class Service:
         self._last_seq = seq
         if game.phase == Phase.SETTLED and (was != Phase.SETTLED or isinstance(step, Correct)):
             self._settled_at = self.clock()
-        if step.kind in BET_CLEARED_BY:
-            self._pending_bet = None
-        if step.kind in DRAW_CLEARED_BY:
-            self._pending_draw = None
+        self._buttons.after(step.kind)
         if publish:
             self._show_lights()
             self._publish()
@@ -463,8 +411,7 @@ class Service:
         self.store.close_session(old)
         self._interpreter = ViewInterpreter()
         self._camera_notices = ()
-        self._pending_bet = None
-        self._pending_draw = None
+        self._buttons.clear()
         self._settled_at = None
         self._level = self._level_index()
         self._show_lights()
@@ -473,118 +420,28 @@ class Service:
 
     # ------------------------------------------------------------------ the console
     def _press(self, button: ConsoleButton) -> Ack:
-        game, hand = self.game, self.game.hand
-        if isinstance(hand, DrawHand) and game.phase == Phase.PLAYING and hand.to_draw is not None:
-            return self._press_in_draw(button, hand, hand.to_draw)
-        if button in (ConsoleButton.PLUS, ConsoleButton.MINUS):
-            step = hand.rules.big_blind if hand is not None and not hand.rules.fixed_limit else 0
-            current = self._pending_bet or self._raise_range()[0]
-            return self._set_bet(current + (step if button == ConsoleButton.PLUS else -step), clamp=True)
-        if button == ConsoleButton.UNDO:
-            return self._follow(self._commit(Undo()))
-        if button == ConsoleButton.NEXT:
-            return self._follow(self._commit(self._next_step()))
-        if hand is None or game.phase != Phase.PLAYING or hand.to_act is None:
-            raise CommandError(f"{button.label}: nobody is to act now ({self.game.describe_phase()})")
-        seat = hand.to_act
-        legal = {a.action: a for a in hand.legal_actions()}
-        if button == ConsoleButton.FOLD:
-            act = Act(seat, "fold")
-        elif button == ConsoleButton.CHECK_CALL:
-            act = Act(seat, "check" if ActionKind.CHECK in legal else "call")
-        elif button == ConsoleButton.ALL_IN:
-            act = Act(seat, "all_in")
-        else:
-            kind = ActionKind.BET if ActionKind.BET in legal else ActionKind.RAISE
-            if kind not in legal:
-                raise CommandError(f"seat {seat} cannot bet or raise now")
-            low, high = legal[kind].min_to, legal[kind].max_to
-            amount = self._pending_bet if self._pending_bet is not None and low <= self._pending_bet <= high else low
-            act = Act(seat, kind.value, amount)
-        return self._follow(self._commit(act))
+        meant = self._buttons.press(self.game, button)
+        if isinstance(meant, Pending):
+            return self._keep_pending(meant)
+        return self._follow(self._commit(meant))
 
-    def _press_in_draw(self, button: ConsoleButton, hand: DrawHand, seat: int) -> Ack:
-        """The console during the draw: +/- choose how many cards the seat to draw exchanges
-        (0 to the rules' limit), CHECK/CALL or NEXT/CONFIRM records it, UNDO takes back the
-        last draw or action."""
-        count = self._pending_draw or 0
-        if button in (ConsoleButton.PLUS, ConsoleButton.MINUS):
-            return self._set_draw(count + (1 if button == ConsoleButton.PLUS else -1), clamp=True)
-        if button in (ConsoleButton.CHECK_CALL, ConsoleButton.NEXT):
-            return self._follow(self._commit(Draw(seat, count)))
-        if button == ConsoleButton.UNDO:
-            return self._follow(self._commit(Undo()))
-        raise CommandError(
-            f"{button.label}: betting is closed during the draw; seat {seat} draws: choose 0 to "
-            f"{hand.draw_rules.max_draw} cards with +/-, then CHECK/CALL (or NEXT/CONFIRM) records it"
-        )
-
-    def _set_draw(self, count: int, *, clamp: bool = False) -> Ack:
-        hand = self.game.hand
-        if not isinstance(hand, DrawHand) or self.game.phase != Phase.PLAYING or hand.to_draw is None:
-            raise CommandError(f"no draw to count now ({self.game.describe_phase()})")
-        most = hand.draw_rules.max_draw
-        if clamp:
-            count = min(max(count, 0), most)
-        elif isinstance(count, bool) or not 0 <= count <= most:
-            raise CommandError(f"seat {hand.to_draw} may exchange 0 (stand pat) to {most} cards, not {count}")
-        self._save_console(self._pending_bet, count)
-        self._pending_draw = count
-        self._publish()
-        return Ack(None, self._version)
-
-    def _next_step(self) -> Step:
-        phase, hand = self.game.phase, self.game.hand
-        if phase in (Phase.SETTLED, Phase.READY):
-            return Confirm()
-        if phase == Phase.PLAYING and hand is not None and hand.street == Street.SHOWDOWN:
-            return Settle()
-        raise CommandError(f"NEXT/CONFIRM: nothing to confirm now ({self.game.describe_phase()})")
-
-    def _raise_range(self) -> tuple[int, int]:
-        hand = self.game.hand
-        if hand is None or self.game.phase != Phase.PLAYING:
-            return (0, 0)
-        for option in hand.legal_actions():
-            if option.action in (ActionKind.BET, ActionKind.RAISE):
-                return option.min_to, option.max_to
-        return (0, 0)
-
-    def _set_bet(self, amount: int, *, clamp: bool = False) -> Ack:
-        low, high = self._raise_range()
-        if high == 0:
-            raise CommandError(f"no bet or raise is possible now ({self.game.describe_phase()})")
-        if clamp:
-            amount = min(max(amount, low), high)
-        elif not low <= amount <= high:
-            raise CommandError(f"a bet of {amount} is not allowed: {low}..{high}")
-        self._save_console(amount, self._pending_draw)
-        self._pending_bet = amount
-        self._publish()
-        return Ack(None, self._version)
-
-    def _save_console(self, bet: int | None, draw: int | None) -> None:
+    def _keep_pending(self, pending: Pending) -> Ack:
         """Write the pending amount and draw count before showing them: the dealer who set 150
         and lost the power expects 150 on the phones after the restart, not the minimum raise."""
-        if (bet, draw) != (self._pending_bet, self._pending_draw):
-            self.store.save_console(self.session_id, {"bet": bet, "draw": draw}, after_seq=self._last_seq)
+        if pending != self._buttons.pending:
+            self.store.save_console(self.session_id, {"bet": pending.bet, "draw": pending.draw},
+                                    after_seq=self._last_seq)  # fmt: skip
+        self._buttons.keep(pending)
+        self._publish()
+        return Ack(None, self._version)
 
     def _restore_console(self) -> None:
-        """Take back the pending amount and draw count saved before a stop, unless a later step
-        cleared them (the same rule as the running service) or they no longer fit the game."""
+        """Take back the pending amount and draw count saved before a stop (see
+        :meth:`tocktable.console_buttons.ConsoleButtons.restore`)."""
         saved = self.store.console(self.session_id)
-        if saved is None:
-            return
-        later = set(self.store.kinds_after(self.session_id, saved.after_seq))
-        bet, draw = saved.state.get("bet"), saved.state.get("draw")
-        low, high = self._raise_range()
-        if isinstance(bet, int) and not later & BET_CLEARED_BY and high and low <= bet <= high:
-            self._pending_bet = bet
-        hand = self.game.hand
-        if (isinstance(draw, int) and not later & DRAW_CLEARED_BY and isinstance(hand, DrawHand)
-                and self.game.phase == Phase.PLAYING and hand.to_draw is not None
-                and 0 <= draw <= hand.draw_rules.max_draw):  # fmt: skip
-            self._pending_draw = draw
+        if saved is not None:
+            later = set(self.store.kinds_after(self.session_id, saved.after_seq))
+            self._buttons.restore(self.game, saved.state, later)
 
     # ------------------------------------------------------------------ the clock
     def _level_index(self) -> int:
@@ -598,7 +455,7 @@ class Service:
                 self.lights.beep()
             self._publish()
         if (
-            self._fault is None
+            self._saving.fault is None
             and self.game.phase == Phase.SETTLED
             and self.confirm_seconds is not None
             and self._settled_at is not None
@@ -634,18 +491,15 @@ class Service:
         recent = [n for at, n in self._recent if now - at < 30.0]
         state["version"] = self._version
         state["session"] = self.session_id
-        faults = [Notice("storage", str(self._fault))] if self._fault is not None else []
+        fault = self._saving.fault
+        faults = [Notice("storage", str(fault))] if fault is not None else []
         state["warnings"] = [{"kind": n.kind, "message": n.message, "seat": n.seat}
                              for n in (*faults, *self._camera_notices, *recent)]  # fmt: skip
-        state["storage_fault"] = (
-            {"kind": self._fault.kind, "message": str(self._fault), "refused": self._refused}
-            if self._fault is not None
-            else None
-        )
+        state["storage_fault"] = self._saving.state()
         state["camera"] = {"ok": self._camera.ok, "message": self._camera.message}
-        state["pending_bet"] = self._pending_bet
+        state["pending_bet"] = self._buttons.bet
         if self.game.settings.is_draw:
-            state["pending_draw"] = self._pending_draw
+            state["pending_draw"] = self._buttons.draw
         state["last_seq"] = self._last_seq
         settled = self.game.phase == Phase.SETTLED and self._settled_at is not None
         state["confirm_in"] = (
@@ -663,25 +517,3 @@ class Service:
             subscribers = list(self._subscribers)
         for subscription in subscribers:
             subscription._offer(snapshot)
-
-
-def replay_session(
-    store: Store, session_id: int, *, clock: Callable[[], float] | None = None
-) -> tuple[Game, int | None]:
-    """Rebuild a session's game from its stored steps: the game and the last step's sequence number.
-
-    The steps are replayed only once their checksums are all found as written
-    (:meth:`tocktable.store.Store.verified_session`): an altered file is reported, never replayed."""
-    info, commands = store.verified_session(session_id)
-    try:
-        settings = SessionSettings.from_dict(info.meta["settings"])
-    except (KeyError, TypeError, TocktableError) as exc:
-        raise StoreError(f"session {session_id} in {store.path} has unreadable settings ({exc})") from None
-    try:
-        game = Game.replay(settings, [c.payload["commands"] for c in commands], clock=clock)
-    except (KeyError, TypeError, TocktableError) as exc:
-        raise StoreError(
-            f"session {session_id} in {store.path} does not replay ({exc}); "
-            "start a new session (--new-session) and keep this file for a bug report"
-        ) from None
-    return game, commands[-1].seq if commands else None

@@ -100,7 +100,7 @@ class CameraTap:
         image = latest.image if latest.image is not None else (self.render() if self.render is not None else None)
         if image is None:
             return None
-        from vision.annotate import annotate
+        from vision.annotate import annotate  # OpenCV's drawing loads when the camera page first asks
 
         drawn = annotate(image, latest.view, zones=self.zones, tracks=latest.tracks, hide_seat_faces=not public)
         if not public:

@@ -8,14 +8,14 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from table.errors import TocktableError
 from tocktable.snapshot import Snapshot
+from web.protocols import ServiceUnavailable
 
 __all__ = ["Ack", "ServiceError", "Subscription", "Ticket"]
 
 
-class ServiceError(TocktableError, RuntimeError):
-    """The service cannot take the command (stopped, or no answer in time)."""
+class ServiceError(ServiceUnavailable):
+    """The service cannot take the command (stopped, or no answer in time); the web answers 503."""
 
 
 @dataclass(frozen=True)

@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from table.cards import Card
 from table.engine import Hand, Street
 from table.engine.draw import DrawHand
+from table.steps import ChooseButton, DealBoard, MarkRead, Show, Step
 from table.tock import mark_of
 from table.wording import seats
 from tocktable.game import Game, Phase
-from tocktable.steps import ChooseButton, DealBoard, MarkRead, Show, Step
 from vision.view import BOARD, SeenCard, TableView
 
 

@@ -1,7 +1,8 @@
 """The Flask dashboard, JSON API, server-sent events and admin pages.
 
-``create_app(config, service)`` builds the app around a running ``tocktable.service.Service``;
-the web layer talks to the service (snapshots and commands), never to the engine. Blueprints:
+``create_app(config, service)`` builds the app around a running service: the web layer knows it
+through the Protocols of :mod:`web.protocols` (snapshots, commands, the session read back from the
+store, the lens), never through the service's modules, and never touches the engine. Blueprints:
 
 - ``dashboard``: ``GET /``, the live table for every phone (no login);
 - ``api``: ``GET /api/state``, ``POST /api/command`` (PIN header, for scripts);
@@ -10,7 +11,7 @@ the web layer talks to the service (snapshots and commands), never to the engine
 - ``openapi``: ``GET /api/openapi.json``;
 - ``admin``: ``/admin``, the host's pages behind the PIN;
 - ``dice``: ``/dice``, the poker dice referee;
-- ``lens``: ``GET /api/lens``, the learning lens (worked out by :mod:`tocktable.lens_worker`).
+- ``lens``: ``GET /api/lens``, the learning lens (worked out by the service's lens worker).
 
 Serve it with :class:`web.serve.WebServer` (waitress, threaded) in production.
 """
@@ -18,22 +19,26 @@ Serve it with :class:`web.serve.WebServer` (waitress, threaded) in production.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
-from flask import Flask
+if TYPE_CHECKING:
+    from flask import Flask
+
+    from web.protocols import Camera, LensFeed, TableService, WebConfig
+    from web.security import PinGuard
 
 SETTINGS_FILE = "dashboard.json"
 
 
 def create_app(
-    config: Any,
-    service: Any,
+    config: WebConfig,
+    service: TableService,
     *,
     admin_pin: str | None = None,
-    camera: Any = None,
+    camera: Camera | None = None,
     public_url: str | None = None,
-    guard: Any = None,
-    lens: Any = None,
+    guard: PinGuard | None = None,
+    lens: LensFeed | Literal[False] | None = None,
 ) -> Flask:
     """The web app for ``service``.
 
@@ -43,9 +48,14 @@ def create_app(
     set later with ``app.extensions["tocktable.web"].camera = source``. ``public_url`` is the
     address phones should open (default: this machine's LAN address). ``guard`` replaces the
     :class:`web.security.PinGuard` (tests pass one with a fake clock). ``lens``: the lens worker
-    (default: a :class:`tocktable.lens_worker.LensWorker` on ``service``, started now; ``False``: none).
+    (default: the service's own, :meth:`web.protocols.TableService.lens_feed`, started now;
+    ``False``: none).
     """
+    # Flask and the blueprints load with an app only: the service's modules import web.protocols,
+    # web.serve and web.join, which need neither.
     from datetime import timedelta
+
+    from flask import Flask
 
     from web.admin import admin
     from web.api import api
@@ -60,13 +70,13 @@ def create_app(
     from web.present import DEFAULT_CHIP_SET, Presenter, chip_set_named
     from web.records import records
     from web.security import PinGuard, secret_key
+    from web.security import admin_pin as kept_pin
 
-    data_dir = getattr(config, "data_dir", None)
-    data_dir = Path(data_dir) if data_dir is not None else None
-    pin = admin_pin if admin_pin is not None else _configured_pin(config, data_dir)
-    settings_file = data_dir / SETTINGS_FILE if data_dir is not None else None
+    data_dir = Path(config.data_dir)
+    pin = admin_pin if admin_pin is not None else kept_pin(config.web.admin_pin, data_dir)
+    settings_file = data_dir / SETTINGS_FILE
     saved = load_dashboard_settings(settings_file)
-    chip_name = saved.get("chip_set") or getattr(getattr(config, "table", None), "chip_set", None) or DEFAULT_CHIP_SET
+    chip_name = saved.get("chip_set") or config.table.chip_set or DEFAULT_CHIP_SET
     try:
         chip_set = chip_set_named(chip_name)
     except ValueError:
@@ -106,7 +116,7 @@ def create_app(
     def _not_saving() -> dict[str, Any]:
         # Every page opens with "not saving: ..." while the service cannot keep the game (base.html);
         # the pages that follow the state keep it up to date from the state's storage_fault.
-        fault = getattr(service, "fault", None)
+        fault = service.fault
         return {"not_saving": str(fault) if fault is not None else None}
 
     @app.after_request
@@ -130,19 +140,10 @@ def _warm_up() -> None:
     of the result."""
     import threading
 
-    from web.present import describe_shown
+    from web.present import describe_shown  # the hand evaluator (numpy) loads with an app, not with web
 
     def warm() -> None:
         describe_shown(["As", "Kd"], ["Qh", "Jc", "9s", "2c", "3d"])  # the table of hands without a flush
         describe_shown(["As", "Ks"], ["Qs", "Js", "Ts", "2c", "3d"])  # and with one
 
     threading.Thread(target=warm, daemon=True, name="tocktable-warm-up").start()
-
-
-def _configured_pin(config: Any, data_dir: Path | None) -> str:
-    configured = getattr(getattr(config, "web", None), "admin_pin", "") or ""
-    if configured or data_dir is None:
-        return str(configured)
-    from tocktable.server import admin_pin
-
-    return admin_pin(configured, data_dir)

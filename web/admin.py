@@ -27,11 +27,14 @@ from flask import Blueprint, Response, current_app, jsonify, redirect, render_te
 
 from table.chips import CHIP_SETS
 from table.errors import TocktableError
+from web.api import read_command
 from web.camera import camera_view, frame_jpeg
 from web.context import SettingsSaveError, context
+from web.events import open_stream
 from web.gameform import GameFormError, read_game
 from web.join import qr_svg
 from web.present import chip_set_named
+from web.protocols import ServiceUnavailable
 from web.security import CSRF_FIELD, CSRF_HEADER, LoginLocked, new_csrf_token, same_token, session_csrf_token
 
 admin = Blueprint("admin", __name__, url_prefix="/admin")
@@ -99,7 +102,6 @@ def home() -> Response | str | tuple[str, int]:
         mdns=ctx.mdns_url,
         chip_sets=list(CHIP_SETS),
         chip_set=ctx.presenter.chip_set.name,
-        new_game=ctx.new_game_supported(),
     )
 
 
@@ -135,11 +137,9 @@ def logout() -> Response:
 
 
 def _call(item: Any) -> tuple[Response, int]:
-    from tocktable.service import ServiceError
-
     try:
         ack = context().service.call(item, timeout=10.0)
-    except ServiceError as exc:
+    except ServiceUnavailable as exc:
         return jsonify(ok=False, error=str(exc)), 503
     except TocktableError as exc:
         return jsonify(ok=False, error=str(exc)), 409
@@ -150,8 +150,6 @@ def _call(item: Any) -> tuple[Response, int]:
 @_json_only
 def command() -> tuple[Response, int]:
     """Run one command on the service (a console press, a bet amount, a correction...)."""
-    from web.api import read_command
-
     try:
         item = read_command(request.get_json(silent=True))
     except ValueError as exc:
@@ -169,8 +167,6 @@ def new_game() -> tuple[Response, int]:
         game = read_game(data)
     except GameFormError as exc:
         return jsonify(ok=False, error=str(exc)), 400
-    if not ctx.new_game_supported():
-        return jsonify(ok=False, error="this service cannot open a new session while running"), 501
     response = _call(ctx.new_game(game.settings, game.players))
     if response[1] == 200:
         ctx.set_chip_set(game.chip_set)
@@ -181,8 +177,6 @@ def new_game() -> tuple[Response, int]:
 def end_session() -> tuple[Response, int]:
     """End the night: the session is closed (its exports stay), a new empty one is opened."""
     ctx = context()
-    if not ctx.new_game_supported():
-        return jsonify(ok=False, error="this service cannot end the session while running"), 501
     ended = ctx.service.session_id
     response = _call(ctx.end_session())
     if response[1] == 200:
@@ -219,8 +213,6 @@ def host_state() -> Response:
 @admin.get("/events")
 def host_events() -> Response | tuple[Response, int]:
     """The host's live stream: ``/api/events`` with the host's own warnings."""
-    from web.events import open_stream
-
     return open_stream(host=True)
 
 

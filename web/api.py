@@ -6,7 +6,7 @@
   shown: at the showdown, or tabled at an all-in once betting is closed.
 - ``POST /api/command`` with the admin PIN in the ``X-Admin-Pin`` header and a JSON body such
   as ``{"kind": "act", "seat": 2, "action": "call"}`` or ``{"kind": "press", "button": "fold"}``
-  (see ``tocktable.steps``). Answers ``200 {"ok": true, "seq": ..., "version": ...}`` once the
+  (see :mod:`table.steps`). Answers ``200 {"ok": true, "seq": ..., "version": ...}`` once the
   command is written to disk, ``400`` for a malformed command (a player's name by
   :mod:`web.names`), ``403`` for a wrong PIN (or none: a missing header spends no try), ``409``
   for a command the game does not allow now (nothing written), ``429`` after too many wrong
@@ -20,8 +20,10 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from table.errors import TocktableError
+from table.steps import step_from_json
 from web.context import context
 from web.names import check_step_names
+from web.protocols import ServiceUnavailable, TableService
 from web.security import LoginLocked
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -30,13 +32,12 @@ api = Blueprint("api", __name__, url_prefix="/api")
 def read_command(body: Any) -> Any:
     """The step or input a JSON command asks for, names checked (:func:`web.names.check_name`);
     a ``ValueError`` (``CommandError``, ``PlayerNameError``) saying what is wrong and what is allowed."""
-    from tocktable.steps import step_from_json
-
     return check_step_names(step_from_json(body))
 
 
-def _service() -> Any:
-    return current_app.extensions["tocktable.service"]
+def _service() -> TableService:
+    service: TableService = current_app.extensions["tocktable.service"]
+    return service
 
 
 @api.get("/state")
@@ -51,8 +52,6 @@ def state() -> Response:
 @api.post("/command")
 def command() -> tuple[Response, int]:
     """Run one host command (admin PIN required)."""
-    from tocktable.service import ServiceError
-
     given = request.headers.get("X-Admin-Pin", "")
     if not given:  # not a guess: it spends none of the tries
         return jsonify(ok=False, error="missing admin PIN: send it in the X-Admin-Pin header"), 403
@@ -73,7 +72,7 @@ def command() -> tuple[Response, int]:
         return jsonify(ok=False, error=str(exc)), 400
     try:
         ack = _service().call(item, timeout=10.0)
-    except ServiceError as exc:
+    except ServiceUnavailable as exc:
         return jsonify(ok=False, error=str(exc)), 503
     except TocktableError as exc:
         return jsonify(ok=False, error=str(exc)), 409

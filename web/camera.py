@@ -21,6 +21,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from web.protocols import Camera, CameraFrame, TableService, TableView, WebConfig
+
 SHOWING = ("showdown",)
 DRAWING_THREAD = "tocktable-camera-page"
 
@@ -39,7 +41,7 @@ def on_drawing_thread(work: Callable[[], T]) -> T:
     return _drawing.submit(work).result()
 
 
-def _latest(camera: Any) -> Any:
+def _latest(camera: Camera | None) -> CameraFrame | None:
     if camera is None:
         return None
     try:  # a CameraTap annotates the frame as it is read: on the drawing thread
@@ -48,38 +50,33 @@ def _latest(camera: Any) -> Any:
         return None
 
 
-def latest_view(service: Any) -> Any:
+def latest_view(service: TableService) -> TableView | None:
     """The table view the service last took from the camera (None before the first)."""
-    view = getattr(service, "view", None)
-    if view is None or callable(view):
-        view = getattr(service, "_view", None)
-    return view
+    return service.view
 
 
-def hole_cards_public(service: Any) -> bool:
+def hole_cards_public(service: TableService) -> bool:
     """Whether a seat's face-up cards may be shown: at the showdown, or at an all-in once betting
     is closed and the hands are tabled (the game's ``hands_may_be_shown``)."""
     state = service.snapshot().to_dict()
     return state.get("street") in SHOWING or bool(state.get("hands_may_be_shown"))
 
 
-def _zones(config: Any, camera: Any = None) -> dict[str, list[list[float]]]:
+def _zones(config: WebConfig, camera: Camera | None = None) -> dict[str, list[list[float]]]:
     """The camera's own zones when it knows them (the demo's table), else the configured ones."""
-    known = getattr(camera, "zones", None)
+    known = getattr(camera, "zones", None)  # a camera may know its zones: not every one does
     if isinstance(known, dict) and known:
         return {str(name): [list(p) for p in zone] for name, zone in known.items()}
     zones: dict[str, list[list[float]]] = {}
-    board = getattr(getattr(config, "zones", None), "board", None)
+    board = config.zones.board
     if board:
         zones["board"] = [list(p) for p in board]
-    seat_zones = getattr(config, "seat_zones", None)
-    if callable(seat_zones):
-        for seat, zone in enumerate(seat_zones()):
-            zones[f"seat:{seat}"] = [list(p) for p in zone]
+    for seat, zone in enumerate(config.seat_zones()):
+        zones[f"seat:{seat}"] = [list(p) for p in zone]
     return zones
 
 
-def camera_view(service: Any, config: Any, camera: Any) -> dict[str, Any]:
+def camera_view(service: TableService, config: WebConfig, camera: Camera | None) -> dict[str, Any]:
     """What the camera page draws over the frame, in normalised coordinates (0..1)."""
     view = latest_view(service)
     public = hole_cards_public(service)
@@ -118,7 +115,7 @@ def camera_view(service: Any, config: Any, camera: Any) -> dict[str, Any]:
     }
 
 
-def mask_peeks(image: np.ndarray, view: Any, zones: dict[str, list[list[float]]]) -> np.ndarray:
+def mask_peeks(image: np.ndarray, view: TableView | None, zones: dict[str, list[list[float]]]) -> np.ndarray:
     """A copy of ``image`` with every seat zone blacked out. ``view`` is not trusted to have found
     every peeked card, so a missed face-up card can never show; it is kept for callers."""
     import cv2
@@ -133,7 +130,7 @@ def mask_peeks(image: np.ndarray, view: Any, zones: dict[str, list[list[float]]]
     return out
 
 
-def frame_jpeg(camera: Any, *, service: Any, config: Any, quality: int = 80) -> bytes | None:
+def frame_jpeg(camera: Camera | None, *, service: TableService, config: WebConfig, quality: int = 80) -> bytes | None:
     """The latest frame as JPEG bytes, every seat zone blacked out unless the hands may be shown."""
     import cv2
 

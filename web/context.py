@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,12 @@ from typing import Any
 from flask import current_app
 
 from table.errors import TocktableError
+from table.session import SessionSettings
+from table.steps import NewSession
 from web.history import History
+from web.join import join_url
 from web.present import Presenter, chip_set_named
+from web.protocols import Camera, TableService, WebConfig
 from web.security import PinGuard
 
 EXTENSION = "tocktable.web"
@@ -27,13 +32,13 @@ class WebContext:
     """The app's shared parts. ``camera`` is anything with ``read(newer_than=, timeout=)``
     returning a frame with ``.image`` (BGR) and ``.index``: a ``hardware`` frame source."""
 
-    config: Any
-    service: Any
+    config: WebConfig
+    service: TableService
     presenter: Presenter
     guard: PinGuard
     history: History
     data_dir: Path | None
-    camera: Any = None
+    camera: Camera | None = None
     heartbeat: float = 15.0
     """Seconds between SSE comment lines on an idle stream (keeps proxies and phones connected)."""
     max_streams: int = 56
@@ -75,13 +80,10 @@ class WebContext:
         """The dashboard's address for phones: ``public_url``, else the server's own host and port
         (the configured ``web.host``/``web.port`` before a server is bound). Never the request's
         ``Host`` header, which any client can forge."""
-        from web.join import join_url
-
         if self.server_address is not None:
             host, port = self.server_address
         else:
-            web = getattr(self.config, "web", None)
-            host, port = str(getattr(web, "host", "0.0.0.0")), int(getattr(web, "port", 8000))
+            host, port = self.config.web.host, self.config.web.port
         return join_url(host, port, configured=self.public_url)
 
     # ------------------------------------------------------------------ game and chips
@@ -92,22 +94,12 @@ class WebContext:
         if self.settings_file is not None:
             save_dashboard_settings(self.settings_file, {"chip_set": name})
 
-    def new_game_supported(self) -> bool:
-        """Whether the service can open a new session while running (a real Service can)."""
-        from tocktable.service import Service
-
-        return isinstance(self.service, Service)
-
-    def new_game(self, settings: Any, players: Any) -> Any:
+    def new_game(self, settings: SessionSettings, players: Sequence[tuple[str, int]]) -> NewSession:
         """The service input that closes the session and opens a new one."""
-        from tocktable.service import NewSession
-
         return NewSession(settings, tuple(players))
 
-    def end_session(self) -> Any:
+    def end_session(self) -> NewSession:
         """The service input that closes the session and opens an empty one with the same settings."""
-        from tocktable.service import NewSession
-
         return NewSession(self.service.game.settings, ())
 
 

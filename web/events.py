@@ -21,6 +21,7 @@ from flask import Blueprint, Response, jsonify
 
 from web.context import WebContext, context
 from web.lens import lens_worker
+from web.protocols import LensFeed, Published, Subscription
 
 events = Blueprint("events", __name__, url_prefix="/api")
 
@@ -62,12 +63,14 @@ class _Stream:
     """The messages of one stream. ``close()`` (the client is gone, or the server stops) ends
     the subscription, even if the stream never started (a generator's ``finally`` would not run)."""
 
-    def __init__(self, ctx: WebContext, subscription: Any, lens: Any = None, *, host: bool = False) -> None:
+    def __init__(
+        self, ctx: WebContext, subscription: Subscription, lens: LensFeed | None = None, *, host: bool = False
+    ) -> None:
         self._ctx = ctx
         self._host = host
         self._subscription = subscription
         self._lens = lens
-        self._held: Any = None
+        self._held: Published | None = None
         """A lens taken from the queue with a newer state: sent right after that state."""
         now = time.monotonic()
         self._deadline = now + ctx.stream_seconds if ctx.stream_seconds else None
@@ -109,7 +112,7 @@ class _Stream:
         self.close()
         raise StopIteration
 
-    def _message(self, item: Any) -> str:
+    def _message(self, item: Published) -> str:
         kind = getattr(item, "event", "state")
         data = self._ctx.presenter.text(item, host=self._host) if kind == "state" else item.json
         return f"id: {item.version}\nevent: {kind}\ndata: {data}\n\n"

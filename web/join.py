@@ -9,11 +9,23 @@ import logging
 import socket
 from typing import Any
 
-from tocktable.server import lan_address
-
 log = logging.getLogger("tocktable.web")
 
 MDNS_NAME = "tocktable"
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (127.0.0.1 when there is none).
+
+    Connecting a UDP socket sends nothing; it only asks the kernel which interface would
+    reach the outside, which is the one the phones on the same Wi-Fi can reach."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            address: str = probe.getsockname()[0]
+            return address
+        except OSError:
+            return "127.0.0.1"
 
 
 WILDCARDS = ("", "0.0.0.0", "::")

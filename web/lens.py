@@ -1,4 +1,4 @@
-"""``GET /api/lens``: the learning lens the dashboard draws, from :mod:`tocktable.lens_worker`.
+"""``GET /api/lens``: the learning lens the dashboard draws, from the service's lens worker.
 
 The lens is worked out on the worker's own thread (never the service's, never a request's): this
 endpoint and the ``lens`` server-sent event on ``/api/events`` only hand out the latest result,
@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import threading
-from typing import Any
+from typing import Any, Literal
 
 from flask import Blueprint, Response, current_app
+
+from web.protocols import LensFeed, TableService
 
 LENS_EXTENSION = "tocktable.lens"
 
@@ -23,23 +25,22 @@ OFF = {"version": 0, "worker": 0, "mode": None, "variant": None, "session": None
        "note": "The lens is off on this server.", "lens": None, "history": None, "last": None}  # fmt: skip
 
 
-def start_lens(service: Any, lens: Any, *, closing: threading.Event) -> Any:
+def start_lens(
+    service: TableService, lens: LensFeed | Literal[False] | None, *, closing: threading.Event
+) -> LensFeed | None:
     """The lens worker for the app: ``lens`` itself when given (started here), none when ``False``,
-    else a :class:`tocktable.lens_worker.LensWorker` on ``service`` (when it publishes snapshots)."""
+    else the service's own (:meth:`web.protocols.TableService.lens_feed`)."""
     if lens is False:
         return None
     if lens is None:
-        if not callable(getattr(service, "subscribe", None)):
-            return None
-        from tocktable.lens_worker import LensWorker
-
-        lens = LensWorker(service, stop_when=closing)
+        lens = service.lens_feed(stop_when=closing)
     return lens.start()
 
 
-def lens_worker() -> Any:
+def lens_worker() -> LensFeed | None:
     """The current app's lens worker (None when the lens is off)."""
-    return current_app.extensions.get(LENS_EXTENSION)
+    worker: LensFeed | None = current_app.extensions.get(LENS_EXTENSION)
+    return worker
 
 
 @lens_api.get("/lens")

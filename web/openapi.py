@@ -8,13 +8,17 @@ document: every documented answer must match it, and no request may cause a 5xx.
 
 from __future__ import annotations
 
+from dataclasses import MISSING, fields
 from typing import Any
 
 from flask import Blueprint, Response, jsonify
 
-from tocktable.faults import KINDS as STORAGE_FAULT_KINDS
+from table.steps import INPUT_TYPES, STEP_TYPES, ConsoleButton
+from web.dice import DICE_PATHS, DICE_SCHEMAS
+from web.lens import LENS_PATHS, LENS_SCHEMAS
 from web.names import NAME_SCHEMA as NAME
 from web.names import NAMES_SCHEMA as NAMES
+from web.protocols import STORAGE_FAULT_KINDS
 
 openapi = Blueprint("openapi", __name__, url_prefix="/api")
 
@@ -231,18 +235,13 @@ def _field_schema(type_text: str) -> dict[str, Any]:
     elif base.startswith("Mapping"):
         seats = {str(seat): CARD for seat in range(10)}
         schema = {"type": "object", "properties": seats, "additionalProperties": False, "description": "seat -> card"}
-    else:  # pragma: no cover - every field type of tocktable.steps is listed above
+    else:  # pragma: no cover - every field type of table.steps is listed above
         raise TypeError(f"no JSON schema for {type_text}")
     return {**schema, "nullable": True} if nullable else schema
 
 
 def command_schema() -> dict[str, Any]:
-    """One object schema per command kind, from the step and input types of ``tocktable.steps``."""
-    from dataclasses import MISSING, fields
-
-    from hardware.pins import ConsoleButton
-    from tocktable.steps import INPUT_TYPES, STEP_TYPES
-
+    """One object schema per command kind, from the step and input types of :mod:`table.steps`."""
     variants = []
     for kind, cls in sorted({**STEP_TYPES, **INPUT_TYPES}.items()):
         if kind == "tick":
@@ -258,7 +257,7 @@ def command_schema() -> dict[str, Any]:
         variants.append({"type": "object", "title": kind, "required": required, "properties": properties,
                          "additionalProperties": False})  # fmt: skip
     return {
-        "description": "a step or an input of tocktable.steps, by its kind: e.g. {\"kind\": \"press\", "
+        "description": "a step or an input of table.steps, by its kind: e.g. {\"kind\": \"press\", "
         "\"button\": \"check_call\"}, {\"kind\": \"act\", \"seat\": 2, \"action\": \"raise\", \"amount\": 40}",
         "oneOf": variants,
     }
@@ -272,7 +271,6 @@ def _errors(*codes: int) -> dict[str, Any]:
     text = {400: "malformed request", 401: "not logged in", 403: "wrong PIN or CSRF token", 404: "nothing there",
             409: "not allowed now (nothing changed)", 413: "body over 64 KiB", 429: "too many wrong PINs",
             500: "done but not saved",
-            501: "not supported",
             503: "the service is busy, stopped or not saving, or the stored session cannot be read"}  # fmt: skip
     return {str(c): _json(_ref("Error"), text[c]) for c in codes}
 
@@ -341,11 +339,11 @@ def document() -> dict[str, Any]:
                 "buy_in": INT, "blinds": {"type": "string", "example": "5/10, 10/20, 25/50/5"},
                 "level_minutes": {"type": "number"}, "chip_set": STR, "rebuys": BOOL})}}},
             "responses": {"200": _json(_ref("Ack"), "the new session is open"),
-                          **_errors(400, 401, 403, 409, 413, 501, 503)}}},
+                          **_errors(400, 401, 403, 409, 413, 503)}}},
         "/admin/end": {"post": {
             "summary": "End the session (its exports stay)", "operationId": "endSession", "security": ADMIN,
             "responses": {"200": _json(_object(["ok", "ended", "session"], {"ok": BOOL, "ended": INT, "session": INT}),
-                                       "ended"), **_errors(401, 403, 501, 503)}}},
+                                       "ended"), **_errors(401, 403, 503)}}},
         "/admin/chip-set": {"post": {
             "summary": "Draw chips in another set's colours", "operationId": "chipSet", "security": ADMIN,
             "requestBody": {"required": True, "content": {"application/json": {"schema": _object(["name"], {
@@ -362,11 +360,7 @@ def document() -> dict[str, Any]:
         "/api/openapi.json": {"get": {"summary": "This document", "operationId": "openapi",
                                       "responses": {"200": _json({"type": "object"}, "OpenAPI 3.0")}}},
     }  # fmt: skip
-    from web.dice import DICE_PATHS, DICE_SCHEMAS
-
     paths.update(DICE_PATHS)
-    from web.lens import LENS_PATHS, LENS_SCHEMAS
-
     paths.update(LENS_PATHS)
     schemas = {"State": STATE, "Seat": SEAT, "Pot": POT, "Hand": HAND, "LedgerLine": LEDGER_LINE,
                "History": HISTORY, "Ledger": LEDGER, "Error": ERROR, "Ack": ACK, "Command": command_schema(),

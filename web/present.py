@@ -18,6 +18,7 @@ from table.chips import CHIP_SETS, ChipSet
 from table.draw import evaluate_draw, evaluate_low
 from table.errors import TocktableError
 from table.evaluate import evaluate
+from web.protocols import Published
 
 DEFAULT_CHIP_SET = "tock"
 
@@ -146,7 +147,7 @@ class Presenter:
     def __init__(self, chip_set: ChipSet) -> None:
         self._chip_set = chip_set
         self._lock = threading.Lock()
-        self._cache: OrderedDict[tuple[int, bool], tuple[Any, str]] = OrderedDict()
+        self._cache: OrderedDict[tuple[int, bool], tuple[Published, str]] = OrderedDict()
 
     @property
     def chip_set(self) -> ChipSet:
@@ -158,8 +159,8 @@ class Presenter:
             self._chip_set = chip_set
             self._cache.clear()
 
-    def text(self, snapshot: Any, *, host: bool = False) -> str:
-        """The presented JSON text of a :class:`tocktable.snapshot.Snapshot`: the players' view,
+    def text(self, snapshot: Published, *, host: bool = False) -> str:
+        """The presented JSON text of a published snapshot: the players' view,
         or with ``host=True`` the host's (the same, plus the host's own warnings)."""
         key = (id(snapshot), host)
         with self._lock:
@@ -175,7 +176,7 @@ class Presenter:
                 self._cache.popitem(last=False)
             return text
 
-    def state(self, snapshot: Any, *, host: bool = False) -> dict[str, Any]:
+    def state(self, snapshot: Published, *, host: bool = False) -> dict[str, Any]:
         """The presented snapshot as plain data."""
         data: dict[str, Any] = json.loads(self.text(snapshot, host=host))
         return data

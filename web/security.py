@@ -229,6 +229,37 @@ def check_pin_format(pin: str) -> str:
     return pin
 
 
+PIN_FILE = "admin-pin"
+
+
+class PinStoreError(TocktableError, OSError):
+    """The admin PIN kept in the data directory can be neither read nor stored."""
+
+
+def admin_pin(configured: str, data_dir: Path) -> str:
+    """The configured PIN, else the one kept in ``data_dir`` (made at random on first start)."""
+    if configured:
+        return configured
+    path = data_dir / PIN_FILE
+    try:
+        text = path.read_text(encoding="utf-8").strip()
+        if text.isdigit() and 4 <= len(text) <= 12:
+            return text
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise PinStoreError(f"cannot read the admin PIN from {path}: {exc}") from None
+    pin = f"{secrets.randbelow(10**6):06d}"
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(pin + "\n")
+    except OSError as exc:
+        raise PinStoreError(f"cannot store the admin PIN in {path}: {exc}") from None
+    return pin
+
+
 def secret_key(data_dir: Path | None) -> bytes:
     """The key that signs session cookies: kept in ``data_dir/web-secret`` (made on first use);
     a fresh random key when there is no data directory or it cannot be written."""

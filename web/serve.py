@@ -23,8 +23,14 @@ import socket
 import threading
 from typing import Any
 
-from tocktable.server import ServeError
+from table.errors import TocktableError
 from web.connections import CONNECTION_LIMIT, IDLE_TIMEOUT, PER_CLIENT, REQUEST_TIMEOUT, guarded_server
+from web.join import Advertiser
+
+
+class ServeError(TocktableError, OSError):
+    """The dashboard cannot be served (port taken, address not available)."""
+
 
 DEFAULT_THREADS = 64
 RESERVED_THREADS = 8
@@ -100,8 +106,6 @@ class WebServer:
     def start(self) -> WebServer:
         self._thread.start()
         if self._advertise and self.host in ("0.0.0.0", "::", ""):
-            from web.join import Advertiser
-
             self.advertiser = Advertiser(self.port)
             context = self._context()
             if context is not None and self.advertiser.active:

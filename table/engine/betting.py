@@ -26,7 +26,7 @@ from table.engine.rules import ActionKind, LegalAction, Rules, Street
 from table.engine.showdown import PotResult, award_pots
 from table.errors import IllegalActionError, IllegalDealError, RulesError
 from table.evaluate import evaluate
-from table.tock import Mark
+from table.tock_marks import Mark
 
 __all__ = ["HandBetting", "Input", "is_seat"]
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from table.cards import Card
 from table.engine.rules import ActionKind, Street
-from table.tock import Mark
+from table.tock_marks import Mark
 
 
 @dataclass(frozen=True)

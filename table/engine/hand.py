@@ -27,7 +27,7 @@ from table.engine.pots import build_pots
 from table.engine.rules import LegalAction, Rules, Street
 from table.engine.showdown import PotResult
 from table.errors import IllegalActionError, IllegalDealError, InvalidCardsError
-from table.tock import Mark, mark_of
+from table.tock_marks import Mark, mark_of
 from table.wording import listed
 
 __all__ = ["Hand", "Input", "LegalAction", "PotResult"]

@@ -1,7 +1,7 @@
 """Tock marks against the cards they stand for: a mark names a pool of 4 cards (1 for an ace),
 so no more than that many positions on the table can carry it.
 
->>> from table.tock import Mark
+>>> from table.tock_marks import Mark
 >>> check_mark_pools(Mark.parse("s:ace"), at=(None, 1), board=[], board_marks=[Mark.parse("s:ace"), None],
 ...                  hole={}, hole_marks={})
 Traceback (most recent call last):
@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from table.cards import Card
 from table.errors import IllegalDealError
-from table.tock import Mark, mark_of
+from table.tock_marks import Mark, mark_of
 from table.wording import counted
 
 
