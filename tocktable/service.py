@@ -41,6 +41,7 @@ from table.engine import ActionKind, Street
 from table.engine.draw import DrawHand
 from table.errors import TocktableError
 from table.session import SessionSettings
+from table.wording import seat_word
 from tocktable.faults import StorageFault, storage_fault
 from tocktable.game import Game, Phase, event_record
 from tocktable.snapshot import Snapshot
@@ -497,7 +498,7 @@ class Service:
         else:
             kind = ActionKind.BET if ActionKind.BET in legal else ActionKind.RAISE
             if kind not in legal:
-                raise CommandError(f"seat {seat} cannot bet or raise now")
+                raise CommandError(f"{seat_word(seat)} cannot bet or raise now")
             low, high = legal[kind].min_to, legal[kind].max_to
             amount = self._pending_bet if self._pending_bet is not None and low <= self._pending_bet <= high else low
             act = Act(seat, kind.value, amount)
@@ -515,7 +516,7 @@ class Service:
         if button == ConsoleButton.UNDO:
             return self._follow(self._commit(Undo()))
         raise CommandError(
-            f"{button.label}: betting is closed during the draw; seat {seat} draws: choose 0 to "
+            f"{button.label}: betting is closed during the draw; {seat_word(seat)} draws: choose 0 to "
             f"{hand.draw_rules.max_draw} cards with +/-, then CHECK/CALL (or NEXT/CONFIRM) records it"
         )
 
@@ -527,7 +528,7 @@ class Service:
         if clamp:
             count = min(max(count, 0), most)
         elif isinstance(count, bool) or not 0 <= count <= most:
-            raise CommandError(f"seat {hand.to_draw} may exchange 0 (stand pat) to {most} cards, not {count}")
+            raise CommandError(f"{seat_word(hand.to_draw)} may exchange 0 (stand pat) to {most} cards, not {count}")
         self._save_console(self._pending_bet, count)
         self._pending_draw = count
         self._publish()
