@@ -17,17 +17,14 @@ from PIL import Image, ImageDraw, ImageFont
 
 from table.cards import Deck
 from table.lens import replay
+from vision.fonts import label_font
 
 COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"]
 
 
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    for name in ("DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"):
-        try:
-            return ImageFont.truetype(name, size)
-        except OSError:
-            continue
-    return ImageFont.load_default()
+def _font(size: int) -> ImageFont.FreeTypeFont:
+    """The chart's words, in the label font of a font package (the same chart on every machine)."""
+    return label_font(size)
 
 
 def draw(history: dict[str, Any], title: str, *, width: int = 900, height: int = 480) -> Image.Image:

@@ -13,6 +13,7 @@ from gpiozero import PWMLED, Buzzer, LEDBoard
 
 from hardware.errors import PinMapError
 from hardware.pins import PinMap
+from table.wording import seat_numbers, seat_word
 
 
 class TableLights:
@@ -50,7 +51,7 @@ class TableLights:
         """Light the dealer's seat and pulse the seat to act (None: no such seat)."""
         for seat in (dealer, to_act):
             if seat is not None and not 0 <= seat < self.seat_count:
-                raise PinMapError(f"seat {seat} has no LED: seats are 0..{self.seat_count - 1}")
+                raise PinMapError(f"{seat_word(seat)} has no LED: seats are {seat_numbers(self.seat_count)}")
         if (dealer, to_act) == (self.dealer, self.to_act):
             return
         for seat, led in enumerate(self.seats):

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hardware.errors import TableModelError
+from table.wording import seat_numbers, seat_word
 
 Point = tuple[float, float]
 Zone = tuple[Point, ...]
@@ -206,7 +207,7 @@ class TableLayout:
         if seat_zones is None:
             zones = default_seats
         else:
-            zones = tuple(check_zone(z, what=f"the zone of seat {i}") for i, z in enumerate(seat_zones))
+            zones = tuple(check_zone(z, what=f"the zone of {seat_word(i)}") for i, z in enumerate(seat_zones))
             if len(zones) != seats:
                 raise TableModelError(f"{len(zones)} seat zones were given for {seats} seats: give one per seat")
         layout = cls(board_zone, zones, (int(size[0]), int(size[1])), hole_cards)
@@ -225,7 +226,7 @@ class TableLayout:
             return self.board
         seat = int(name.partition(":")[2])
         if not 0 <= seat < len(self.seats):
-            raise TableModelError(f"there is no seat {seat}: seats are 0..{len(self.seats) - 1}")
+            raise TableModelError(f"there is no {seat_word(seat)}: seats are {seat_numbers(len(self.seats))}")
         return self.seats[seat]
 
     def capacity(self, name: str) -> int:

@@ -31,6 +31,7 @@ from hardware.frames import Image
 from hardware.table_layout import BOARD, Point, TableLayout, Zone, seat_zone, zone_name
 from table.cards import Card
 from table.errors import CardParseError
+from table.wording import seat_numbers, seat_word
 
 if TYPE_CHECKING:  # vision is imported when a frame is drawn, never when hardware is imported
     from vision.scene import RenderedScene, SceneSpec
@@ -297,7 +298,7 @@ class TableModel:
     # -- inside -----------------------------------------------------------------------
     def _seat(self, seat: int) -> int:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
-            raise TableModelError(f"there is no seat {seat!r}: seats are 0..{self.seats - 1}")
+            raise TableModelError(f"there is no {seat_word(seat)}: seats are {seat_numbers(self.seats)}")
         return seat
 
     def _absent(self, card: str) -> str:

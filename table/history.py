@@ -40,6 +40,7 @@ from table.engine import (
     Street,
 )
 from table.errors import TocktableError
+from table.wording import seats as seats_words
 
 
 class HistoryError(TocktableError, ValueError):
@@ -88,7 +89,7 @@ def phh_closing_fields(
     if names is not None:
         missing = [s for s in order if s not in names]
         if missing:
-            raise HistoryError(f"no name for seats {missing}: give a name for every seat dealt in")
+            raise HistoryError(f"no name for {seats_words(missing)}: give a name for every seat dealt in")
         fields["players"] = [names[s] for s in order]
     if number is not None:
         fields["hand"] = number

@@ -39,6 +39,7 @@ from table.evaluate import Category, evaluate_seats
 from table.lens_words import board_words, explain, summary
 from table.reach import Reach, describe_target, reach
 from table.tock_marks import Mark, mark_of
+from table.wording import seat_numbers, seat_word
 
 if TYPE_CHECKING:
     from table.engine import Hand
@@ -221,7 +222,7 @@ def own_view(
     (checked against the marks its backs showed). Private: send it to that player only."""
     layout = lay_out(hands, board)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < layout.seats:
-        raise InvalidCardsError(f"seat {seat!r} is not at this table: seats are 0..{layout.seats - 1}")
+        raise InvalidCardsError(f"{seat_word(seat)} is not at this table: seats are {seat_numbers(layout.seats)}")
     own = read_items(cards, f"seat {seat + 1}'s own cards")
     if len(own) != 2 or not all(isinstance(c, Card) for c in own):
         raise InvalidCardsError(f"seat {seat + 1}'s own cards must be two known cards, got {cards!r}")
@@ -280,7 +281,7 @@ def lens_of_hand(hand: Hand, **options: Any) -> Lens:
 def _folded(folded: Collection[int], seats: int) -> frozenset[int]:
     for seat in folded:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < seats:
-            raise InvalidCardsError(f"folded seat {seat!r} is not at this table: seats are 0..{seats - 1}")
+            raise InvalidCardsError(f"folded {seat_word(seat)} is not at this table: seats are {seat_numbers(seats)}")
     if len(set(folded)) >= seats:
         raise InvalidCardsError("every seat has folded: at least one must still be in the hand")
     return frozenset(folded)
@@ -470,7 +471,7 @@ def replay(
     folds = dict(folded or {})
     for seat, street in folds.items():
         if street not in STREETS:
-            raise InvalidCardsError(f"seat {seat!r} folded on {street!r}: streets are {', '.join(STREETS)}")
+            raise InvalidCardsError(f"{seat_word(seat)} folded on {street!r}: streets are {', '.join(STREETS)}")
     holes = [list(layout.items[2 * s : 2 * s + 2]) for s in range(layout.seats)]
     board = list(layout.items[2 * layout.seats :])
     history = LensHistory()

@@ -47,6 +47,8 @@ from table.session_records import HandRecord, LedgerLine, Player, record_of
 from table.session_settings import SessionSettings
 from table.session_snapshot import snapshot_of
 from table.tock_marks import Mark
+from table.wording import seat_numbers, seat_word
+from table.wording import seats as seats_words
 
 Command = dict[str, Any]
 """One logged command: ``{"op": name, ...arguments as plain data}``."""
@@ -98,11 +100,11 @@ class Session:
 
     def _seat(self, seat: int, *, occupied: bool = True) -> Player | None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.settings.seats:
-            raise SessionError(f"seats are numbered 0..{self.settings.seats - 1}, got {seat!r}")
+            raise SessionError(f"there is no {seat_word(seat)}: seats are {seat_numbers(self.settings.seats)}")
         player = self.players.get(seat)
         if occupied and player is None:
-            taken = sorted(self.players) or "none"
-            raise SessionError(f"seat {seat} is empty (occupied seats: {taken})")
+            taken = seats_words(sorted(self.players)) if self.players else "none"
+            raise SessionError(f"{seat_word(seat)} is empty (occupied: {taken})")
         return player
 
     def _in_current_hand(self, seat: int) -> bool:
@@ -113,7 +115,7 @@ class Session:
         if self.hand is None or not self._hand_open or self.hand.is_complete:
             return
         if seat is None or seat in self.hand.in_hand:
-            who = f"seat {seat} is" if seat is not None else "players are"
+            who = f"{seat_word(seat)} is" if seat is not None else "players are"
             raise SessionError(f"cannot {what} now: {who} in hand {self.hand_number}, which is not finished")
 
     def _chips(self, chips: int, what: str) -> int:
@@ -151,7 +153,7 @@ class Session:
         """A player sits down at an empty seat with ``chips`` (dealt in from the next hand)."""
         self._seat(seat, occupied=False)
         if seat in self.players:
-            raise SessionError(f"seat {seat} is taken by {self.players[seat].name}: choose an empty seat")
+            raise SessionError(f"{seat_word(seat)} is taken by {self.players[seat].name}: choose an empty seat")
         if not isinstance(name, str) or not name.strip():
             raise SessionError(f"a player needs a name, got {name!r}")
         clean = name.strip()
@@ -177,7 +179,7 @@ class Session:
         player = self._seat(seat)
         assert player is not None
         if player.sitting_out:
-            raise SessionError(f"{player.name} (seat {seat}) is already sitting out")
+            raise SessionError(f"{player.name} ({seat_word(seat)}) is already sitting out")
         player.sitting_out = True
         self._record("sit_out", seat=seat)
 
@@ -186,7 +188,7 @@ class Session:
         player = self._seat(seat)
         assert player is not None
         if not player.sitting_out:
-            raise SessionError(f"{player.name} (seat {seat}) is not sitting out")
+            raise SessionError(f"{player.name} ({seat_word(seat)}) is not sitting out")
         player.sitting_out = False
         self._record("sit_in", seat=seat)
 
@@ -363,7 +365,7 @@ class Session:
                 "rest of the hand, when the players turn them"
             )
         if seat not in hand.in_hand or hand.folded[seat]:
-            raise SessionError(f"seat {seat} has no live hand to show")
+            raise SessionError(f"{seat_word(seat)} has no live hand to show")
         try:
             # A draw hand's five cards may hold jokers, which only table.draw reads.
             new = cast(list[Card], parse_draw_cards(cards)) if isinstance(hand, DrawHand) else parse_cards(cards)

@@ -20,6 +20,29 @@ from tocktable import __version__
 # "tocktable config" answer without loading numpy, OpenCV, Flask or gpiozero.
 
 _DATA_HELP = "where the game database lives (default: $TOCKTABLE_DATA, else $XDG_DATA_HOME/tocktable{})"
+_PORT_HELP = "dashboard port (default: $TOCKTABLE_PORT, else {})"
+
+
+def _port(args: argparse.Namespace) -> int | None:
+    """The dashboard port: ``--port``, else ``$TOCKTABLE_PORT``, else None (the configured one).
+
+    The variable lets a script or a service unit choose the port without changing the command
+    line (the test that runs the README's commands as written serves them on a free port)."""
+    from tocktable.config import ConfigError
+
+    if args.port is not None:
+        return int(args.port)
+    text = os.environ.get("TOCKTABLE_PORT", "").strip()
+    if not text:
+        return None
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 1 <= port <= 65535:
+        raise ConfigError(f"TOCKTABLE_PORT={text!r} is not a port: use a number 1..65535, or unset it for the "
+                          "configured port")  # fmt: skip
+    return port
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -39,7 +62,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "--data it resumes the stored game.",
     )  # fmt: skip
     demo.add_argument("--data", type=Path, default=None, help=_DATA_HELP.format("/demo"))
-    demo.add_argument("--port", type=int, default=None, help="dashboard port (default 8000)")
+    demo.add_argument("--port", type=int, default=None, help=_PORT_HELP.format("web.port, 8000"))
     demo.add_argument("--fast", action="store_true", help="play without waiting on the wall clock, then stop")
     demo.add_argument("--hands", type=int, default=None, help="stop after this many hands (--fast: default 20)")
     demo.add_argument("--seed", type=int, default=None, help="seed for the deck, the table's look and the players")
@@ -63,7 +86,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     serve.add_argument("--config", default=None, help="the configuration file (tocktable config --example)")
     serve.add_argument("--data", type=Path, default=None, help=_DATA_HELP.format(""))
-    serve.add_argument("--port", type=int, default=None, help="dashboard port (default: web.port, 8000)")
+    serve.add_argument("--port", type=int, default=None, help=_PORT_HELP.format("web.port, 8000"))
     serve.add_argument("--host", default=None, help="address to listen on (default: web.host, 0.0.0.0)")
     serve.add_argument("--mock-pins", action="store_true", help="gpiozero mock pins instead of the GPIO header")
     serve.add_argument("--new-session", action="store_true", help="start a new game instead of resuming")
@@ -159,7 +182,7 @@ def _demo(args: argparse.Namespace) -> int:
     if args.hands is not None and args.hands < 1:
         raise ConfigError(f"--hands {args.hands} is not allowed: play at least one hand")
     options = DemoOptions(
-        data_dir=args.data, port=args.port, fast=args.fast, hands=args.hands, seed=args.seed,
+        data_dir=args.data, port=_port(args), fast=args.fast, hands=args.hands, seed=args.seed,
         new_session=args.new_session, web=not args.no_web, camera="perfect" if args.perfect_camera else "auto",
         command=args.command_line, lan=args.lan,
     )  # fmt: skip
@@ -171,7 +194,7 @@ def _serve(args: argparse.Namespace) -> int:
     from tocktable.run import ServeOptions, run_serve
 
     config = load_config(args.config)
-    options = ServeOptions(data_dir=args.data, port=args.port, host=args.host, mock_pins=args.mock_pins,
+    options = ServeOptions(data_dir=args.data, port=_port(args), host=args.host, mock_pins=args.mock_pins,
                            new_session=args.new_session, camera_wait=args.camera_wait,
                            command=args.command_line)  # fmt: skip
     return run_serve(config, options, out=sys.stdout)

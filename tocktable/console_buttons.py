@@ -19,6 +19,7 @@ from hardware.pins import ConsoleButton
 from table.engine import ActionKind, Street
 from table.engine.draw import DrawHand
 from table.steps import Act, CommandError, Confirm, Draw, Settle, Step, Undo
+from table.wording import seat_word
 from tocktable.game import Game, Phase
 
 __all__ = ["BET_CLEARED_BY", "DRAW_CLEARED_BY", "ConsoleButtons", "Pending", "raise_range"]
@@ -90,7 +91,7 @@ class ConsoleButtons:
             return Act(seat, "all_in")
         kind = ActionKind.BET if ActionKind.BET in legal else ActionKind.RAISE
         if kind not in legal:
-            raise CommandError(f"seat {seat} cannot bet or raise now")
+            raise CommandError(f"{seat_word(seat)} cannot bet or raise now")
         low, high = legal[kind].min_to, legal[kind].max_to
         amount = self.bet if self.bet is not None and low <= self.bet <= high else low
         return Act(seat, kind.value, amount)
@@ -107,7 +108,7 @@ class ConsoleButtons:
         if button == ConsoleButton.UNDO:
             return Undo()
         raise CommandError(
-            f"{button.label}: betting is closed during the draw; seat {seat} draws: choose 0 to "
+            f"{button.label}: betting is closed during the draw; {seat_word(seat)} draws: choose 0 to "
             f"{hand.draw_rules.max_draw} cards with +/-, then CHECK/CALL (or NEXT/CONFIRM) records it"
         )
 
@@ -132,7 +133,7 @@ class ConsoleButtons:
         if clamp:
             count = min(max(count, 0), most)
         elif isinstance(count, bool) or not 0 <= count <= most:
-            raise CommandError(f"seat {hand.to_draw} may exchange 0 (stand pat) to {most} cards, not {count}")
+            raise CommandError(f"{seat_word(hand.to_draw)} may exchange 0 (stand pat) to {most} cards, not {count}")
         return Pending(self.bet, count)
 
     @property

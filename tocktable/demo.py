@@ -39,6 +39,7 @@ from hardware.pins import ConsoleButton, PinMap
 from table.cards import Card
 from table.steps import ChooseButton, Confirm, Correct, DealBoard, Rebuy, Show, Tick
 from table.tock import mark_of
+from table.wording import seat_word
 from tocktable.camera import Watcher, view_signature
 from tocktable.players import (
     STYLES,
@@ -496,12 +497,14 @@ class Demo:
         where = (
             "on the board"
             if entry.seat is None and entry.kind != "choose_button"
-            else ("for the draw for the button" if entry.kind == "choose_button" else f"for seat {entry.seat}")
+            else ("for the draw for the button" if entry.kind == "choose_button" else f"for {seat_word(entry.seat)}")
         )
         if entry.kind == "correct":
             self.corrected += 1
             place = (
-                f"board card {entry.index + 1}" if entry.seat is None else f"seat {entry.seat}'s card {entry.index + 1}"
+                f"board card {entry.index + 1}"
+                if entry.seat is None
+                else f"{seat_word(entry.seat)}'s card {entry.index + 1}"
             )
             self._say(f"host corrected {place} to {entry.cards[0]}: the camera read it as {entry.was}")
         else:

@@ -50,7 +50,7 @@ from table.steps import (
     Undo,
 )
 from table.tock import Mark
-from table.wording import counted, seats
+from table.wording import counted, seat_word, seats
 
 EventRecord = tuple[str, dict[str, Any]]
 """An event as stored: its name and a JSON-ready payload."""
@@ -165,7 +165,7 @@ class Game:
                 s.mark(seat, index, mark)
             case ChooseButton(draws=draws, seat=seat):
                 if self.phase != Phase.SEATING:
-                    raise CommandError(f"the first dealer is already chosen (seat {self.button})")
+                    raise CommandError(f"the first dealer is already chosen ({seat_word(self.button)})")
                 if seat is not None:
                     s.set_button(seat)
                 else:
@@ -250,10 +250,10 @@ class Game:
             return "between hands: press NEXT/CONFIRM to deal" if self.can_deal() else "waiting for players with chips"
         assert hand is not None
         if hand.to_act is not None:
-            return f"seat {hand.to_act} to act"
+            return f"{seat_word(hand.to_act)} to act"
         if isinstance(hand, DrawHand) and hand.to_draw is not None:
             most = hand.draw_rules.max_draw
-            return f"seat {hand.to_draw} to draw: 0 to {most} cards (+/- then CHECK/CALL, or the admin page)"
+            return f"{seat_word(hand.to_draw)} to draw: 0 to {most} cards (+/- then CHECK/CALL, or the admin page)"
         if hand.street.name == "SHOWDOWN":
             return "showdown: waiting for the hands to be turned, or NEXT to settle"
         return f"waiting for the board cards of the {('flop', 'turn', 'river')[min(int(hand.street), 2)]}"
@@ -276,7 +276,7 @@ def _find_card(
         elif seat is not None and command["op"] == "deal_hole" and command["seat"] == seat:
             cards = list(command["cards"])
             if not 0 <= index < len(cards):
-                raise CommandError(f"seat {seat} showed cards 0 to {len(cards) - 1}, not {index}")
+                raise CommandError(f"{seat_word(seat)} showed cards 1 to {len(cards)}, not {index + 1}")
             old = cards[index]
             cards[index] = card
             return i, {**command, "cards": cards}, old
@@ -284,7 +284,7 @@ def _find_card(
         dealt = "no board card is dealt yet" if position == 0 else f"only {counted(position, 'board card')} " + (
             "is" if position == 1 else "are") + " dealt"
         raise CommandError(f"there is no board card {index + 1} to correct: {dealt}")
-    raise CommandError(f"seat {seat}'s cards have not been shown: nothing to correct")
+    raise CommandError(f"{seat_word(seat)}'s cards have not been shown: nothing to correct")
 
 
 def jsonable(value: Any) -> Any:

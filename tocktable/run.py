@@ -31,6 +31,7 @@ from hardware.table_model import TableModel
 from table.engine import BlindLevel, BlindStructure
 from table.errors import TocktableError
 from table.session import DrawOptions, SessionSettings
+from table.wording import counted
 from tocktable.camera import (
     CameraLoop,
     ModelCamera,
@@ -300,7 +301,7 @@ def _live_camera(model: Any, watcher: Watcher, service: Service, tap: CameraTap 
 def summary(service: Service) -> str:
     """The ledger at the end of a demo, and whether every chip is accounted for."""
     session = service.game.session
-    lines = [f"\n{len(session.records)} hands played in session {service.session_id}."]
+    lines = [f"\n{counted(len(session.records), 'hand')} played in session {service.session_id}."]
     ledger = session.ledger()
     for line in ledger:
         data = line.to_dict()

@@ -32,7 +32,7 @@ from table.engine import Hand, Street
 from table.engine.draw import DrawHand
 from table.steps import ChooseButton, DealBoard, MarkRead, Show, Step
 from table.tock import mark_of
-from table.wording import seats
+from table.wording import seat_word, seats
 from tocktable.game import Game, Phase
 from vision.view import BOARD, SeenCard, TableView
 
@@ -114,7 +114,13 @@ class ViewInterpreter:
     # ------------------------------------------------------------------ privacy
     @staticmethod
     def _conflict_notice(game: Game, kind: str, zone: str) -> Notice:
-        where = "on the board" if zone == BOARD else (f"at {zone.replace(':', ' ')}" if zone else "on the table")
+        kind_of_zone, _, number = zone.partition(":")
+        if zone == BOARD:
+            where = "on the board"
+        elif kind_of_zone == "seat" and number.isdigit():
+            where = f"at {seat_word(int(number))}"
+        else:
+            where = f"at {zone.replace(':', ' ')}" if zone else "on the table"
         return Notice("conflict", f"the camera is unsure about a card {where} ({kind}); nothing was applied")
 
     @staticmethod
@@ -124,7 +130,7 @@ class ViewInterpreter:
         out = []
         for seat in sorted(view.seats):
             if seat in hand.in_hand and any(c.face_up for c in view.seat_cards(seat)):
-                out.append(Notice("peek", f"seat {seat}: a card lies face up; turn it down (it stays private "
+                out.append(Notice("peek", f"{seat_word(seat)}: a card lies face up; turn it down (it stays private "
                                           "until the showdown)", seat))  # fmt: skip
         return out
 
@@ -148,7 +154,7 @@ class ViewInterpreter:
         if hand.to_act is not None:
             turned = "a board card was" if len(new) == 1 else f"{len(new)} board cards were"
             message = (f"{turned} turned while betting is open on the {hand.street.name.lower()} "
-                       f"(seat {hand.to_act} to act): applied once the round closes")  # fmt: skip
+                       f"({seat_word(hand.to_act)} to act): applied once the round closes")  # fmt: skip
             return [], [Notice("board-early", message)]
         need = Street(hand.street + 1).board_size - len(hand.board)
         no_more_betting = len([s for s in hand.in_hand if not hand.folded[s] and hand.stacks[s] > 0]) <= 1
@@ -200,7 +206,8 @@ def _marks(hand: Hand, view: TableView) -> tuple[list[Step], list[Notice]]:
             rest.remove(have)
             steps.append(MarkRead(seat, before.index(None), str(rest[0])))
         else:
-            notices.append(Notice("mark-mismatch", f"seat {seat}'s marks read differently than before: not applied",
+            notices.append(Notice("mark-mismatch",
+                                  f"{seat_word(seat)}'s marks read differently than before: not applied",
                                   seat))  # fmt: skip
     return steps, notices
 
@@ -221,7 +228,8 @@ def _shows(hand: Hand, view: TableView) -> tuple[list[Step], list[Notice]]:
         if len(faces) < 2:
             continue
         if len(faces) > 2 or any(c.card is None for c in faces):
-            notices.append(Notice("show", f"seat {seat}: {len(faces)} face-up cards, two readable ones are needed",
+            notices.append(Notice("show",
+                                  f"{seat_word(seat)}: {len(faces)} face-up cards, two readable ones are needed",
                                   seat))  # fmt: skip
             continue
         cards = [str(c.card) for c in faces]
@@ -238,10 +246,10 @@ def _draw_shows(hand: DrawHand, view: TableView) -> tuple[list[Step], list[Notic
             continue  # still turning them (or a joker the reader did not take for a card)
         unread = sum(1 for c in faces if c.card is None)
         if len(faces) > 5:
-            notices.append(Notice("show", f"seat {seat}: {len(faces)} face-up cards, a draw hand has five", seat))
+            notices.append(Notice("show", f"{seat_word(seat)}: {len(faces)} face-up cards, a draw hand has five", seat))
         elif unread:
             joker = " (a joker cannot be read by the camera yet)" if hand.draw_rules.jokers else ""
-            notices.append(Notice("show", f"seat {seat}: {unread} of the five cards cannot be read{joker}: "
+            notices.append(Notice("show", f"{seat_word(seat)}: {unread} of the five cards cannot be read{joker}: "
                                           "enter the hand on the admin page (Show; a joker is Jk)", seat))  # fmt: skip
         else:
             steps.append(Show(seat, tuple(str(c.card) for c in faces)))

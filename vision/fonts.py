@@ -35,7 +35,7 @@ from typing import Literal
 import numpy as np
 from PIL import ImageFont
 
-from vision.errors import FontSourceError
+from vision.errors import FontsMissingError, FontSourceError
 
 FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"), Path.home() / ".fonts")
 
@@ -247,6 +247,29 @@ def _draws_suits(path: str) -> bool:
             return False
         shapes.append(ink.resize((16, 16)).tobytes())
     return len(set(shapes)) == 4
+
+
+LABEL_FONT_PACKAGE = "fontpkg-arimo"
+"""The font package whose sans-serif writes the words on the pictures tocktable makes (the Tock
+sticker sheets, the bench charts): installed with tocktable, so they look the same on every machine."""
+
+
+@functools.cache
+def label_font(size: int, *, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The font for labels, titles and legends at ``size`` pixels (Arimo, Regular or Bold).
+
+    From :data:`LABEL_FONT_PACKAGE` whatever ``TOCKTABLE_FONTS`` says: labels are not card
+    indices (no training or hold-out pool to keep apart), and a sticker sheet printed on a bare
+    machine must read as one printed anywhere else. Raises :class:`FontsMissingError` when the
+    package is not installed."""
+    files = [file for file in package_font_files(LABEL_FONT_PACKAGE) if "Italic" not in file.name]
+    if not files:
+        raise FontsMissingError(
+            f"no font to write labels with: the font package {LABEL_FONT_PACKAGE} is not installed; install "
+            f"tocktable again in this environment (pip install -e . in the project folder, or pip install "
+            f"{LABEL_FONT_PACKAGE})"
+        )
+    return load_font(f"{files[0]}{_INSTANCE_MARK}{'Bold' if bold else 'Regular'}", size)
 
 
 def fonts_missing_message(pool: Pool) -> str:

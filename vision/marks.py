@@ -37,7 +37,7 @@ from table.errors import CardParseError
 from table.tock import Mark, SizeClass, mark_of
 from vision.errors import VisionError
 from vision.faces import FACE_H, FACE_W, deck_style, draw_tock_mark, render_back
-from vision.fonts import FONT_DIRS
+from vision.fonts import label_font
 from vision.suits import SuitShape, suit_mask
 
 CARD_MM = (63.0, 88.0)
@@ -218,21 +218,9 @@ def sheet_layout(
 
 
 # ---------------------------------------------------------------------------------- drawing
-@functools.cache
-def _font_path(bold: bool) -> str | None:
-    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    for folder in FONT_DIRS:
-        if folder.is_dir():
-            for path in folder.rglob(name):
-                return str(path)
-    return None
-
-
-def _font(size_px: int, *, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    path = _font_path(bold)
-    if path is not None:
-        return ImageFont.truetype(path, size_px)
-    return ImageFont.load_default(size_px)
+def _font(size_px: int, *, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The sheet's words: the label font of a font package (the same sheet on every machine)."""
+    return label_font(size_px, bold=bold)
 
 
 def _mm(value: float, dpi: int) -> int:

@@ -56,6 +56,7 @@ import numpy as np
 from table.cards import Card
 from table.errors import CardParseError
 from table.tock import Mark, MarkParseError, mark_of
+from table.wording import seat_word
 from vision.errors import VisionError
 from vision.view import BOARD, Conflict, Point, SeenCard, TableView
 from vision.zones import OUTSIDE, TableZones
@@ -518,7 +519,8 @@ def _place(zone: str) -> str:
         return "on the board"
     if zone == OUTSIDE:
         return "outside every zone"
-    return f"at seat {zone.partition(':')[2]}"
+    number = zone.partition(":")[2]
+    return f"at {seat_word(int(number))}" if number.isdigit() else f"at {zone}"
 
 
 def _parse(observation: CardObservation, index: int) -> _Obs:

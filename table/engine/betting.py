@@ -27,6 +27,8 @@ from table.engine.showdown import PotResult, award_pots
 from table.errors import IllegalActionError, IllegalDealError, RulesError
 from table.evaluate import evaluate
 from table.tock_marks import Mark
+from table.wording import seat_word
+from table.wording import seats as seats_words
 
 __all__ = ["HandBetting", "Input", "is_seat"]
 
@@ -52,7 +54,9 @@ class HandBetting:
         if len(seated) < 2:
             raise RulesError("a hand needs at least two seats with chips")
         if not is_seat(button, len(self.starting_stacks)) or self.starting_stacks[button] == 0:
-            raise RulesError(f"the button must be on a seat with chips ({seated}), not {button!r}")
+            raise RulesError(
+                f"the button must be on a seat with chips ({seats_words(seated)}), not on {seat_word(button)}"
+            )
         self.seats = len(self.starting_stacks)
         self.button = button
         self.stacks = list(self.starting_stacks)
@@ -271,7 +275,7 @@ class HandBetting:
             what = "cards to be dealt" if self._awaiting_board else "the showdown"
             raise IllegalActionError(f"nobody is to act now: the hand is waiting for {what}")
         if not is_seat(seat, self.seats) or seat != self.to_act:
-            raise IllegalActionError(f"it is seat {self.to_act}'s turn, not seat {seat}'s")
+            raise IllegalActionError(f"it is {seat_word(self.to_act)}'s turn, not {seat_word(seat)}'s")
         legal = {a.action: a for a in self.legal_actions()}
         allowed = ", ".join(a.describe() for a in legal.values())
         if kind not in legal:
@@ -284,7 +288,7 @@ class HandBetting:
                 ActionKind.RAISE: self._why_no_raise(seat),
                 ActionKind.ALL_IN: self._why_no_raise(seat),
             }.get(kind, "")
-            raise IllegalActionError(f"seat {seat} cannot {kind.value}: {reason}; allowed: {allowed}")
+            raise IllegalActionError(f"{seat_word(seat)} cannot {kind.value}: {reason}; allowed: {allowed}")
         option = legal[kind]
         if kind in (ActionKind.BET, ActionKind.RAISE):
             if amount is None:
@@ -292,7 +296,7 @@ class HandBetting:
             if isinstance(amount, bool) or not isinstance(amount, int):
                 raise IllegalActionError(f"amounts are whole numbers of chips, got {amount!r}")
             if not option.min_to <= amount <= option.max_to:
-                raise IllegalActionError(f"seat {seat} cannot {kind.value} to {amount}: {option.describe()}")
+                raise IllegalActionError(f"{seat_word(seat)} cannot {kind.value} to {amount}: {option.describe()}")
             return kind, amount
         if amount is not None and amount != option.min_to:
             raise IllegalActionError(f"{kind.value} takes no amount other than {option.min_to}, got {amount}")

@@ -54,7 +54,8 @@ from table.engine.rules import ActionKind, Rules, Street
 from table.engine.showdown import PotResult, award_pots
 from table.errors import IllegalActionError, IllegalDealError, InvalidCardsError, RulesError
 from table.evaluate import HandValue
-from table.wording import counted
+from table.wording import counted, seat_word
+from table.wording import seats as seats_words
 
 __all__ = [
     "CardsExchanged",
@@ -294,23 +295,23 @@ class DrawHand(Hand):
         if isinstance(count, bool) or not isinstance(count, int):
             raise IllegalDrawError(f"a draw is a whole number of cards, {allowed}; got {count!r}")
         if isinstance(seat, bool) or not isinstance(seat, int) or seat not in self.in_hand:
-            raise IllegalDrawError(f"seat {seat!r} is not in this hand (seats in hand: {list(self.in_hand)})")
+            raise IllegalDrawError(f"{seat_word(seat)} is not in this hand (in the hand: {seats_words(self.in_hand)})")
         if self.folded[seat]:
-            raise IllegalDrawError(f"seat {seat} folded: only players still in the hand draw")
+            raise IllegalDrawError(f"{seat_word(seat)} folded: only players still in the hand draw")
         phase = self.phase
         if phase != DrawPhase.DRAW:
             when = {
-                DrawPhase.FIRST_BETTING: f"the first betting round is still open (seat {self.to_act} to act)",
+                DrawPhase.FIRST_BETTING: f"the first betting round is still open ({seat_word(self.to_act)} to act)",
                 DrawPhase.SECOND_BETTING: "the draw is over: the second betting round is open",
             }.get(phase, "the draw is over")
-            raise IllegalDrawError(f"seat {seat} cannot draw now: {when}")
+            raise IllegalDrawError(f"{seat_word(seat)} cannot draw now: {when}")
         if seat in self.draws:
             drew = counted(self.draws[seat], "card") if self.draws[seat] else "none (stood pat)"
-            raise IllegalDrawError(f"seat {seat} already drew {drew}: one draw per player")
+            raise IllegalDrawError(f"{seat_word(seat)} already drew {drew}: one draw per player")
         if seat != self.to_draw:
-            raise IllegalDrawError(f"it is seat {self.to_draw}'s turn to draw, not seat {seat}'s")
+            raise IllegalDrawError(f"it is {seat_word(self.to_draw)}'s turn to draw, not {seat_word(seat)}'s")
         if not 0 <= count <= self.draw_rules.max_draw:
-            raise IllegalDrawError(f"seat {seat} cannot exchange {count} cards: {allowed}")
+            raise IllegalDrawError(f"{seat_word(seat)} cannot exchange {count} cards: {allowed}")
 
     def can_draw(self, seat: int, count: int) -> bool:
         """Whether :meth:`draw` would accept this, without raising."""
@@ -363,7 +364,8 @@ class DrawHand(Hand):
     def verify_act(self, seat: int, action: ActionKind | str, amount: int | None = None) -> tuple[ActionKind, int]:
         if not self.is_complete and self.phase == DrawPhase.DRAW:
             raise IllegalActionError(
-                f"betting is closed during the draw: seat {self.to_draw} draws next (record it with draw(seat, count))"
+                f"betting is closed during the draw: {seat_word(self.to_draw)} draws next "
+                "(record it with draw(seat, count))"
             )
         return super().verify_act(seat, action, amount)
 
@@ -378,19 +380,20 @@ class DrawHand(Hand):
         try:
             new = tuple(parse_draw_cards(cards))
         except (InvalidCardsError, ValueError) as exc:
-            raise IllegalDealError(f"seat {seat!r}'s cards: {exc}") from None
+            raise IllegalDealError(f"{seat_word(seat)}'s cards: {exc}") from None
         if isinstance(seat, bool) or not isinstance(seat, int) or seat not in self.in_hand:
-            raise IllegalDealError(f"seat {seat!r} is not in this hand (seats in hand: {list(self.in_hand)})")
+            raise IllegalDealError(f"{seat_word(seat)} is not in this hand (in the hand: {seats_words(self.in_hand)})")
         if self.is_complete:
             raise IllegalDealError("the hand is settled: its cards can no longer change")
         if self.street != Street.SHOWDOWN:
             raise IllegalDealError(f"hands are shown at the showdown; the hand is in the {self.phase.value}")
         if self.folded[seat]:
-            raise IllegalDealError(f"seat {seat} folded: its cards stay unknown")
+            raise IllegalDealError(f"{seat_word(seat)} folded: its cards stay unknown")
         if seat in self.hole:
-            raise IllegalDealError(f"seat {seat}'s cards are already known: {' '.join(map(str, self.hole[seat]))}")
+            known = " ".join(map(str, self.hole[seat]))
+            raise IllegalDealError(f"{seat_word(seat)}'s cards are already known: {known}")
         if seat in self.mucked:
-            raise IllegalDealError(f"seat {seat} mucked: its cards stay unknown")
+            raise IllegalDealError(f"{seat_word(seat)} mucked: its cards stay unknown")
         if len(new) != 5:
             raise IllegalDealError(f"a draw hand has 5 cards, got {len(new)}")
         shown = [c for cards_ in self.hole.values() for c in cards_]

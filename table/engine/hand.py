@@ -28,7 +28,8 @@ from table.engine.rules import LegalAction, Rules, Street
 from table.engine.showdown import PotResult
 from table.errors import IllegalActionError, IllegalDealError, InvalidCardsError
 from table.tock_marks import Mark, mark_of
-from table.wording import listed
+from table.wording import listed, seat_word
+from table.wording import seats as seats_words
 
 __all__ = ["Hand", "Input", "LegalAction", "PotResult"]
 
@@ -51,7 +52,7 @@ class Hand(HandBetting):
         if not self._awaiting_board:
             raise IllegalDealError(
                 f"cannot turn board cards while betting is open on the {self.street.name.lower()}: "
-                f"seat {self.to_act} to act"
+                f"{seat_word(self.to_act)} to act"
             )
         next_size = Street(self.street + 1).board_size - len(self.board)
         no_more_betting = len(self._able()) <= 1
@@ -88,19 +89,20 @@ class Hand(HandBetting):
         at any time (a hand history that knows them); they play no part."""
         new = list(cards)
         if seat not in self.in_hand:
-            raise IllegalDealError(f"seat {seat} is not in this hand (seats in hand: {list(self.in_hand)})")
+            raise IllegalDealError(f"{seat_word(seat)} is not in this hand (in the hand: {seats_words(self.in_hand)})")
         if seat in self.hole:
-            raise IllegalDealError(f"seat {seat}'s hole cards are already known: {' '.join(map(str, self.hole[seat]))}")
+            known = " ".join(map(str, self.hole[seat]))
+            raise IllegalDealError(f"{seat_word(seat)}'s hole cards are already known: {known}")
         if seat in self.mucked:
-            raise IllegalDealError(f"seat {seat} mucked: its cards stay unknown")
+            raise IllegalDealError(f"{seat_word(seat)} mucked: its cards stay unknown")
         if len(new) != 2:
             raise IllegalDealError(f"a seat has 2 hole cards, got {len(new)}")
         self._check_new_cards(new)
-        check_marked_cards(new, self.hole_marks[seat], where=lambda i: f"seat {seat}'s card {i + 1}")
+        check_marked_cards(new, self.hole_marks[seat], where=lambda i: f"{seat_word(seat)}'s card {i + 1}")
         if self.is_complete:
             raise IllegalDealError("the hand is settled: its cards can no longer change")
         if not self.folded[seat] and not self.hands_may_be_shown:
-            raise IllegalDealError(f"seat {seat}'s hand cannot be shown yet: {self._why_not_shown()}")
+            raise IllegalDealError(f"{seat_word(seat)}'s hand cannot be shown yet: {self._why_not_shown()}")
         self.inputs.append(("deal_hole", (seat, tuple(new))))
         self.hole[seat] = tuple(new)
         self.events.append(HoleDealt(seat, tuple(new)))
@@ -126,7 +128,7 @@ class Hand(HandBetting):
         """Why hands cannot be shown now, and when they can."""
         when = "hands are turned face up at the showdown, or at an all-in once betting is closed"
         if self.to_act is not None:
-            return f"betting is open on the {self.street.name.lower()} (seat {self.to_act} to act); {when}"
+            return f"betting is open on the {self.street.name.lower()} ({seat_word(self.to_act)} to act); {when}"
         return f"more betting is to come after the next board cards; {when}"
 
     def mark(self, seat: int | None, index: int, mark: Mark) -> None:
@@ -144,12 +146,14 @@ class Hand(HandBetting):
             if index < len(self.board):
                 raise IllegalDealError(f"board card {index + 1} is already face up ({self.board[index]})")
         elif not is_seat(seat, self.seats) or seat not in self.in_hand or index not in (0, 1):
-            raise IllegalDealError(f"no hole card {index!r} for seat {seat!r} (seats in hand: {list(self.in_hand)})")
+            raise IllegalDealError(
+                f"no hole card {index!r} for {seat_word(seat)} (in the hand: {seats_words(self.in_hand)})"
+            )
         else:
             known = self.hole.get(seat)
             if known is not None and mark_of(known[index]) != mark:
                 raise IllegalDealError(
-                    f"seat {seat}'s card {index + 1} is {known[index]}, which carries {mark_of(known[index])}"
+                    f"{seat_word(seat)}'s card {index + 1} is {known[index]}, which carries {mark_of(known[index])}"
                 )
         check_mark_pools(
             mark,
@@ -171,12 +175,12 @@ class Hand(HandBetting):
         if self.street != Street.SHOWDOWN or self.is_complete:
             raise IllegalDealError("mucking happens at the showdown, after the last betting round")
         if seat not in self._live() or seat in self.hole or seat in self.mucked:
-            raise IllegalDealError(f"seat {seat} has no unshown hand to muck")
+            raise IllegalDealError(f"{seat_word(seat)} has no unshown hand to muck")
         for index, pot in enumerate(build_pots(self.committed, self.folded)):
             if seat in pot.eligible and all(s == seat or s in self.mucked for s in pot.eligible):
                 name = "the main pot" if index == 0 else f"side pot {index}"
                 raise IllegalDealError(
-                    f"seat {seat} is the last hand left in {name}: it wins it without showing "
+                    f"{seat_word(seat)} is the last hand left in {name}: it wins it without showing "
                     "(settle the hand when the showdown is over)"
                 )
 

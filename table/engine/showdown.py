@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from table.engine.pots import Pot, split_pot
 from table.errors import IllegalDealError
 from table.evaluate import HandValue
+from table.wording import seats as seats_words
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ def award_pots(
         else:
             name = "the main pot" if index == 0 else f"side pot {index}"
             raise IllegalDealError(
-                f"{name} (seats {', '.join(map(str, pot.eligible))}) has no hand shown: show at least one of "
+                f"{name} ({seats_words(pot.eligible)}) has no hand shown: show at least one of "
                 "them, or muck all but one"
             )
         shares = split_pot(pot.amount, winners=winners, seats=seats, button=button)

@@ -63,7 +63,8 @@ def test_buzzer_beeps(mock_pins):
 
 
 def test_seat_without_led(mock_pins):
-    with TableLights(PinMap.default(4), pin_factory=mock_pins) as lights, pytest.raises(PinMapError, match=r"0\.\.3"):
+    refused = pytest.raises(PinMapError, match=r"seat 5 has no LED: seats are 1\.\.4")
+    with TableLights(PinMap.default(4), pin_factory=mock_pins) as lights, refused:
         lights.show(dealer=4, to_act=None)
 
 

@@ -147,7 +147,7 @@ def test_turn_show_move_muck_gather():
     [
         (lambda m: m.deal("Ah", zone=0), "already on the table"),
         (lambda m: m.deal("Zz", zone=0), "not a card"),
-        (lambda m: m.deal("2c", zone=9), "no seat 9"),
+        (lambda m: m.deal("2c", zone=9), "no seat 10: seats are 1..4"),
         (lambda m: m.deal("2c", zone="seat:-1"), "not a zone"),
         (lambda m: m.deal("2c", zone=0), "seat:0 is full"),
         (lambda m: m.deal("2c", zone=1, slot=2), "slots 0..1"),
@@ -162,8 +162,8 @@ def test_turn_show_move_muck_gather():
         (lambda m: m.turn("2c"), "2c is not on the table"),
         (lambda m: m.move("2c", zone=1), "not on the table"),
         (lambda m: m.move("Ah", zone=1, at=(0.2, 0.2)), "say where"),
-        (lambda m: m.show(7), "no seat 7"),
-        (lambda m: m.muck(-1), "no seat -1"),
+        (lambda m: m.show(7), "no seat 8: seats are 1..4"),
+        (lambda m: m.muck(-1), "no seat 0: seats are 1..4"),
         (lambda m: m.set_hands(9), "0..4"),
     ],
 )

@@ -106,7 +106,7 @@ def test_everyone_folds_to_one_player_before_the_draw() -> None:
     hand = DrawHand(DrawRules(ante=1), stacks=[30, 30, 30], button=0)
     checked_round(hand, (1, "bet", 5), (2, "fold"), (0, "fold"))
     assert hand.is_complete and hand.payoffs == [-1, 2, -1] and hand.to_draw is None
-    with pytest.raises(IllegalDrawError, match="seat 1 cannot draw now: the draw is over"):
+    with pytest.raises(IllegalDrawError, match="seat 2 cannot draw now: the draw is over"):
         hand.draw(1, 2)
 
 
@@ -138,11 +138,11 @@ def at_draw(**rules: object) -> DrawHand:
 @pytest.mark.parametrize(
     ("seat", "count", "message"),
     [
-        (2, 1, "seat 2 folded: only players still in the hand draw"),
-        (1, 4, "seat 1 cannot exchange 4 cards: 0 \\(stands pat\\) to 3 cards"),
+        (2, 1, "seat 3 folded: only players still in the hand draw"),
+        (1, 4, "seat 2 cannot exchange 4 cards: 0 \\(stands pat\\) to 3 cards"),
         (1, -1, "cannot exchange -1 cards"),
-        (3, 1, "it is seat 1's turn to draw, not seat 3's"),
-        (7, 1, "seat 7 is not in this hand"),
+        (3, 1, "it is seat 2's turn to draw, not seat 4's"),
+        (7, 1, r"seat 8 is not in this hand \(in the hand: seats 1, 2, 3 and 4\)"),
         (1, 1.5, "a whole number of cards"),
         (1, True, "a whole number of cards"),
     ],
@@ -160,18 +160,18 @@ def test_a_player_draws_only_once() -> None:
     hand = at_draw()
     hand.draw(1, 2)
     before = hand.snapshot()
-    with pytest.raises(IllegalDrawError, match="seat 1 already drew 2 cards: one draw per player"):
+    with pytest.raises(IllegalDrawError, match="seat 2 already drew 2 cards: one draw per player"):
         hand.draw(1, 1)
     assert hand.snapshot() == before
 
 
 def test_draws_are_refused_while_betting_is_open_and_bets_while_drawing() -> None:
     hand = DrawHand(DrawRules(), stacks=[50, 50, 50], button=0)
-    with pytest.raises(IllegalDrawError, match="the first betting round is still open \\(seat 1 to act\\)"):
+    with pytest.raises(IllegalDrawError, match="the first betting round is still open \\(seat 2 to act\\)"):
         hand.draw(1, 1)
     to_draw_phase(hand)
     before = hand.snapshot()
-    with pytest.raises(IllegalActionError, match="betting is closed during the draw: seat 1 draws next"):
+    with pytest.raises(IllegalActionError, match="betting is closed during the draw: seat 2 draws next"):
         hand.act(1, "check")
     assert hand.snapshot() == before
     for seat in (1, 2, 0):
@@ -334,7 +334,7 @@ def test_cards_are_read_only_at_the_showdown_and_only_for_players_still_in() -> 
     for seat in (2, 0):
         hand.draw(seat, 1)
     checked_round(hand, (2, "check"), (0, "check"))
-    with pytest.raises(IllegalDealError, match="seat 1 folded: its cards stay unknown"):
+    with pytest.raises(IllegalDealError, match="seat 2 folded: its cards stay unknown"):
         hand.deal_hole(1, "Ah Kd 7c 2s 3s")
     hand.muck(2)
     assert hand.is_complete and hand.showdown is not None and hand.showdown[0].winners == (0,)

@@ -23,10 +23,10 @@ def refused(hand: Hand, seat: int, cards: str, match: str) -> None:
 def test_a_preflop_all_in_is_tabled_before_the_flop_and_the_board_runs_out():
     hand = Hand(NL, stacks=[100, 100, 50], button=0)  # 1 small blind, 2 big blind, 0 first
     assert not hand.betting_closed and not hand.hands_may_be_shown
-    refused(hand, 1, "Kh Kd", r"betting is open on the preflop \(seat 0 to act\)")
+    refused(hand, 1, "Kh Kd", r"betting is open on the preflop \(seat 1 to act\)")
     hand.act(0, "all_in")
     hand.act(1, "all_in")
-    refused(hand, 0, "Ah Ad", "seat 2 to act")  # the big blind has not answered yet
+    refused(hand, 0, "Ah Ad", "seat 3 to act")  # the big blind has not answered yet
     hand.act(2, "all_in")
     assert hand.betting_closed and hand.hands_may_be_shown and hand.street == Street.PREFLOP
     for seat, cards in ((0, "Ah Ad"), (1, "Kh Kd"), (2, "Qh Qd")):
@@ -54,7 +54,7 @@ def test_a_covering_player_with_chips_left_closes_the_betting_by_calling():
     hand.act(1, "check")
     hand.act(0, "all_in")
     assert not hand.hands_may_be_shown  # seat 1 has chips and must still decide
-    refused(hand, 1, "Kh Kd", r"seat 1 to act")
+    refused(hand, 1, "Kh Kd", r"seat 2 to act")
     hand.act(1, "call")
     assert hand.betting_closed and hand.hands_may_be_shown and hand.stacks == [0, 200]
     hand.deal_hole(1, parse_cards("Kh Kd"))  # one hand tabled; the other may follow at any time

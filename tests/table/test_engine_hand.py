@@ -52,7 +52,7 @@ def test_empty_seats_are_skipped():
     hand = Hand(NL, stacks=[100, 0, 100, 100], button=0)
     assert (hand.small_blind_seat, hand.big_blind_seat) == (2, 3)
     assert hand.to_act == 0 and hand.folded[1]
-    with pytest.raises(IllegalDealError, match="seat 1 is not in this hand"):
+    with pytest.raises(IllegalDealError, match="seat 2 is not in this hand"):
         hand.deal_hole(1, parse_cards("Ah Kh"))
 
 
@@ -176,7 +176,7 @@ def test_fold_is_allowed_whenever_it_is_your_turn():
 
 def test_out_of_turn_and_unknown_actions():
     hand = Hand(NL, stacks=[100, 100, 100], button=0)
-    with pytest.raises(IllegalActionError, match="it is seat 0's turn, not seat 2's"):
+    with pytest.raises(IllegalActionError, match="it is seat 1's turn, not seat 3's"):
         hand.act(2, "call")
     with pytest.raises(IllegalActionError, match="unknown action 'shove': use one of fold, check"):
         hand.act(0, "shove")
@@ -222,7 +222,7 @@ def test_hand_ends_early_when_one_player_is_left_without_hole_cards():
 # -- the board ------------------------------------------------------------------------------
 def test_board_only_after_the_round_closes_and_in_order():
     hand = Hand(NL, stacks=[100, 100, 100], button=0)
-    with pytest.raises(IllegalDealError, match="betting is open on the preflop: seat 0 to act"):
+    with pytest.raises(IllegalDealError, match="betting is open on the preflop: seat 1 to act"):
         hand.deal_board(parse_cards("2c 7d 9h"))
     while hand.to_act is not None:
         hand.act(hand.to_act, "call" if "call" in actions(hand) else "check")
@@ -357,7 +357,7 @@ def test_tock_marks_are_kept_and_checked_when_cards_turn():
     with pytest.raises(IllegalDealError, match="board card 1 was marked h:large but 2h carries h:small"):
         hand.deal_board(parse_cards("2h 3s Ad"))
     hand.deal_board(parse_cards("Kh 3s Ad"))
-    with pytest.raises(IllegalDealError, match="seat 0's card 1 was marked s:ace"):
+    with pytest.raises(IllegalDealError, match="seat 1's card 1 was marked s:ace"):
         hand.deal_hole(0, parse_cards("Ks Qd"))
 
 

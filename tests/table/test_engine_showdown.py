@@ -40,7 +40,7 @@ def test_the_last_hand_in_a_pot_cannot_muck_it_wins_it_unseen():
     hand.muck(1)  # gives up both pots
     before = hand.snapshot(), list(hand.events)
     assert hand.can_muck(0) is False and hand.can_muck(2) is False  # 0 showed; 2 is alone in the side pot
-    with pytest.raises(IllegalDealError, match="seat 2 is the last hand left in side pot 1: it wins it"):
+    with pytest.raises(IllegalDealError, match="seat 3 is the last hand left in side pot 1: it wins it"):
         hand.muck(2)
     assert (hand.snapshot(), hand.events) == before
     hand.settle()  # seat 2 does not show: it loses the main pot, wins the side pot
@@ -62,7 +62,7 @@ def test_settle_refuses_a_pot_nobody_showed():
     hand = side_pot_showdown()
     hand.deal_hole(0, parse_cards("Ah Ad"))
     before = hand.snapshot()
-    with pytest.raises(IllegalDealError, match=r"side pot 1 \(seats 1, 2\) has no hand shown"):
+    with pytest.raises(IllegalDealError, match=r"side pot 1 \(seats 2 and 3\) has no hand shown"):
         hand.settle()
     assert hand.snapshot() == before
     hand.deal_hole(2, parse_cards("Qh Qd"))
@@ -70,7 +70,7 @@ def test_settle_refuses_a_pot_nobody_showed():
     assert [r.winners for r in hand.showdown] == [(0,), (2,)] and 1 in hand.mucked
     assert [r.index for r in hand.showdown] == [0, 1]
     nobody = side_pot_showdown()
-    message = r"the main pot \(seats 0, 1, 2\) has no hand shown: show at least one of them, or muck all but one"
+    message = r"the main pot \(seats 1, 2 and 3\) has no hand shown: show at least one of them, or muck all but one"
     with pytest.raises(IllegalDealError, match=message):
         nobody.settle()
 
@@ -99,13 +99,13 @@ def test_the_last_hand_cannot_muck_and_folded_seats_cannot_show_down():
     folded = Hand(NL, stacks=[50, 50, 50], button=0)
     folded.act(0, "fold")
     checked_down(folded)
-    with pytest.raises(IllegalDealError, match="seat 0 has no unshown hand to muck"):
+    with pytest.raises(IllegalDealError, match="seat 1 has no unshown hand to muck"):
         folded.muck(0)
 
 
 def test_seats_must_be_whole_numbers():
     hand = Hand(NL, stacks=[50, 50], button=1)
-    with pytest.raises(IllegalActionError, match="seat 1's turn"):
+    with pytest.raises(IllegalActionError, match="seat 2's turn"):
         hand.act(True, "call")  # True == 1 but is not a seat
     from table.errors import RulesError
 

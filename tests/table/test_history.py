@@ -250,7 +250,7 @@ def test_bad_histories_raise_typed_errors(text, message):
 
 def test_export_needs_a_name_for_every_seat():
     hand = Hand(Rules(), [10, 10, 10], button=0)
-    with pytest.raises(HistoryError, match=r"no name for seats \[2\]"):
+    with pytest.raises(HistoryError, match=r"no name for seat 3: give a name"):
         to_phh(hand, names={0: "A", 1: "B"})
     assert 'actions = ["d dh p1 ????", "d dh p2 ????", "d dh p3 ????"]' in to_phh(hand)
     hand.act(0, "fold")

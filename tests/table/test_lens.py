@@ -100,7 +100,7 @@ def test_own_view_rejects_cards_that_contradict_their_marks():
         own_view(hands, [], seat=0, cards="Kd 3s")
     with pytest.raises(InvalidCardsError, match="must be two known cards"):
         own_view(hands, [], seat=0, cards="Kh ?")
-    with pytest.raises(InvalidCardsError, match="seat 5 is not at this table"):
+    with pytest.raises(InvalidCardsError, match="seat 6 is not at this table"):
         own_view(hands, [], seat=5, cards="Kh 3s")
 
 
@@ -132,7 +132,7 @@ def test_folded_seats_keep_their_cards_out_of_the_deck():
     [
         (["Ah Kd", "? ?", "Ah Qs"], [], {"folded": [1]}, r"Ah is on the table twice \(seat 1 and seat 3\)"),
         (["Ah Kd", "? ?"], [], {"folded": [0, 1]}, "every seat has folded"),
-        (["Ah Kd", "? ?"], [], {"folded": [2]}, "folded seat 2 is not at this table: seats are 0..1"),
+        (["Ah Kd", "? ?"], [], {"folded": [2]}, "folded seat 3 is not at this table: seats are 1..2"),
         (["Ah Kd", "? ?"], [], {"names": ["Ann"]}, "give one non-empty name per seat"),
         (["h:ace ?", "Ah ?"], [], {}, r"mark h:ace.*Ah \(seat 2\) already known"),
     ],

@@ -50,11 +50,11 @@ def stacks(session: Session) -> dict[int, int]:
 # -- players and seats ---------------------------------------------------------------------
 def test_seating_rules():
     session = table(100, 0, 100)
-    with pytest.raises(SessionError, match="seat 0 is taken by P0"):
+    with pytest.raises(SessionError, match="seat 1 is taken by P0"):
         session.seat_player(0, "Zoe", 100)
     with pytest.raises(SessionError, match="already at the table"):
         session.seat_player(1, "p0", 100)
-    with pytest.raises(SessionError, match=r"seats are numbered 0\.\.5"):
+    with pytest.raises(SessionError, match=r"there is no seat 7: seats are 1\.\.6"):
         session.seat_player(6, "Zoe", 100)
     with pytest.raises(SessionError, match="above 0"):
         session.seat_player(1, "Zoe", 0)
@@ -168,9 +168,9 @@ def test_join_during_a_hand_is_dealt_in_next_hand():
 def test_leave_and_rebuy_only_between_own_hands():
     session = table(100, 100, 100)
     session.start_hand()
-    with pytest.raises(SessionError, match="cannot leave now: seat 0 is in hand 1"):
+    with pytest.raises(SessionError, match="cannot leave now: seat 1 is in hand 1"):
         session.leave(0)
-    with pytest.raises(SessionError, match="cannot rebuy now: seat 1 is in hand 1"):
+    with pytest.raises(SessionError, match="cannot rebuy now: seat 2 is in hand 1"):
         session.rebuy(1, 50)
     fold_round(session)  # 0 and 1 fold: the big blind (2) wins 5
     assert session.leave(0) == 100
@@ -180,7 +180,7 @@ def test_leave_and_rebuy_only_between_own_hands():
     assert (lines["P0"].bought_in, lines["P0"].cashed_out) == (100, 100)
     assert (lines["P1"].bought_in, lines["P1"].cashed_out) == (150, 145)
     assert sum(line.cashed_out - line.bought_in for line in lines.values()) == 0
-    with pytest.raises(SessionError, match="seat 0 is empty"):
+    with pytest.raises(SessionError, match="seat 1 is empty"):
         session.rebuy(0, 10)
 
 

@@ -118,8 +118,8 @@ def test_illegal_draws_are_refused_and_change_nothing() -> None:
     session.act(1, "fold")
     call_round(session)
     cases = [
-        ((1, 2), "seat 1 folded"),
-        ((0, 2), "it is seat 2's turn to draw"),
+        ((1, 2), "seat 2 folded"),
+        ((0, 2), "it is seat 3's turn to draw, not seat 1's"),
         ((2, 4), r"0 \(stands pat\) to 3 cards"),
         ((2, -1), r"0 \(stands pat\) to 3 cards"),
         ((7, 1), "not in this hand"),

@@ -156,3 +156,36 @@ def test_marks_passes_its_options_through_and_writes_the_sheet(tmp_path, capsys)
     with Image.open(written[0]) as page:
         # A4 at 100 dpi is 827 x 1169 pixels: the sheet is drawn at true size.
         assert abs(page.size[0] - 827) <= 2 and abs(page.size[1] - 1169) <= 2
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_the_dashboard_port_comes_from_the_option_else_tocktable_port(tmp_path, capsys, monkeypatch):
+    wanted, given = _free_port(), _free_port()
+    monkeypatch.setenv("TOCKTABLE_PORT", str(wanted))
+    base = ["demo", "--fast", "--perfect-camera", "--hands", "1"]
+    assert main([*base, "--data", str(tmp_path / "a")]) == 0
+    assert f"Dashboard: http://127.0.0.1:{wanted} " in capsys.readouterr().out
+    assert main([*base, "--data", str(tmp_path / "b"), "--port", str(given)]) == 0
+    assert f"Dashboard: http://127.0.0.1:{given} " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("value", ["eighty", "0", "70000", "-1"])
+@pytest.mark.parametrize("command", ["demo", "serve"])
+def test_a_tocktable_port_that_is_no_port_is_refused_before_anything_is_written(
+    tmp_path, capsys, monkeypatch, value, command
+):
+    monkeypatch.setenv("TOCKTABLE_PORT", value)
+    config = tmp_path / "table.toml"
+    config.write_text('[camera]\nsource = "none"\n')
+    extra = ["--fast"] if command == "demo" else ["--mock-pins"]
+    assert main([command, *extra, "--config", str(config), "--data", str(tmp_path / "data")]) == 2
+    err = capsys.readouterr().err
+    assert f"TOCKTABLE_PORT={value!r} is not a port" in err and "1..65535" in err
+    assert not (tmp_path / "data").exists()

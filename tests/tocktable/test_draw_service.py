@@ -111,7 +111,7 @@ def test_the_console_counts_a_draw_with_plus_and_minus_and_records_it(service: S
 def test_an_illegal_draw_is_refused_and_nothing_is_written(service: Service) -> None:
     to_the_draw(service)
     before, rows = game_state(state(service)), written(service)
-    with pytest.raises(IllegalDrawError, match="it is seat 1's turn to draw, not seat 2's"):
+    with pytest.raises(IllegalDrawError, match="it is seat 2's turn to draw, not seat 3's"):
         service.call(Draw(2, 1))
     with pytest.raises(IllegalDrawError, match=r"0 \(stands pat\) to 3 cards"):
         service.call(Draw(1, 4))
@@ -122,7 +122,7 @@ def test_an_illegal_draw_is_refused_and_nothing_is_written(service: Service) -> 
     with pytest.raises(CommandError, match="count must be a whole number"):
         step_from_json({"kind": "draw", "seat": 1, "count": "two"})
     assert written(service) == rows and game_state(state(service)) == before
-    assert any("not seat 2's" in w["message"] for w in state(service)["warnings"])
+    assert any("not seat 3's" in w["message"] for w in state(service)["warnings"])
 
 
 def test_a_draw_before_the_draw_or_in_holdem_is_refused(tmp_path: Any, service: Service) -> None:
@@ -173,7 +173,7 @@ def test_the_host_corrects_a_misread_card_into_a_joker_and_the_store_replays_it(
     finish_draw(service)
     service.call(five_up(1, ["Ah", "Ad", "7c", "2s", "3d"]))
     service.call(Correct(1, 4, "Jk"))
-    with pytest.raises(CommandError, match="seat 1 showed cards 0 to 4, not 5"):
+    with pytest.raises(CommandError, match="seat 2 showed cards 1 to 5, not 6"):
         service.call(Correct(1, 5, "Kc"))
     assert state(service)["seats"][1]["hole"] == ["Ah", "Ad", "7c", "2s", "Jk"]
     service.call(Press("next"))  # settle: the others' hands are mucked

@@ -46,7 +46,7 @@ def test_phases_of_a_night():
 
 def test_every_seat_playing_must_draw():
     game = seated()
-    with pytest.raises(CommandError, match=r"no card yet for seat 2$"):
+    with pytest.raises(CommandError, match=r"no card yet for seat 3$"):
         game.apply(ChooseButton(draws={0: "2c", 1: "Ah"}))
     assert game.phase == Phase.SEATING and game.session.log[-1]["op"] == "seat_player"
 
@@ -91,7 +91,7 @@ def test_a_correction_is_a_rewrite_that_replays_to_the_same_game():
     assert game.snapshot()["board"] == ["2c", "7s", "9h"]
     with pytest.raises(CommandError, match="there is no board card 4 to correct: only 3 board cards are dealt"):
         game.apply(Correct(None, 3, "Kd"))
-    with pytest.raises(CommandError, match="seat 1's cards have not been shown"):
+    with pytest.raises(CommandError, match="seat 2's cards have not been shown"):
         game.apply(Correct(1, 0, "Kd"))
     rebuilt = Game.replay(game.settings, [[{"op": "seat_player", "seat": s, "name": f"P{s}", "chips": 500}]
                                           for s in range(3)] + stored)  # fmt: skip

@@ -55,19 +55,19 @@ def test_players_are_seated_and_the_draw_gives_the_highest_card_the_button(servi
 def test_an_incomplete_draw_waits_and_says_who_is_missing(service):
     ack = service.call(view(seats={0: ["Kd"], 2: ["9c"]}))
     assert ack.steps == () and state(service)["phase"] == "seating"
-    assert any("waiting for seat 1)" in w["message"] for w in state(service)["warnings"])
+    assert any("waiting for seat 2)" in w["message"] for w in state(service)["warnings"])
 
 
 def test_a_command_for_a_seat_not_to_act_is_refused_and_nothing_is_written(service):
     service.call(ChooseButton(seat=0))
     before_state, before_rows = game_state(state(service)), steps_written(service)
-    with pytest.raises(IllegalActionError, match="it is seat 0's turn, not seat 2's"):
+    with pytest.raises(IllegalActionError, match="it is seat 1's turn, not seat 3's"):
         service.call(Act(2, "call"))
     with pytest.raises(TocktableError, match="unknown action"):
         service.call(Act(0, "jump"))
     assert steps_written(service) == before_rows
     assert game_state(state(service)) == before_state
-    assert any("not seat 2's" in w["message"] for w in state(service)["warnings"])
+    assert any("not seat 3's" in w["message"] for w in state(service)["warnings"])
 
 
 def test_console_buttons_become_actions_for_the_seat_to_act(service):
@@ -182,7 +182,7 @@ def test_a_peeked_hole_card_never_leaves_the_service(tmp_path, clock, caplog):
     conflict = Conflict("duplicate", "Qs seen twice", zone="seat:0", card="Qs")
     svc.call(TableView(9, 9.0, (), {0: ()}, (conflict,)))
     warnings = state(svc)["warnings"]
-    assert any(w["kind"] == "conflict" and w["message"].endswith("at seat 0 (duplicate); nothing was applied")
+    assert any(w["kind"] == "conflict" and w["message"].endswith("at seat 1 (duplicate); nothing was applied")
                for w in warnings)  # fmt: skip
     call_round_closed(svc)
     svc.call(view(board=["2c", "7d", "9h"], seats=peek))

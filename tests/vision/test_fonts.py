@@ -158,3 +158,46 @@ def test_a_deck_style_is_the_same_in_every_run(monkeypatch) -> None:
     drawn = {deck_style(seed, "holdout").index.font for seed in range(60)}
     assert len(drawn) >= 20  # decks draw from the whole pool, not from a few faces
     assert np.isfinite(_text_bitmap(first.index.font, "10", 1)).all()
+
+
+@pytest.mark.parametrize("source", ["all", "packages", "system"])
+@pytest.mark.usefixtures("fresh_font_caches")
+def test_labels_are_written_in_the_package_label_font_on_any_machine(source: str, monkeypatch, tmp_path) -> None:
+    monkeypatch.setenv("TOCKTABLE_FONTS", source)
+    monkeypatch.setattr(fonts, "FONT_DIRS", (tmp_path,))  # a machine without system fonts
+    fonts.label_font.cache_clear()
+    regular, bold = fonts.label_font(40), fonts.label_font(40, bold=True)
+    assert (regular.getname(), bold.getname()) == (("Arimo", "Regular"), ("Arimo", "Bold"))
+    assert Path(regular.path) in package_font_files(fonts.LABEL_FONT_PACKAGE)
+
+    def ink(font: object) -> float:
+        from PIL import Image, ImageDraw
+
+        image = Image.new("L", (200, 60), 0)
+        ImageDraw.Draw(image).text((5, 5), "Kc 10", font=font, fill=255)
+        return float(np.asarray(image).mean())
+
+    assert ink(bold) > ink(regular) * 1.2
+
+
+def test_without_the_label_font_package_labels_say_how_to_install_it(monkeypatch) -> None:
+    monkeypatch.setattr(fonts, "LABEL_FONT_PACKAGE", "fontpkg-not-installed")
+    fonts.label_font.cache_clear()
+    try:
+        with pytest.raises(FontsMissingError, match=r"fontpkg-not-installed is not installed.*pip install -e \."):
+            fonts.label_font(20)
+    finally:
+        fonts.label_font.cache_clear()
+
+
+def test_the_bench_chart_writes_its_words_in_the_label_font(monkeypatch, tmp_path, capsys) -> None:
+    from bench import lens_chart
+
+    monkeypatch.setenv("TOCKTABLE_FONTS", "packages")
+    assert lens_chart._font(14).getname() == ("Arimo", "Regular")
+    assert lens_chart.main(["-o", str(tmp_path / "chart.png"), "--seats", "3", "--variant", "holdem"]) == 0
+    from PIL import Image
+
+    with Image.open(tmp_path / "chart.png") as chart:
+        title = np.asarray(chart.convert("L"))[5:40, 60:500]
+    assert (title < 100).mean() > 0.01  # the title is written

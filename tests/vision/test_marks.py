@@ -191,3 +191,21 @@ def test_the_design_figure_shows_sixteen_marked_backs() -> None:
     _count, _, stats, _ = cv2.connectedComponentsWithStats(white)
     discs = [s for s in stats[1:] if 35 <= s[cv2.CC_STAT_WIDTH] <= 90 and 35 <= s[cv2.CC_STAT_HEIGHT] <= 90]
     assert len(discs) == 16
+
+
+def test_a_sheet_needs_no_system_font_and_is_the_same_without_one(tmp_path: Path, monkeypatch) -> None:
+    import vision.fonts as fonts
+    from vision.marks import _font
+
+    assert _font(30, bold=True).getname() == ("Arimo", "Bold")  # the label font of a font package
+    here = np.asarray(render_sheets(dpi=100, cards="Kc Qh 10d")[0])
+    monkeypatch.setenv("TOCKTABLE_FONTS", "packages")
+    monkeypatch.setattr(fonts, "FONT_DIRS", (tmp_path,))  # a bare machine: no font folder has a file
+    fonts.label_font.cache_clear()
+    try:
+        bare = np.asarray(render_sheets(dpi=100, cards="Kc Qh 10d")[0])
+    finally:
+        fonts.label_font.cache_clear()
+    header = bare[: bare.shape[0] // 10]
+    assert (header.min(axis=2) < 100).mean() > 0.002  # the title and the instructions are written
+    assert np.array_equal(bare, here)  # words in the package's font, whatever fonts this machine has

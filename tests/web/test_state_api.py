@@ -49,7 +49,7 @@ def test_a_command_for_a_seat_not_to_act_is_refused_and_nothing_is_written(clien
     command(client, {"kind": "choose_button", "seat": 0})
     rows = len(service.store.commands(service.session_id))
     answer = command(client, {"kind": "act", "seat": 2, "action": "call"})
-    assert answer.status_code == 409 and answer.get_json()["error"] == "it is seat 0's turn, not seat 2's"
+    assert answer.status_code == 409 and answer.get_json()["error"] == "it is seat 1's turn, not seat 3's"
     assert len(service.store.commands(service.session_id)) == rows
 
 
