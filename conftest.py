@@ -18,5 +18,8 @@ _NEEDS = {
 """Extra module → the ``vision/train`` modules that import it at the top."""
 
 collect_ignore = [
-    f"vision/train/{name}.py" for extra, names in _NEEDS.items() if importlib.util.find_spec(extra) is None for name in names
+    f"vision/train/{name}.py"
+    for extra, names in _NEEDS.items()
+    if importlib.util.find_spec(extra) is None
+    for name in names
 ]
