@@ -44,7 +44,7 @@ from table.errors import RulesError, TocktableError
 from table.history import to_phh
 from table.session_draw import DRAW_VARIANTS, MAX_PLAYERS, MIN_PLAYERS, DrawOptions, draw_phh
 from table.session_records import HandRecord, LedgerLine, Player, record_of
-from table.session_settings import SessionSettings
+from table.session_settings import FIRST_DEALERS, SessionSettings
 from table.session_snapshot import snapshot_of
 from table.tock import Mark
 
@@ -529,6 +529,7 @@ class Session:
 
 
 __all__ = [
+    "FIRST_DEALERS",
     "BlindLevel",
     "BlindStructure",
     "Command",

@@ -47,6 +47,7 @@ from tocktable.snapshot import Snapshot
 from tocktable.steps import (
     STEP_TYPES,
     Act,
+    ChooseButton,
     CommandError,
     Confirm,
     Correct,
@@ -537,6 +538,8 @@ class Service:
         phase, hand = self.game.phase, self.game.hand
         if phase in (Phase.SETTLED, Phase.READY):
             return Confirm()
+        if phase == Phase.SEATING and self.game.settings.first_dealer == "croupier":
+            return ChooseButton()
         if phase == Phase.PLAYING and hand is not None and hand.street == Street.SHOWDOWN:
             return Settle()
         raise CommandError(f"NEXT/CONFIRM: nothing to confirm now ({self.game.describe_phase()})")
