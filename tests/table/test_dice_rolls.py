@@ -292,3 +292,7 @@ def test_a_combination_given_plain_numbers_holds_its_category_and_faces() -> Non
     made = Combination(1, (4,))  # type: ignore[arg-type]
     assert made.category is Category.PAIRE and made.faces == (Face.ROI,) and type(made.faces[0]) is Face
     assert made == Combination(Category.PAIRE, (Face.ROI,)) and made.french == "Paire de Rois"
+
+
+def test_a_combination_is_shown_by_its_french_name() -> None:
+    assert repr(Combination(Category.FULL, (Face.ROI, Face.VALET))) == "Combination('Full de Rois par les Valets')"
