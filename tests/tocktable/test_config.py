@@ -132,7 +132,8 @@ def test_cli_config_example_and_check(tmp_path, capsys):
 def test_the_house_options_first_dealer_and_two_players_reach_the_game(tmp_path):
     from tocktable.run import game_settings
 
-    path = write(tmp_path, '[table]\nseats = 2\nvariant = "draw"\nfirst_dealer = "croupier"\n[draw]\ntwo_players = true\n')
+    text = '[table]\nseats = 2\nvariant = "draw"\nfirst_dealer = "croupier"\n[draw]\ntwo_players = true\n'
+    path = write(tmp_path, text)
     config = load_config(path)
     assert config.table.first_dealer == "croupier" and config.draw.two_players is True
     settings, players = game_settings(config)
