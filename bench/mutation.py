@@ -1,6 +1,6 @@
 """Mutation testing of core rule modules with mutmut: the share of deliberate bugs the tests catch.
 
-    pip install mutmut                       # mutmut 3.x (not a dependency of tocktable)
+    pip install -e ".[mutation]"             # mutmut 3 (the mutation extra; not needed to run tocktable)
     python -m bench.mutation                 # every target below
     python -m bench.mutation --target pots   # one target; --list names them
 
@@ -65,7 +65,7 @@ def run_target(name: str, target: Target, *, show: bool) -> tuple[int, int, list
     """Mutate one target in a scratch copy; returns (killed, tried, survivors)."""
     mutmut = shutil.which("mutmut", path=str(Path(sys.executable).parent)) or shutil.which("mutmut")
     if mutmut is None:
-        raise SystemExit("mutmut is not installed: pip install mutmut")
+        raise SystemExit('mutmut is not installed: pip install -e ".[mutation]"')
     with tempfile.TemporaryDirectory(prefix=f"mutation-{name}-") as scratch:
         work = Path(scratch)
         skip = shutil.ignore_patterns("__pycache__")
@@ -93,6 +93,8 @@ def run_target(name: str, target: Target, *, show: bool) -> tuple[int, int, list
         others = {v for v in statuses.values() if v not in ("killed", "survived")}
         if others:
             print(f"  also: {', '.join(f'{v} {sum(1 for s in statuses.values() if s == v)}' for v in sorted(others))}")
+        for mutant in sorted((k for k, v in statuses.items() if v == "no tests"), key=_number):
+            print(f"  no tests: {mutant}")  # no test runs the mutated function: not counted as tried
         for mutant in survivors:
             print(f"  survived: {mutant}")
             if show:

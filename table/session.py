@@ -44,7 +44,7 @@ from table.errors import RulesError, TocktableError
 from table.history import to_phh
 from table.session_draw import DRAW_VARIANTS, MAX_PLAYERS, MIN_PLAYERS, DrawOptions, draw_phh
 from table.session_records import HandRecord, LedgerLine, Player, record_of
-from table.session_settings import SessionSettings
+from table.session_settings import FIRST_DEALERS, SessionSettings
 from table.session_snapshot import snapshot_of
 from table.tock_marks import Mark
 from table.wording import seat_numbers, seat_word
@@ -535,6 +535,7 @@ class Session:
 
 
 __all__ = [
+    "FIRST_DEALERS",
     "BlindLevel",
     "BlindStructure",
     "Command",

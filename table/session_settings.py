@@ -12,7 +12,12 @@ from table.engine.draw import CrowdedTableWarning, DrawHand, DrawRules
 from table.errors import RulesError
 from table.session_draw import DRAW_VARIANTS, DrawOptions
 
-__all__ = ["SessionSettings"]
+__all__ = ["FIRST_DEALERS", "SessionSettings"]
+
+FIRST_DEALERS = ("draw", "croupier")
+"""How the first dealer of a game is chosen: ``"draw"``, a card drawn per seat (highest deals) or
+a seat named by the host; ``"croupier"``, the dealer rules' puck, in front of the first player
+to the croupier's right (:meth:`table.session.Session.croupier_button`)."""
 
 
 @dataclass(frozen=True)
@@ -26,7 +31,10 @@ class SessionSettings:
     ``variant`` is ``"holdem"``, ``"tock"``, or five-card draw: ``"draw"`` (high) or
     ``"lowball"`` (Petite Misère), played with the :class:`DrawOptions` in ``draw`` (the
     defaults when None); see :mod:`table.session_draw` for how a blind level sets a draw
-    game's ante, opening bet and smallest bet."""
+    game's ante, opening bet and smallest bet.
+
+    ``first_dealer`` is one of :data:`FIRST_DEALERS`: how the game's first dealer is chosen
+    by default (the host may always name a seat instead)."""
 
     seats: int = 10
     betting: str = "no-limit"
@@ -35,10 +43,14 @@ class SessionSettings:
     raise_cap: int | None = 3
     rebuys: bool = True
     draw: DrawOptions | None = None
+    first_dealer: str = "draw"
 
     def __post_init__(self) -> None:
         if isinstance(self.seats, bool) or not isinstance(self.seats, int) or not 2 <= self.seats <= 10:
             raise RulesError(f"a table has 2 to 10 seats, got {self.seats!r}")
+        if self.first_dealer not in FIRST_DEALERS:
+            raise RulesError(f"first_dealer must be {' or '.join(map(repr, FIRST_DEALERS))} (a card drawn per seat, "
+                             f"or the puck to the croupier's right), got {self.first_dealer!r}")  # fmt: skip
         if not isinstance(self.blinds, BlindStructure):
             raise RulesError("blinds must be a table.engine.BlindStructure")
         if self.is_draw:
@@ -95,6 +107,7 @@ class SessionSettings:
             "blinds": self.blinds.to_dict(),
             "raise_cap": self.raise_cap,
             "rebuys": self.rebuys,
+            "first_dealer": self.first_dealer,
         }
         if self.draw is not None:
             data["draw"] = self.draw.to_dict()
@@ -102,7 +115,7 @@ class SessionSettings:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SessionSettings:
-        known = {"seats", "betting", "variant", "blinds", "raise_cap", "rebuys", "draw"}
+        known = {"seats", "betting", "variant", "blinds", "raise_cap", "rebuys", "draw", "first_dealer"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise RulesError(f"unknown session settings {unknown}: allowed are {sorted(known)}")

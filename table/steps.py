@@ -119,7 +119,9 @@ class Correct:
 @dataclass(frozen=True)
 class ChooseButton:
     """The first dealer: from the cards drawn per seat (highest wins, spades > hearts > diamonds
-    > clubs), or a seat named by the host; then the first hand is dealt."""
+    > clubs), or a seat named by the host, or (neither, in a game whose ``first_dealer`` is
+    ``"croupier"``) the puck in front of the first player to the croupier's right; then the
+    first hand is dealt."""
 
     kind: ClassVar[str] = "choose_button"
     draws: Mapping[int, str] = field(default_factory=dict)

@@ -37,6 +37,8 @@ WILD_RANKS = ("", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A
 MAX_DRAW_PLAYERS = 8
 BETTING = ("no-limit", "fixed-limit")
 CHIP_SETS = ("tock", "white-red-blue-green", "dealer")
+FIRST_DEALERS = ("draw", "croupier")
+MIN_DRAW_PLAYERS = 3
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,9 @@ class TableConfig:
     chip_set: str = "tock"
     auto_confirm: float = 8.0
     """Seconds a settled hand stays on the phones before the next is dealt (0: wait for NEXT)."""
+    first_dealer: str = "draw"
+    """"draw": each player turns a card, the highest deals first; "croupier": the puck goes in front
+    of the first player to the croupier's right (the dealer rules), placed by NEXT."""
 
     def seat_names(self) -> tuple[str, ...]:
         """The configured names, completed with "Seat N" for the seats without one."""
@@ -82,6 +87,8 @@ class DrawConfig:
     max_draw: int = 3
     opening_bet: bool = False
     """The player left of the dealer opens with the small blind instead of everyone anteing it."""
+    two_players: bool = False
+    """A house option: hands between two players are dealt (the rules plan for 3 to 6)."""
 
 
 @dataclass(frozen=True)
@@ -226,8 +233,13 @@ def parse_config(data: Mapping[str, Any], *, source: str = "config") -> Config:
     web = _parse_web(root.table("web"))
     draw = _parse_draw(root.table("draw"))
     if table.variant in DRAW_VARIANTS and table.seats > MAX_DRAW_PLAYERS:
+        low = 2 if draw.two_players else MIN_DRAW_PLAYERS
         raise ConfigError(f"{source}: table.seats = {table.seats} is not allowed with variant = {table.variant!r}: "
-                          f"five-card draw deals 2 to {MAX_DRAW_PLAYERS} players")  # fmt: skip
+                          f"five-card draw deals {low} to {MAX_DRAW_PLAYERS} players")  # fmt: skip
+    if table.variant in DRAW_VARIANTS and table.seats < MIN_DRAW_PLAYERS and not draw.two_players:
+        raise ConfigError(f"{source}: table.seats = {table.seats} is not allowed with variant = {table.variant!r}: "
+                          f"five-card draw is played by {MIN_DRAW_PLAYERS} to 6 players; for hands between two "
+                          "players set the house option draw.two_players = true")  # fmt: skip
     data_section = root.table("data")
     data_dir_text = data_section.get("dir", str, "")
     data_section.finish()
@@ -248,6 +260,7 @@ def _parse_draw(r: _Reader) -> DrawConfig:
         ties=r.choice("ties", WILD_TIES, "natural"),
         max_draw=r.positive("max_draw", 3, minimum=1, maximum=5),
         opening_bet=r.get("opening_bet", bool, False),
+        two_players=r.get("two_players", bool, False),
     )
     r.finish()
     return result
@@ -266,6 +279,7 @@ def _parse_table(r: _Reader) -> TableConfig:
         buy_in=r.positive("buy_in", 1000),
         chip_set=r.choice("chip_set", CHIP_SETS, "tock"),
         auto_confirm=float(_non_negative(r, "auto_confirm", 8.0)),
+        first_dealer=r.choice("first_dealer", FIRST_DEALERS, "draw"),
     )
     r.finish()
     return result
@@ -388,6 +402,8 @@ betting = "no-limit"          # "no-limit" or "fixed-limit" (at most 3 raises a 
 buy_in = 1000                 # chips each player starts with
 chip_set = "tock"             # "tock" (5/20/50/100), "white-red-blue-green" (1/2/10/25), "dealer" (1/5/10/25/100)
 auto_confirm = 8              # seconds a finished hand stays on the phones before the next; 0 = wait for NEXT
+first_dealer = "draw"         # "draw": each player turns a card, the highest deals first; "croupier": the puck
+                              # goes in front of the first player to the croupier's right (placed by NEXT)
 
 [blinds]
 small = 5
@@ -406,6 +422,7 @@ low_rule = "ace-to-five"      # lowball: "ace-to-five" (5-4-3-2-A best) or "deuc
 ties = "natural"              # "natural": a wild card never breaks a tie; "substituted": it counts as its card
 max_draw = 3                  # most cards one player exchanges: 1..5 (3 by the rules, 5 as a house option)
 opening_bet = false           # true: the player left of the dealer opens with the small blind instead of antes
+two_players = false           # house option: deal hands between two players (the rules plan for 3 to 6)
 
 [camera]
 source = "picamera"           # "picamera", a webcam number ("0"), a stream URL, a folder or video to replay,

@@ -18,7 +18,7 @@ from typing import Any
 from hardware.pins import ConsoleButton
 from table.engine import ActionKind, Street
 from table.engine.draw import DrawHand
-from table.steps import Act, CommandError, Confirm, Draw, Settle, Step, Undo
+from table.steps import Act, ChooseButton, CommandError, Confirm, Draw, Settle, Step, Undo
 from table.wording import seat_word
 from tocktable.game import Game, Phase
 
@@ -53,6 +53,8 @@ def _next_step(game: Game) -> Step:
     phase, hand = game.phase, game.hand
     if phase in (Phase.SETTLED, Phase.READY):
         return Confirm()
+    if phase == Phase.SEATING and game.settings.first_dealer == "croupier":
+        return ChooseButton()
     if phase == Phase.PLAYING and hand is not None and hand.street == Street.SHOWDOWN:
         return Settle()
     raise CommandError(f"NEXT/CONFIRM: nothing to confirm now ({game.describe_phase()})")

@@ -123,6 +123,7 @@ class Game:
     def snapshot(self, *, now: float | None = None) -> dict[str, Any]:
         state = self.session.snapshot(now=now)
         state["phase"] = self.phase.value
+        state["first_dealer"] = self.settings.first_dealer
         return state
 
     # ------------------------------------------------------------------ changing
@@ -168,6 +169,8 @@ class Game:
                     raise CommandError(f"the first dealer is already chosen ({seat_word(self.button)})")
                 if seat is not None:
                     s.set_button(seat)
+                elif not draws and self.settings.first_dealer == "croupier":
+                    s.croupier_button()
                 else:
                     missing = [x for x in self.dealt_in() if x not in draws]
                     if missing:
@@ -243,6 +246,8 @@ class Game:
         """What the table is waiting for, in words."""
         phase, hand = self.phase, self.hand
         if phase == Phase.SEATING:
+            if self.settings.first_dealer == "croupier":
+                return "press NEXT/CONFIRM: the puck goes in front of the first player to the croupier's right"
             return "waiting for the draw for the first dealer"
         if phase == Phase.SETTLED:
             return "the hand is over: press NEXT/CONFIRM"

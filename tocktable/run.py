@@ -75,9 +75,9 @@ def game_settings(config: Config, *, names: tuple[str, ...] = ()) -> tuple[Sessi
     if config.table.variant in ("draw", "lowball"):
         d = config.draw
         draw = DrawOptions(jokers=d.jokers, wild_rank=d.wild_rank or None, low_rule=d.low_rule, ties=d.ties,
-                           max_draw=d.max_draw, opening_bet=d.opening_bet)  # fmt: skip
+                           max_draw=d.max_draw, opening_bet=d.opening_bet, two_players=d.two_players)  # fmt: skip
     settings = SessionSettings(seats=config.table.seats, betting=config.table.betting, variant=config.table.variant,
-                               blinds=blinds, draw=draw)  # fmt: skip
+                               blinds=blinds, draw=draw, first_dealer=config.table.first_dealer)  # fmt: skip
     seat_names = config.table.names + names[len(config.table.names):] if names else config.table.seat_names()
     seat_names = tuple(seat_names[i] if i < len(seat_names) else f"Seat {i + 1}" for i in range(config.table.seats))
     return settings, [(name, config.table.buy_in) for name in seat_names]

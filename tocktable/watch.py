@@ -97,6 +97,8 @@ class ViewInterpreter:
     # ------------------------------------------------------------------ the draw
     @staticmethod
     def _draw(game: Game, view: TableView) -> tuple[Step | None, Notice | None]:
+        if game.settings.first_dealer == "croupier":  # no cards are drawn: the puck is placed on NEXT
+            return None, None
         active = game.dealt_in()
         draws: dict[int, str] = {}
         for seat in active:

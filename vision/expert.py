@@ -8,10 +8,18 @@ the reader's own temperature, so the reader's threshold still decides "unsure". 
 come from ``models/expert.json``, fitted on calibration scenes (training fonts, own seeds) by
 ``python -m vision.train.expert_fit``.
 
->>> expert = Expert.load(MODELS_DIR)                                        # doctest: +SKIP
->>> looked = expert.second_look(crops, cards, none, posterior, temperature=0.47)  # doctest: +SKIP
->>> looked.asked                  # which cards the expert read           # doctest: +SKIP
+Which cards are looked at again: a sure card no, an unsure one with an index in view yes, an
+unsure one whose corners show no index (a back) no.
+
+>>> from vision.reader import MODELS_DIR
+>>> expert = Expert.load(MODELS_DIR)
+>>> posterior = np.full((3, 52), 0.4 / 51)
+>>> posterior[:, 0] = [0.999, 0.6, 0.6]
+>>> none = np.array([[0.01, 0.02], [0.05, 0.5], [0.99, 0.98]])   # P(no index) of each corner
+>>> expert.gate(posterior, none)
 array([False,  True, False])
+
+:meth:`Expert.second_look` then reads those cards' index crops with the expert and votes again.
 
 The reader asks the expert when ``models/reader.json`` says ``"expert": true``; then a missing
 ``expert.json`` is a :class:`vision.errors.ModelError` (:meth:`Expert.load` alone answers None).

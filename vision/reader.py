@@ -1,10 +1,13 @@
 """The card reader: frame → observations, through the stages listed in ``models/reader.json``.
 
->>> reader = CardReader.default()                                  # doctest: +SKIP
->>> for seen in reader.read(frame_bgr):                             # doctest: +SKIP
-...     print(seen.card, seen.face_up, round(seen.confidence, 3), seen.corners.shape)
-Ah True 0.998 (4, 2)
-None False 0.97 (4, 2)
+>>> from vision.scene import PlacedCard, SceneSpec, render_scene
+>>> frame_bgr = render_scene(SceneSpec(cards=(PlacedCard("Ah", True, (0.3, 0.5)),
+...                                           PlacedCard("Kd", False, (0.6, 0.5))))).image
+>>> reader = CardReader.default()
+>>> for seen in sorted(reader.read(frame_bgr), key=lambda seen: seen.corners[:, 0].mean()):
+...     print(seen.card, seen.face_up, seen.confidence > 0.9, seen.corners.shape)
+Ah True True (4, 2)
+None False True (4, 2)
 
 ``card`` is None when the card lies face down, or when it lies face up but the reader is not sure
 enough (below the calibrated threshold): unsure is always better than wrong.

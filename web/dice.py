@@ -7,12 +7,20 @@ says what is allowed; this page only shows it and passes the moves on.
 
 - ``GET /dice``: the page; ``GET /api/dice``: the state (``active`` false before a game);
   ``GET /api/dice/announcements``: the 119 announcements lowest first, for the picker.
-- ``POST /api/dice/new`` (``players``, optional ``first``), ``/api/dice/announce``
+- ``POST /api/dice/new`` (``players``, optional ``first``, ``track_throws``), ``/api/dice/announce``
   (``announcement``, optional ``direction``, ``visible``, ``tour_de_poker``),
   ``/api/dice/challenge`` (``roll``), ``/api/dice/roll-off`` (``dice``: name -> face),
   ``/api/dice/undo``. Each needs the page's CSRF token (``X-CSRF-Token``); no login: it is the
   players' game. A refused move answers 409 with the reason (and ``suggestions`` for a
   misspelt announcement) and changes nothing.
+- With ``track_throws`` the referee also follows each player's throwing phase, as the text
+  has it: ``POST /api/dice/throw`` (``dice``: die numbers 0-4, optional ``under_cup``),
+  ``/api/dice/look`` (a secret look under the cup received), ``/api/dice/show`` (``dice`` taken
+  out from under the cup and shown), ``/api/dice/tour-de-poker``. The state's ``throwing`` says
+  which dice lie under the cup and, turn by turn, who looked, showed and threw which dice (``current``:
+  the phase of the player to act, once begun); a move
+  the text forbids (a die thrown twice in a phase, an announcement after looking without
+  throwing, a game opened without throwing all five) is refused with the rule it breaks.
 
 The game lives in memory, one per app: a restart starts the series again.
 """
@@ -25,7 +33,8 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request, session
 
-from table.dice import AnnouncementError, DiceError, DiceReferee, all_announcements
+from table.dice import AnnouncementError, DiceError, DiceReferee, IllegalTurnError, all_announcements
+from table.dice.referee import DICE
 from web.context import context
 from web.names import NAME_SCHEMA, NAMES_SCHEMA, PlayerNameError, check_name
 from web.security import CSRF_HEADER, same_token, session_csrf_token
@@ -152,7 +161,11 @@ def new_game() -> tuple[Response, int]:
         if len(players) > MAX_PLAYERS:
             raise _BadField(f"at most {MAX_PLAYERS} players, got {len(players)}")
         first = body.get("first")
-        referee = DiceReferee([_name(p) for p in players], first=None if first is None else _name(first, "first"))
+        track = body.get("track_throws", False)
+        if not isinstance(track, bool):
+            raise _BadField(f"track_throws must be true or false, got {track!r}")
+        referee = DiceReferee([_name(p) for p in players], first=None if first is None else _name(first, "first"),
+                              track_throws=track)  # fmt: skip
         _table().referee = referee
         return None
 
@@ -205,6 +218,71 @@ def roll_off() -> tuple[Response, int]:
     return _move(run)
 
 
+def _followed(referee: DiceReferee) -> DiceReferee:
+    """The referee, when it follows the throws; a refused move (409) otherwise."""
+    if not referee.track_throws:
+        raise IllegalTurnError("this series follows the announcements only: start a new series with the throws "
+                               "followed to record throws, looks and shown dice")  # fmt: skip
+    return referee
+
+
+def _die_numbers(body: dict[str, Any]) -> list[int]:
+    """The ``dice`` of a throw or a show: die numbers 0-4 (which physical dice, not their faces)."""
+    value = body.get("dice")
+    if (not isinstance(value, list) or not value
+            or not all(isinstance(d, int) and not isinstance(d, bool) and 0 <= d < DICE for d in value)):  # fmt: skip
+        raise _BadField(f"dice must be a list of die numbers 0 to {DICE - 1}, e.g. [0, 3], got {value!r}")
+    return value
+
+
+@dice.post("/api/dice/throw")
+def throw() -> tuple[Response, int]:
+    """The player to act throws ``dice`` (die numbers) on the table, or under the cup (``under_cup``)."""
+
+    def run(referee: DiceReferee, body: dict[str, Any]) -> Any:
+        under_cup = body.get("under_cup", False)
+        if not isinstance(under_cup, bool):
+            raise _BadField(f"under_cup must be true or false, got {under_cup!r}")
+        numbers = _die_numbers(body)
+        done = _followed(referee).throw(numbers, under_cup=under_cup)
+        return {"player": done.player, "dice": list(done.dice), "under_cup": done.under_cup}
+
+    return _move(run)
+
+
+@dice.post("/api/dice/look")
+def look() -> tuple[Response, int]:
+    """The player to act looks secretly under the cup received (believing it: a throw must follow)."""
+
+    def run(referee: DiceReferee, _: dict[str, Any]) -> Any:
+        _followed(referee).look()
+        return None
+
+    return _move(run)
+
+
+@dice.post("/api/dice/show")
+def show() -> tuple[Response, int]:
+    """The player to act takes ``dice`` out from under the cup and shows them."""
+
+    def run(referee: DiceReferee, body: dict[str, Any]) -> Any:
+        numbers = _die_numbers(body)
+        _followed(referee).show(numbers)
+        return None
+
+    return _move(run)
+
+
+@dice.post("/api/dice/tour-de-poker")
+def tour_de_poker() -> tuple[Response, int]:
+    """After looking at a Poker received, the player to act starts a Tour de Poker; answers its throws."""
+
+    def run(referee: DiceReferee, _: dict[str, Any]) -> Any:
+        return {"throws": _followed(referee).start_tour_de_poker()}
+
+    return _move(run)
+
+
 @dice.post("/api/dice/undo")
 def undo() -> tuple[Response, int]:
     """Take back the last move."""
@@ -226,6 +304,12 @@ def _ann() -> dict[str, Any]:
 
 DICE_SCHEMAS: dict[str, Any] = {
     "DiceAnnouncement": _ann(),
+    "DicePhase": {"type": "object", "required": ["player", "looked", "tour_de_poker", "shown", "throws"],
+                  "properties": {
+        "player": {"type": "string"}, "looked": {"type": "boolean"}, "tour_de_poker": {"type": "boolean"},
+        "shown": {"type": "array", "items": {"type": "integer"}},
+        "throws": {"type": "array", "items": {"type": "object", "required": ["dice", "under_cup"], "properties": {
+            "dice": {"type": "array", "items": {"type": "integer"}}, "under_cup": {"type": "boolean"}}}}}},
     "DiceState": {
         "type": "object",
         "required": ["active", "version"],
@@ -242,6 +326,10 @@ DICE_SCHEMAS: dict[str, Any] = {
             "history": {"type": "array", "items": {"type": "object"}},
             "last_challenge": {"type": "object", "nullable": True},
             "standings": {"type": "array", "items": {"type": "object"}},
+            "throwing": {"type": "object", "required": ["hidden", "phases", "current"], "properties": {
+                "hidden": {"type": "array", "items": {"type": "integer"}},
+                "phases": {"type": "array", "items": {"$ref": "#/components/schemas/DicePhase"}},
+                "current": {"$ref": "#/components/schemas/DicePhase", "nullable": True}}},
         },
     },
 }  # fmt: skip
@@ -266,6 +354,7 @@ def _post(summary: str, op: str, properties: dict[str, Any], required: list[str]
 
 
 _FACES = {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+_DIE_NUMBERS = {"type": "array", "minItems": 1, "items": {"type": "integer", "minimum": 0, "maximum": DICE - 1}}
 DICE_PATHS: dict[str, Any] = {
     "/api/dice": {"get": {"summary": "The poker dice referee's state", "operationId": "diceState", "responses": {
         "200": {"description": "state", "content": {"application/json": {
@@ -273,12 +362,18 @@ DICE_PATHS: dict[str, Any] = {
     "/api/dice/announcements": {"get": {"summary": "Every announcement, lowest first", "operationId": "diceList",
         "responses": {"200": {"description": "119 announcements", "content": {"application/json": {
             "schema": {"type": "array", "items": {"$ref": "#/components/schemas/DiceAnnouncement"}}}}}}}},
-    "/api/dice/new": _post("A new series", "diceNew", {"players": NAMES_SCHEMA, "first": NAME_SCHEMA}, ["players"]),
+    "/api/dice/new": _post("A new series", "diceNew", {"players": NAMES_SCHEMA, "first": NAME_SCHEMA,
+                           "track_throws": {"type": "boolean"}}, ["players"]),
     "/api/dice/announce": _post("Announce", "diceAnnounce", {
         "announcement": {"type": "string"}, "direction": {"type": "string", "enum": ["left", "right"]},
         "visible": _FACES, "tour_de_poker": {"type": "boolean"}}, ["announcement"]),
     "/api/dice/challenge": _post("Lift the cup", "diceChallenge", {"roll": _FACES}, ["roll"]),
     "/api/dice/roll-off": _post("Who starts", "diceRollOff", {"dice": {"type": "object",
                                 "additionalProperties": {"type": "string"}}}, ["dice"]),
+    "/api/dice/throw": _post("Throw dice on the table or under the cup", "diceThrow", {"dice": _DIE_NUMBERS,
+                             "under_cup": {"type": "boolean"}}, ["dice"]),
+    "/api/dice/look": _post("Look under the cup received", "diceLook", {}, []),
+    "/api/dice/show": _post("Show dice taken out from under the cup", "diceShow", {"dice": _DIE_NUMBERS}, ["dice"]),
+    "/api/dice/tour-de-poker": _post("Start a Tour de Poker", "diceTourDePoker", {}, []),
     "/api/dice/undo": _post("Take back the last move", "diceUndo", {}, []),
 }  # fmt: skip

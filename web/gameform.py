@@ -1,4 +1,5 @@
-"""Reading the host's "new game" form: variant, betting, seats, players, buy-in, blinds, chip set.
+"""Reading the host's "new game" form: variant, betting, seats, players, buy-in, blinds, chip set,
+the first dealer, five-card draw's house options.
 
 >>> game = read_game({"seats": 4, "players": "Ann, Bob\\nCy", "blinds": "5/10, 10/20/2", "level_minutes": 15})
 >>> game.settings.seats, [p for p, _ in game.players], game.settings.blinds.levels[1].ante
@@ -15,13 +16,14 @@ from typing import Any
 from table.chips import CHIP_SETS
 from table.engine import BlindLevel, BlindStructure
 from table.errors import TocktableError
-from table.session import DrawOptions, SessionSettings
+from table.session import FIRST_DEALERS, DrawOptions, SessionSettings
 from web.names import PlayerNameError, check_name
 
 VARIANTS = ("holdem", "tock", "draw", "lowball")
 DRAW_VARIANTS = ("draw", "lowball")
-DRAW_FIELDS = ("jokers", "wild_rank", "low_rule", "max_draw", "opening_bet")
+DRAW_FIELDS = ("jokers", "wild_rank", "low_rule", "max_draw", "opening_bet", "two_players")
 MAX_DRAW_PLAYERS = 8
+MIN_DRAW_PLAYERS = 3
 BETTING = ("no-limit", "fixed-limit")
 
 
@@ -120,7 +122,7 @@ def read_game(data: Mapping[str, Any]) -> NewGame:
     if not isinstance(data, Mapping):
         raise GameFormError("the new game is a JSON object with seats, players, blinds...")
     known = {"variant", "betting", "seats", "players", "buy_in", "blinds", "level_minutes", "chip_set", "rebuys",
-             *DRAW_FIELDS}  # fmt: skip
+             "first_dealer", *DRAW_FIELDS}  # fmt: skip
     unknown = sorted(set(data) - known - {"csrf_token"})
     if unknown:
         raise GameFormError(f"unknown field {unknown[0]!r}: the form has {', '.join(sorted(known))}")
@@ -147,6 +149,7 @@ def read_game(data: Mapping[str, Any]) -> NewGame:
             draw=draw,
             blinds=BlindStructure(read_blinds(data.get("blinds", "5/10")), level_seconds=float(minutes) * 60),
             rebuys=rebuys,
+            first_dealer=_choice(data, "first_dealer", FIRST_DEALERS, "draw"),
         )
     except GameFormError:
         raise
@@ -157,8 +160,13 @@ def read_game(data: Mapping[str, Any]) -> NewGame:
 
 def _draw_options(data: Mapping[str, Any], names: list[str]) -> DrawOptions:
     """Five-card draw's options from the form (the fields are ignored for the other variants)."""
+    two_players = _flag(data, "two_players", False)
+    low = 2 if two_players else MIN_DRAW_PLAYERS
     if len(names) > MAX_DRAW_PLAYERS:
-        raise GameFormError(f"five-card draw deals 2 to {MAX_DRAW_PLAYERS} players, got {len(names)} names")
+        raise GameFormError(f"five-card draw deals {low} to {MAX_DRAW_PLAYERS} players, got {len(names)} names")
+    if len(names) == 2 and not two_players:
+        raise GameFormError("five-card draw is played by 3 to 6 players, got 2 names: add a player, or tick the "
+                            "house option two_players (hands between two players)")  # fmt: skip
     opening = _flag(data, "opening_bet", False)
     wild = data.get("wild_rank") or None
     try:
@@ -168,6 +176,7 @@ def _draw_options(data: Mapping[str, Any], names: list[str]) -> DrawOptions:
             low_rule=str(data.get("low_rule", "ace-to-five")),
             max_draw=_int(data, "max_draw", 3, 1, 5),
             opening_bet=opening,
+            two_players=two_players,
         )
     except TocktableError as exc:
         raise GameFormError(str(exc)) from None

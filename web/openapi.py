@@ -144,6 +144,8 @@ STATE = _object(
     {
         "hand_number": INT,
         "phase": {"type": "string", "enum": ["seating", "playing", "settled", "ready"]},
+        "first_dealer": {"type": "string", "enum": ["draw", "croupier"],
+                         "description": "how the first dealer is chosen in the seating phase"},
         "status": {"type": "string", "enum": ["waiting", "playing", "complete"]},
         "street": _nullable({"type": "string", "enum": ["preflop", "flop", "turn", "river", "showdown"]}),
         "betting": {"type": "string", "enum": ["no-limit", "fixed-limit"]},
@@ -333,6 +335,7 @@ def document() -> dict[str, Any]:
                 "jokers": {"type": "integer", "minimum": 0, "maximum": 2}, "wild_rank": STR,
                 "low_rule": {"type": "string", "enum": ["ace-to-five", "deuce-to-seven"]},
                 "max_draw": {"type": "integer", "minimum": 1, "maximum": 5}, "opening_bet": BOOL,
+                "two_players": BOOL, "first_dealer": {"type": "string", "enum": ["draw", "croupier"]},
                 "betting": {"type": "string", "enum": ["no-limit", "fixed-limit"]},
                 "seats": {"type": "integer", "minimum": 2, "maximum": 10},
                 "players": NAMES,

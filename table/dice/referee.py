@@ -621,16 +621,8 @@ class DiceReferee:
             phases.append(state.phase)
         return {
             "hidden": sorted(state.hidden),
-            "phases": [
-                {
-                    "player": p.player,
-                    "looked": p.looked,
-                    "tour_de_poker": p.tour_de_poker,
-                    "shown": list(p.shown),
-                    "throws": [{"dice": list(t.dice), "under_cup": t.under_cup} for t in p.throws],
-                }
-                for p in phases
-            ],
+            "phases": [_phase_dict(p) for p in phases],
+            "current": None if state.phase is None else _phase_dict(state.phase),
         }
 
     # --- internals ---------------------------------------------------------------------------
@@ -659,6 +651,16 @@ class DiceReferee:
                 f"{self.to_act} opens game {state.game} and chooses the direction: pass direction='left' or 'right'"
             )
         return chosen
+
+
+def _phase_dict(phase: ThrowingPhase) -> dict[str, Any]:
+    return {
+        "player": phase.player,
+        "looked": phase.looked,
+        "tour_de_poker": phase.tour_de_poker,
+        "shown": list(phase.shown),
+        "throws": [{"dice": list(t.dice), "under_cup": t.under_cup} for t in phase.throws],
+    }
 
 
 def _outcome_dict(outcome: ChallengeOutcome) -> dict[str, Any]:

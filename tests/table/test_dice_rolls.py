@@ -243,3 +243,56 @@ def test_there_are_119_combinations_counted_by_category() -> None:
         Category.FULL: 30, Category.CARRE: 30, Category.POKER: 6,
     }  # fmt: skip
     assert sum(counts.values()) == 119
+
+
+def test_the_enumeration_itself_gives_each_combination_once() -> None:
+    """The generator behind the cached ``all_combinations()``, run afresh (its cached copy would
+    hide a change to it from a test process forked after the cache was filled)."""
+    from table.dice.combination import _enumerate, all_combinations
+
+    fresh = list(_enumerate())
+    assert len(fresh) == len(set(fresh)) == 119
+    assert tuple(sorted(fresh)) == all_combinations()
+    assert [c.french for c in sorted(fresh)[:3]] == ["Un Roi", "Un As", "Paire de Noirs"]
+
+
+@pytest.mark.parametrize(("category", "faces", "message", "suggestions"), [
+    (9, (Face.AS,), "not a combination: category 9 with faces (<Face.AS: 5>,); expected a Category and faces "
+     "N R V D K A (Face.NOIR .. Face.AS)", ()),
+    (Category.PAIRE, (Face.DAME, Face.ROI), "a Paire is named by 1 face, the face of the pair; got 2: D K", ()),
+    (Category.BRELAN, (), "a Brelan is named by 2 faces, the face of the three, then a different face: the highest "
+     "other die; got 0: none", ()),
+    (Category.SALADE, (Face.DAME,), "impossible Salade 'Une Dame': five different faces always include a Roi or an "
+     "As, so a Salade is 'Un Roi' or 'Un As'; did you mean 'Un Roi' or 'Un As'?", ("Un Roi", "Un As")),
+    (Category.FULL, (Face.DAME, Face.DAME), "impossible Full with Dames twice: a Full is named by the face of the "
+     "three, then the different face of the pair; did you mean 'Full de Dames par les Valets' or 'Full de Dames par "
+     "les Rois' or 'Poker de Dames'?",
+     ("Full de Dames par les Valets", "Full de Dames par les Rois", "Poker de Dames")),
+    (Category.CARRE, (Face.ROI, Face.ROI), "impossible Carré with Rois twice: a Carré is named by the face of the "
+     "four, then the different face of the last die; did you mean 'Carré de Rois à la Dame' or \"Carré de Rois à "
+     "l'As\" or 'Carré de Rois au Valet'?",
+     ("Carré de Rois à la Dame", "Carré de Rois à l'As", "Carré de Rois au Valet")),
+    (Category.DOUBLE_PAIRE, (Face.ROI, Face.ROI), "impossible Double Paire with Rois twice: a Double Paire is named "
+     "by the faces of the two pairs, two different faces; did you mean 'Double Paire de Rois et de Dames' or "
+     "'Double Paire de Rois et de Valets' or 'Double Paire de Rois et de Rouges'?",
+     ("Double Paire de Rois et de Dames", "Double Paire de Rois et de Valets", "Double Paire de Rois et de Rouges")),
+])  # fmt: skip
+def test_impossible_combinations_say_exactly_why_and_what_is_near(
+    category: object, faces: tuple[Face, ...], message: str, suggestions: tuple[str, ...]
+) -> None:
+    """The whole message and the suggestions, word for word: the page shows them as they are, and
+    only a Full's suggestions end with the Poker that five such dice would be."""
+    with pytest.raises(AnnouncementError) as info:
+        Combination(category, faces)  # type: ignore[arg-type]
+    assert str(info.value) == message
+    assert info.value.suggestions == suggestions
+
+
+def test_a_combination_given_plain_numbers_holds_its_category_and_faces() -> None:
+    made = Combination(1, (4,))  # type: ignore[arg-type]
+    assert made.category is Category.PAIRE and made.faces == (Face.ROI,) and type(made.faces[0]) is Face
+    assert made == Combination(Category.PAIRE, (Face.ROI,)) and made.french == "Paire de Rois"
+
+
+def test_a_combination_is_shown_by_its_french_name() -> None:
+    assert repr(Combination(Category.FULL, (Face.ROI, Face.VALET))) == "Combination('Full de Rois par les Valets')"

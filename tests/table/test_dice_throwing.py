@@ -92,9 +92,13 @@ def test_dice_kept_out_of_a_throw_under_the_cup_are_shown_first() -> None:
     assert ref.hidden == {0, 1}
     ref.throw([0, 1], under_cup=True)
     assert ref.hidden == {0, 1}
+    assert ref.snapshot()["throwing"]["current"] == {
+        "player": "Ben", "looked": True, "tour_de_poker": False, "shown": [2, 3, 4],
+        "throws": [{"dice": [0, 1], "under_cup": True}],
+    }  # fmt: skip
     ref.announce("Paire de Rois")
     snapshot = ref.snapshot()["throwing"]
-    assert snapshot["hidden"] == [0, 1]
+    assert snapshot["hidden"] == [0, 1] and snapshot["current"] is None  # the next player has not begun
     assert snapshot["phases"][-1] == {
         "player": "Ben", "looked": True, "tour_de_poker": False, "shown": [2, 3, 4],
         "throws": [{"dice": [0, 1], "under_cup": True}],

@@ -127,3 +127,35 @@ def test_cli_config_example_and_check(tmp_path, capsys):
     bad = write(tmp_path, "[table]\nseats = 1\n")
     assert main(["config", str(bad)]) == 2
     assert "table.seats = 1 is not allowed: use 2..10" in capsys.readouterr().err
+
+
+def test_the_house_options_first_dealer_and_two_players_reach_the_game(tmp_path):
+    from tocktable.run import game_settings
+
+    text = '[table]\nseats = 2\nvariant = "draw"\nfirst_dealer = "croupier"\n[draw]\ntwo_players = true\n'
+    path = write(tmp_path, text)
+    config = load_config(path)
+    assert config.table.first_dealer == "croupier" and config.draw.two_players is True
+    settings, players = game_settings(config)
+    assert settings.first_dealer == "croupier" and settings.draw is not None and settings.draw.two_players is True
+    assert len(players) == 2
+    defaults, _ = game_settings(parse_config({}))
+    assert defaults.first_dealer == "draw" and defaults.draw is None
+    example = parse_config(tomllib.loads(EXAMPLE), source="example")
+    assert example.table.first_dealer == "draw" and example.draw.two_players is False  # the example says the defaults
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('[table]\nfirst_dealer = "highest"\n',
+     "table.toml: table.first_dealer = 'highest' is not allowed: choose one of draw, croupier"),
+    ("[draw]\ntwo_players = 1\n", "table.toml: draw.two_players = 1 is not allowed: expected true or false"),
+    ('[table]\nseats = 2\nvariant = "draw"\n',
+     "table.seats = 2 is not allowed with variant = 'draw': five-card draw is played by 3 to 6 players; for hands "
+     "between two players set the house option draw.two_players = true"),
+    ('[table]\nseats = 9\nvariant = "lowball"\n[draw]\ntwo_players = true\n',
+     "five-card draw deals 2 to 8 players"),
+])  # fmt: skip
+def test_the_house_options_refused_with_what_is_allowed(tmp_path, text, message):
+    with pytest.raises(ConfigError) as caught:
+        load_config(write(tmp_path, text))
+    assert message in str(caught.value)

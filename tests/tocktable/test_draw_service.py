@@ -205,7 +205,7 @@ def test_the_configuration_takes_the_draw_variants_and_options() -> None:
         ({"draw": {"max_draw": 0}}, "draw.max_draw = 0 is not allowed: use 1..5"),
         ({"draw": {"opening_bet": 1}}, "expected true or false"),
         ({"draw": {"fools": 1}}, "draw.fools is not a known setting"),
-        ({"table": {"variant": "draw", "seats": 9}}, "five-card draw deals 2 to 8 players"),
+        ({"table": {"variant": "draw", "seats": 9}}, "five-card draw deals 3 to 8 players"),
         ({"table": {"variant": "razz"}}, "choose one of holdem, tock, draw, lowball"),
     ],
 )

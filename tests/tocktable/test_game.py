@@ -51,6 +51,32 @@ def test_every_seat_playing_must_draw():
     assert game.phase == Phase.SEATING and game.session.log[-1]["op"] == "seat_player"
 
 
+def test_the_croupiers_puck_chooses_the_first_dealer_without_a_draw():
+    from tocktable.watch import ViewInterpreter
+    from vision.view import SeenCard, TableView
+
+    game = Game(SessionSettings(seats=4, blinds=BlindStructure.fixed(5, 10), first_dealer="croupier"))
+    for seat in range(3):  # seat 3 stays empty
+        game.apply(Seat(seat, f"P{seat}", 500))
+    assert "croupier's right" in game.describe_phase() and game.snapshot()["first_dealer"] == "croupier"
+    # A card turned face up in the seating phase is no draw for the button here.
+    corners = ((0.0, 0.0), (0.1, 0.0), (0.1, 0.1), (0.0, 0.1))
+    faces = ("Ah", "2c", "9d")
+    view = TableView(0, 0.0, seats={s: (SeenCard(faces[s], True, None, f"seat{s}", 0.99, corners),) for s in range(3)})
+    assert ViewInterpreter().read(game, view).steps == ()
+    commands = game.apply(ChooseButton())
+    assert [c["op"] for c in commands] == ["croupier_button", "start_hand"]
+    assert game.button == 2  # the first player to the croupier's right: the last seat dealt in
+    assert Game.replay(game.settings, [game.session.log]).button == 2
+
+
+def test_without_the_croupier_option_a_first_dealer_needs_a_draw_or_a_seat():
+    game = seated()
+    with pytest.raises(CommandError, match="every seat playing draws a card for the button"):
+        game.apply(ChooseButton())
+    assert game.phase == Phase.SEATING and game.snapshot()["first_dealer"] == "draw"
+
+
 def test_a_step_of_several_commands_is_rolled_back_whole():
     game = seated(chips=500)
     game.apply(SitOut(1))

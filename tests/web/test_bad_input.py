@@ -48,6 +48,7 @@ def _assert_json_error(response: Any, status: int, words: str) -> dict[str, Any]
 
 
 JSON_POSTS = ["/api/command", "/api/dice/new", "/api/dice/announce", "/api/dice/challenge", "/api/dice/roll-off",
+              "/api/dice/throw", "/api/dice/look", "/api/dice/show", "/api/dice/tour-de-poker",
               "/api/dice/undo", "/admin/command", "/admin/game", "/admin/chip-set"]  # fmt: skip
 
 

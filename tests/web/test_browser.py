@@ -136,3 +136,40 @@ def test_the_host_page_confirms_each_press_and_alone_shows_a_refusal(app: Any, s
             assert errors == []
     finally:
         server.stop()
+
+
+def test_the_dice_page_follows_the_throws_and_shows_a_forbidden_move(app: Any) -> None:
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=15_000)
+    server = WebServer(app, "127.0.0.1", 0, threads=16).start()
+    try:
+        with chromium() as browser:
+            page = phone_page(browser)
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(server.url + "/dice")
+            page.fill("#form-new input[name=players]", "Ana, Ben")
+            page.check("#track-throws")
+            page.locator("#form-new button").click()
+            expect(page.locator("#throws-title")).to_have_text("Ana throws")
+            flash = page.locator("#flash")
+
+            page.fill("#announce-text", "Paire de Dames")  # before any throw: refused
+            page.locator("#form-announce button:has-text('Announce')").click()
+            expect(flash).to_contain_text("all five dice are thrown first")
+            for n in range(5):
+                page.locator("#dice-numbers button").nth(n).click()
+            page.locator("#btn-throw-cup").click()
+            expect(flash).to_have_text("thrown under the cup: 0, 1, 2, 3, 4")
+            page.locator("#form-announce button:has-text('Announce')").click()
+            expect(page.locator("#throws-title")).to_have_text("Ben throws")
+
+            page.locator("#btn-look").click()
+            expect(page.locator("#phases li").last).to_have_text("Ben looked under the cup")
+            page.locator("#btn-superieur").click()  # looked, not thrown: refused, with the rule
+            expect(flash).to_contain_text("at least one die is thrown before announcing")
+            assert page.locator("#dice-numbers button").first.get_attribute("title") == "die 0: under the cup"
+            assert errors == []
+    finally:
+        server.stop()

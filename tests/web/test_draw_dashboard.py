@@ -154,6 +154,23 @@ def test_a_draw_game_from_the_new_game_form(service: Service, client: Any) -> No
     assert bad.status_code == 400 and "jokers must be a whole number from 0 to 2" in bad.get_json()["error"]
 
 
+def test_a_heads_up_draw_game_with_the_croupiers_puck_from_the_new_game_form(service: Service, client: Any) -> None:
+    token = login(client)
+    form = {"variant": "draw", "seats": 2, "players": "Ann, Bob", "blinds": "2/4"}
+    refused = post(client, "/admin/game", token, {**form, "first_dealer": "croupier"})
+    assert refused.status_code == 400 and "tick the house option two_players" in refused.get_json()["error"]
+    answer = post(client, "/admin/game", token, {**form, "first_dealer": "croupier", "two_players": True})
+    assert answer.status_code == 200, answer.get_json()
+    s = state(client)
+    assert s["phase"] == "seating" and s["first_dealer"] == "croupier"
+    assert s["draw_game"]["rules"]["two_players"] is True
+    # NEXT places the puck in front of the first player to the croupier's right (the last seat
+    # dealt in, seat 1) and deals the first hand: no card is drawn for it.
+    assert post(client, "/admin/command", token, {"kind": "press", "button": "next"}).status_code == 200
+    s = state(client)
+    assert s["phase"] == "playing" and s["button"] == 1 and s["hand_number"] == 1
+
+
 def test_the_draw_state_matches_the_openapi_document(service: Service, tmp_path: Path) -> None:
     schemathesis = pytest.importorskip("schemathesis")
     app = make_app(service, tmp_path)

@@ -86,6 +86,17 @@ def test_read_game_defaults_and_fields() -> None:
     assert game.settings.rebuys is False and game.chip_set == "dealer"
 
 
+def test_read_game_takes_the_house_options() -> None:
+    heads_up = read_game({"variant": "draw", "seats": 2, "players": "Ann, Bob", "two_players": "on",
+                          "first_dealer": "croupier"})  # fmt: skip
+    assert heads_up.settings.first_dealer == "croupier"
+    assert heads_up.settings.draw is not None and heads_up.settings.draw.two_players is True
+    plain = read_game({"variant": "draw", "players": "Ann, Bob, Cy"})
+    assert plain.settings.first_dealer == "draw" and plain.settings.draw is not None
+    assert plain.settings.draw.two_players is False
+    assert read_game({"first_dealer": "croupier"}).settings.first_dealer == "croupier"  # Hold'em too
+
+
 @pytest.mark.parametrize(("form", "message"), [
     ({"seats": 11}, "seats must be a whole number from 2 to 10"),
     ({"seats": True}, "seats must be a whole number"),
@@ -104,6 +115,12 @@ def test_read_game_defaults_and_fields() -> None:
     ({"rebuys": 3}, "rebuys must be true or false"),
     ({"chip_set": "gold"}, "chip_set must be one of"),
     ({"colour": "red"}, "unknown field 'colour'"),
+    ({"first_dealer": "highest"}, "first_dealer must be one of draw, croupier, got 'highest'"),
+    ({"variant": "draw", "players": "Ann, Bob"}, "five-card draw is played by 3 to 6 players, got 2 names: add a "
+                                                 "player, or tick the house option two_players"),
+    ({"variant": "draw", "two_players": 2}, "two_players must be true or false"),
+    ({"variant": "draw", "seats": 10, "players": ",".join("ABCDEFGHI"), "two_players": True},
+     "five-card draw deals 2 to 8 players, got 9 names"),
 ])  # fmt: skip
 def test_read_game_refuses_with_a_message(form: dict[str, Any], message: str) -> None:
     with pytest.raises(GameFormError, match=re.escape(message)):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import shutil
 import sys
 import time
 from dataclasses import dataclass
@@ -201,7 +202,7 @@ def train_card(data: ThumbData, *, seed: int, epochs: int) -> CardNet:
             optimiser.step()
             schedule.step()
             step += 1
-            progress(step, f"loss {float(loss):.3f}")
+            progress(step, f"loss {float(loss.detach()):.3f}")
     return net.eval()
 
 
@@ -289,7 +290,7 @@ def scene_readings(models: Path, scenes: int, seed: int) -> dict[str, np.ndarray
     from vision.rectify import Pyramid, index_crops, thumbnails
     from vision.scene import SceneSpec, deal_rows, render_scene
 
-    reader = CardReader(models)
+    reader = CardReader(models, stages=("find", "corners"))  # the detector and the corner and card models
     rng = np.random.default_rng(seed)
     cards, nones, truths = [], [], []
     progress = Progress(scenes, "calibration scenes")
@@ -419,10 +420,12 @@ def main(argv: list[str] | None = None) -> int:
     with torch.no_grad():
         logits, _ = card(torch.from_numpy(prepare_thumbnails(hold_thumbs.thumbs)))
     face_accuracy = float((logits.argmax(1).numpy() == hold_thumbs.face_up).mean())
+    kept = _kept_settings(args.out)
     export(ensemble, card, args.out)
     quantize(args.out, calib.crops, calib_thumbs.thumbs)
-    manifest = _manifest(args, argv, temperature=1.0, threshold=0.5, figures={}, started=started)
+    manifest = {**_manifest(args, argv, temperature=1.0, threshold=0.5, figures={}, started=started), **kept}
     (args.out / "reader.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    _detector_beside(args.out)
 
     # Calibrate on whole rendered scenes read by the real pipeline (what the reader will see), not
     # on the training crops, whose augmentation is deliberately harsher than any camera.
@@ -442,12 +445,37 @@ def main(argv: list[str] | None = None) -> int:
         alone = evaluate(CornerEnsemble([member]).eval(), hold, temperature, dependence)
         figures[f"holdout_crops_member_{k + 1}"] = summarise(alone, threshold)
     figures["holdout_face_up"] = {"accuracy": face_accuracy, "cards": len(hold_thumbs.face_up)}
-    manifest = _manifest(args, argv, temperature=temperature, threshold=threshold, figures=figures, started=started)
+    manifest = {**_manifest(args, argv, temperature=temperature, threshold=threshold, figures=figures,
+                            started=started), **kept}  # fmt: skip
     manifest["dependence"] = dependence
     (args.out / "reader.json").write_text(json.dumps(manifest, indent=1) + "\n")
     print(json.dumps(figures, indent=1))
     print(f"temperature {temperature:.3f}, dependence {dependence:.3f}, threshold {threshold:.3f}; wrote {args.out}")
     return 0
+
+
+KEPT_SETTINGS = ("stages", "expert", "min_card_height")
+"""Settings of an existing ``reader.json`` that training the corner models keeps: how the reader is
+put together, not what the new models measured."""
+
+
+def _kept_settings(out: Path) -> dict[str, object]:
+    """The :data:`KEPT_SETTINGS` of ``out/reader.json`` (none when there is no such file yet)."""
+    path = out / "reader.json"
+    if not path.is_file():
+        return {}
+    existing = json.loads(path.read_text())
+    return {key: existing[key] for key in KEPT_SETTINGS if key in existing}
+
+
+def _detector_beside(out: Path) -> None:
+    """The calibration scenes are read through the card detector: a folder of new corner models
+    without one (a trial run's ``--out``) gets a copy of the shipped detector."""
+    shipped = Path(__file__).resolve().parents[2] / "models"
+    for name in ("detector.onnx", "detector.json"):
+        if not (out / name).exists() and (shipped / name).is_file():
+            shutil.copyfile(shipped / name, out / name)
+            print(f"copied the shipped {name} to {out} to read the calibration scenes")
 
 
 def recalibrate(models: Path, scenes: int, seed: int, *, quantized: bool | None = None) -> int:

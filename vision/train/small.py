@@ -217,7 +217,8 @@ def train(data: SmallData, *, steps: int, seed: int) -> SmallNet:
         loss.backward()  # type: ignore[no-untyped-call]
         optimiser.step()
         schedule.step()
-        running = float(loss) if step == 1 else 0.98 * running + 0.02 * float(loss)
+        value = float(loss.detach())
+        running = value if step == 1 else 0.98 * running + 0.02 * value
         if step % 20 == 0 or step == steps:
             elapsed = time.monotonic() - started
             sys.stderr.write(f"\rtrain small {step}/{steps} loss {running:.3f} {elapsed:4.0f}s "
@@ -343,7 +344,8 @@ def main(argv: list[str] | None = None) -> int:
                    "seed": args.seed, "cards": args.cards, "steps": args.steps, "data_version": DATA_VERSION,
                    "parameters": sum(p.numel() for p in net.parameters()),
                    "minutes": round((time.monotonic() - started) / 60, 1), "torch": torch.__version__}  # fmt: skip
-    quantize_model(model, "crops", [prepare_crops(calib.crops[i : i + 64]) for i in range(0, 2048, 64)])
+    calibration = [prepare_crops(calib.crops[i : i + 64]) for i in range(0, min(len(calib.crops), 2048), 64)]
+    quantize_model(model, "crops", calibration)
     model.with_suffix(".fp32.onnx").unlink()
     return calibrate(args.out, calib, hold, args.wrong, trained)
 

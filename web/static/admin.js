@@ -151,6 +151,7 @@
     const body = Object.fromEntries(f.entries());
     body.rebuys = f.get("rebuys") === "on";
     body.opening_bet = f.get("opening_bet") === "on";
+    body.two_players = f.get("two_players") === "on";
     for (const key of ["seats", "buy_in", "jokers", "max_draw"]) body[key] = parseInt(body[key], 10);
     body.level_minutes = parseFloat(body.level_minutes || "0");
     if (!confirm("Close this session and start the new game?")) return;

@@ -55,6 +55,7 @@
   }
 
   function phaseText(s) {
+    if (s.phase === "seating" && s.first_dealer === "croupier") return ["Waiting for the first dealer", "the puck goes in front of the first player to the croupier's right"];
     if (s.phase === "seating") return ["Waiting for the draw for the first dealer", "each player turns a card face up"];
     if (s.phase === "ready") return ["Between hands", "the dealer deals the next one"];
     if (s.phase === "settled") {

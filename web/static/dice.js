@@ -8,7 +8,7 @@
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const FACES = [["N", "9 noir"], ["R", "10 rouge"], ["V", "Valet"], ["D", "Dame"], ["K", "Roi"], ["A", "As"]];
   const RED = new Set(["R"]);
-  let state = null, list = [], tapped = [], version = -1;
+  let state = null, list = [], tapped = [], version = -1, picked = new Set();
 
   const flash = TT.flash;
 
@@ -71,7 +71,51 @@
   $("form-announce").addEventListener("submit", (e) => { e.preventDefault(); const t = $("announce-text").value.trim(); if (t) announce(t); });
   $("btn-undo").addEventListener("click", () => move("undo").then((d) => d && flash("last move taken back", true)));
   $("btn-restart").addEventListener("click", () => { if (confirm("Start a new series (the tally starts again)?")) { $("setup").hidden = false; } });
-  $("form-new").addEventListener("submit", (e) => { e.preventDefault(); move("new", { players: new FormData(e.target).get("players") }); });
+  $("form-new").addEventListener("submit", (e) => {
+    e.preventDefault();
+    move("new", { players: new FormData(e.target).get("players"), track_throws: $("track-throws").checked });
+  });
+
+  /* ------------------------------------------------------------ the throwing phase (followed series) */
+  function pickedDice() { return [...picked].sort((a, b) => a - b); }
+  function afterThrowMove(d, text) { if (d) { picked = new Set(); drawNumbers(); flash(text, true); } }
+  $("btn-throw").addEventListener("click", () => {
+    const dice = pickedDice();
+    move("throw", { dice, under_cup: false }).then((d) => afterThrowMove(d, `thrown on the table: ${dice.join(", ")}`));
+  });
+  $("btn-throw-cup").addEventListener("click", () => {
+    const dice = pickedDice();
+    move("throw", { dice, under_cup: true }).then((d) => afterThrowMove(d, `thrown under the cup: ${dice.join(", ")}`));
+  });
+  $("btn-show").addEventListener("click", () => {
+    const dice = pickedDice();
+    move("show", { dice }).then((d) => afterThrowMove(d, `shown: ${dice.join(", ")}`));
+  });
+  $("btn-look").addEventListener("click", () => move("look").then((d) => d && flash(`${d.state.to_act} looked under the cup: a throw must follow`, true)));
+  $("btn-tour").addEventListener("click", () => move("tour-de-poker").then((d) => d && flash(`Tour de Poker: ${d.result.throws} throw${d.result.throws > 1 ? "s" : ""}, all five dice first`, true)));
+
+  function drawNumbers() {
+    const t = state && state.throwing;
+    if (!t) return;
+    const hidden = new Set(t.hidden);
+    const thrown = new Set(t.current ? t.current.throws.flatMap((x) => x.dice) : []);
+    fill($("dice-numbers"), ...[0, 1, 2, 3, 4].map((n) => el("button", {
+      type: "button", class: `die ${picked.has(n) ? "picked" : ""}`, "aria-pressed": picked.has(n) ? "true" : "false",
+      title: `die ${n}: ${hidden.has(n) ? "under the cup" : "on the table"}${thrown.has(n) ? ", thrown this turn" : ""}`,
+      onclick: () => { if (picked.has(n)) picked.delete(n); else picked.add(n); drawNumbers(); },
+    }, `${n}`, el("span", { class: "where", text: hidden.has(n) ? "cup" : "table" }))));
+    const none = picked.size === 0;
+    for (const id of ["btn-throw", "btn-throw-cup", "btn-show"]) $(id).disabled = none;
+  }
+
+  function phaseText(p) {
+    const parts = [];
+    if (p.looked && !p.shown.length) parts.push("looked under the cup");
+    if (p.shown.length) parts.push(`showed ${p.shown.join(", ")}`);
+    if (p.tour_de_poker) parts.push("played a Tour de Poker");
+    for (const x of p.throws) parts.push(`threw ${x.dice.join(", ")} ${x.under_cup ? "under the cup" : "on the table"}`);
+    return parts.join("; ") || "nothing yet";
+  }
   $("btn-rolloff").addEventListener("click", () => {
     const dice = {};
     for (const sel of document.querySelectorAll("#rolloff select")) if (sel.value) dice[sel.dataset.name] = sel.value;
@@ -137,6 +181,16 @@
         el("span", { text: p.name, style: { minWidth: "6em" } }),
         el("select", { "data-name": p.name, style: { width: "auto" } }, el("option", { value: "", text: "—" }),
           ...FACES.map(([f, name]) => el("option", { value: f, text: `${f} (${name})` }))))));
+    }
+    const followed = !!s.throwing;
+    $("throws-panel").hidden = !followed;
+    if (followed) {
+      $("throws-title").textContent = `${s.to_act} throws`;
+      $("btn-tour").hidden = s.tour_de_poker_throws === null || s.tour_de_poker_throws === undefined;
+      fill($("phases"), ...(s.throwing.phases.length ? s.throwing.phases.map((p) => el("li", {},
+        el("strong", { text: p.player }), ` ${phaseText(p)}`))
+        : [el("li", { class: "muted", text: `Nothing thrown yet: ${s.to_act} opens with all five dice.` })]));
+      drawNumbers();
     }
     drawTapped();
   }
