@@ -401,8 +401,10 @@ UNDRAWN = ("bench", "tools")
 
 def picture(imports: list[Import]) -> str:
     """The package arrows as a Mermaid flowchart (GitHub draws it; it reads as text too), each
-    arrow labelled with the number of imports behind it, split as module level + inside functions
-    + for the type checker alone. An arrow allowed to close a cycle for now is dotted."""
+    arrow labelled with the kinds of imports behind it: module level, inside functions, for the
+    type checker alone. An arrow allowed to close a cycle for now is dotted. No counts: the
+    picture changes when an arrow or its kind does, not with every import added
+    (``--check`` prints the counts)."""
     counts: dict[tuple[str, str], Counter[str]] = {}
     for found in imports:
         arrow = package_of(found.source), package_of(found.target)
@@ -414,7 +416,7 @@ def picture(imports: list[Import]) -> str:
     for (source, target), count in sorted(
         counts.items(), key=lambda item: (PACKAGES.index(item[0][0]), PACKAGES.index(item[0][1]))
     ):
-        label = " + ".join(f"{count[w]} {w}" for w in ("module", "function", "typing") if count[w])
+        label = " + ".join(w for w in ("module", "function", "typing") if count[w])
         link = "-.->" if (source, target) in KNOWN_PACKAGE_ARROWS else "-->"
         lines.append(f"    {source} {link}|{label}| {target}")
     lines += [
