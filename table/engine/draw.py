@@ -47,6 +47,7 @@ from table.draw import (
     parse_ties,
     parse_wild_rank,
 )
+from table.engine.betting_round import BettingRound
 from table.engine.events import BlindPosted, HandMucked, HoleDealt, StreetStarted
 from table.engine.hand import Hand, Input
 from table.engine.pots import build_pots
@@ -255,9 +256,9 @@ class DrawHand(Hand):
         if rules.opening_bet:
             paid = self._pay(first, rules.opening_bet)
             self.events.append(BlindPosted(first, "opening", paid, self.stacks[first] == 0))
-            self._current_bet = rules.opening_bet
+            self.betting.current_bet = rules.opening_bet
             first = self._next_seat(first)
-        self._last_raise = max(rules.small_bet, rules.opening_bet)
+        self.betting.last_raise = max(rules.small_bet, rules.opening_bet)
         self.events.append(StreetStarted(Street.PREFLOP))
         self._open_round(first=first)
 
@@ -333,8 +334,7 @@ class DrawHand(Hand):
         if all(s in self.draws for s in self._live()):
             self._awaiting_board = False
             self.street = Street.RIVER
-            self._current_bet = 0
-            self._last_raise = self.draw_rules.small_bet
+            self.betting = BettingRound(self.seats, self.draw_rules.small_bet)
             self.events.append(StreetStarted(Street.RIVER))
             self._open_round(first=self._next_seat(self.button))
 
