@@ -261,9 +261,6 @@ def unexplained(root: Path = ROOT, packages: Iterable[str] = PACKAGES) -> list[I
 # done. The list only shrinks: the check fails on a cycle it does not name, and on an entry whose
 # import is gone or no longer closes a cycle.
 KNOWN_MODULE_ARROWS: dict[tuple[str, str], str] = {
-    ("table.dice.faces", "table.dice.combination"): "Roll.combination() builds the Combination that "
-    "Combination.of_roll reads from a Roll; Roll in a module of its own, above Face and Combination, removes "
-    "it",
     ("vision.reader", "vision.enroll"): "CardReader.enroll() hands the reader to vision.enroll, which reads "
     "backs with the reader's check_frame; check_frame in a module below both removes it (a move inside "
     "vision)",
@@ -288,7 +285,6 @@ KNOWN_UNEXPLAINED: dict[str, str] = {
     "vision": "most load the renderer or the reader when first used, those in reader, enroll and "
     "mark_reader close the cycles allowed above; each gets its comment, or goes, with the renderer's move "
     "into a sub-package of its own",
-    "table.dice.faces": "the import that closes the dice cycle allowed above, which goes with it",
 }
 
 

@@ -28,7 +28,7 @@ from table.dice.announce import (
 )
 from table.dice.combination import Category, Combination, all_combinations
 from table.dice.errors import AnnouncementError, DiceError, IllegalTurnError, RollError, ThrowError
-from table.dice.faces import Face, Roll
+from table.dice.faces import Face
 from table.dice.referee import (
     ChallengeOutcome,
     ChallengeResult,
@@ -42,6 +42,7 @@ from table.dice.referee import (
     roll_off,
     tour_de_poker_throws,
 )
+from table.dice.roll import Roll
 
 __all__ = [
     "Announcement",

@@ -30,7 +30,8 @@ from enum import Enum
 
 from table.dice.combination import Category, Combination, all_combinations
 from table.dice.errors import AnnouncementError, DiceError
-from table.dice.faces import DICE_PER_ROLL, FACE_LETTERS, FACE_WORDS, Face, Roll, normalize_word
+from table.dice.faces import DICE_PER_ROLL, FACE_LETTERS, FACE_WORDS, Face, normalize_word
+from table.dice.roll import Roll
 from table.wording import counted
 
 Visible = Roll | Iterable[Face | str] | str

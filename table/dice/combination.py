@@ -11,6 +11,10 @@ colours). Ties are decided exactly as the rules say, and by nothing else:
 - Carré: the four, then the last die;
 - Poker: the face of the five.
 
+A combination is named by faces alone; :meth:`table.dice.roll.Roll.combination` reads one from
+five dice through :meth:`Combination.of_faces`.
+
+>>> from table.dice import Roll
 >>> Roll.parse("K K D D N").combination() < Roll.parse("A A N N R").combination()
 True
 >>> Roll.parse("D D N R A").combination() == Roll.parse("D D V K A").combination()
@@ -22,13 +26,15 @@ Brelan de Valets au Roi
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from typing import Any, Protocol
 
 from table.dice.errors import AnnouncementError
-from table.dice.faces import Face, Roll
+from table.dice.faces import DICE_PER_ROLL, Face
 from table.wording import counted
 
 
@@ -97,6 +103,14 @@ _ENGLISH_LABELS = {
 }
 
 
+class ShowsFaces(Protocol):
+    """Anything showing five faces, such as a :class:`~table.dice.roll.Roll`."""
+
+    @property
+    def faces(self) -> tuple[Face, ...]:
+        """The faces, in any order."""
+
+
 @functools.total_ordering
 @dataclass(frozen=True, eq=False, repr=False)
 class Combination:
@@ -143,10 +157,15 @@ class Combination:
         object.__setattr__(self, "faces", faces)
 
     @classmethod
-    def of_roll(cls, roll: Roll) -> Combination:
+    def of_roll(cls, roll: ShowsFaces) -> Combination:
         """The combination five dice show (same as ``roll.combination()``)."""
+        return cls.of_faces(roll.faces)
+
+    @classmethod
+    def of_faces(cls, faces: Iterable[Face]) -> Combination:
+        """The combination five faces show, in any order (they are checked by :class:`Roll`)."""
         # Faces by multiplicity, then by face, both descending: the first group decides first.
-        groups = sorted(roll.counts().items(), key=lambda item: (item[1], item[0]), reverse=True)
+        groups = sorted(Counter(faces).items(), key=lambda item: (item[1], item[0]), reverse=True)
         shape = tuple(count for _, count in groups)
         top = groups[0][0]
         if shape == (5,):
@@ -256,7 +275,8 @@ def _enumerate() -> Iterator[Combination]:
 
 @functools.cache
 def _attainable_keys() -> frozenset[tuple[int, ...]]:
-    return frozenset(roll.combination().key for roll in Roll.all())
+    every_roll = itertools.combinations_with_replacement(Face, DICE_PER_ROLL)
+    return frozenset(Combination.of_faces(faces).key for faces in every_roll)
 
 
 def _nearby_labels(category: Category, face: Face) -> tuple[str, ...]:

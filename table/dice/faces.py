@@ -1,32 +1,20 @@
-"""Poker dice faces and a roll of five dice.
+"""The faces of a poker die, their names, and every spelling of them a user may type.
 
 A poker die shows, from low to high: a black nine ("Noir", ``N``), a red ten ("Rouge", ``R``),
 a Valet (``V``), a Dame (``D``), a Roi (``K``) and an As (``A``).
 
->>> roll = Roll.parse("N N D D A")
->>> str(roll), roll.faces[-1].french
-('N N D D A', 'As')
->>> Roll.parse("AKDVR") == Roll.parse("r v d k a")
+>>> Face.parse("Dame") is Face.parse("q") is Face.DAME
 True
+>>> Face.ROI.au, Face.AS.de
+('au Roi', "d'As")
 """
 
 from __future__ import annotations
 
-import itertools
-import math
-import re
 import unicodedata
-from collections import Counter
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from enum import IntEnum
-from typing import TYPE_CHECKING
 
 from table.dice.errors import RollError
-from table.wording import counted
-
-if TYPE_CHECKING:  # combination.py imports this module
-    from table.dice.combination import Combination
 
 FACE_LETTERS = "NRVDKA"
 DICE_PER_ROLL = 5
@@ -107,7 +95,7 @@ class Face(IntEnum):
         """Read a letter (``N R V D K A``, any case), a French or English name, ``9`` or ``10``."""
         face = FACE_WORDS.get(normalize_word(text.strip()))
         if face is None:
-            raise RollError(f"unknown die face {text!r}: expected one of {_FACES_ALLOWED}")
+            raise RollError(f"unknown die face {text!r}: expected one of {FACES_ALLOWED}")
         return face
 
 
@@ -120,75 +108,5 @@ FACE_WORDS.update({"9": Face.NOIR, "neuf": Face.NOIR, "10": Face.ROUGE, "dix": F
 FACE_WORDS.update({"j": Face.VALET, "q": Face.DAME})  # English letters: a jack is a Valet
 FACE_WORDS.update({"reine": Face.DAME, "reines": Face.DAME})
 
-_FACES_ALLOWED = "N (Noir, 9), R (Rouge, 10), V (Valet), D (Dame), K (Roi), A (As)"
-_COMPACT = re.compile(rf"[{FACE_LETTERS}{FACE_LETTERS.lower()}]{{{DICE_PER_ROLL}}}")
-
-
-@dataclass(frozen=True, slots=True)
-class Roll:
-    """Five poker dice, kept sorted from low to high (the order they were read in does not matter).
-
-    Two rolls are equal when they show the same faces.
-    """
-
-    faces: tuple[Face, ...]
-
-    def __post_init__(self) -> None:
-        faces = tuple(self.faces)
-        if len(faces) != DICE_PER_ROLL:
-            raise RollError(f"a roll is {DICE_PER_ROLL} dice, got {len(faces)}: {faces!r}")
-        try:
-            ordered = tuple(sorted(Face(f) for f in faces))
-        except (ValueError, TypeError) as exc:
-            raise RollError(f"not poker die faces: {faces!r}; expected {_FACES_ALLOWED}") from exc
-        object.__setattr__(self, "faces", ordered)
-
-    @classmethod
-    def of(cls, faces: Iterable[Face | str]) -> Roll:
-        """A roll from faces or face names: ``Roll.of([Face.DAME, "A", "Noir", "N", "D"])``."""
-        return cls(tuple(f if isinstance(f, Face) else Face.parse(f) for f in faces))
-
-    @classmethod
-    def parse(cls, text: str) -> Roll:
-        """Read five faces separated by spaces or commas (``"N N D D A"``, ``"9 10 Valet Dame As"``)
-        or written together (``"NNDDA"``)."""
-        stripped = text.strip()
-        if _COMPACT.fullmatch(stripped):
-            return cls.of(stripped)
-        words = [w for w in re.split(r"[\s,;]+", stripped) if w]
-        if len(words) != DICE_PER_ROLL:
-            raise RollError(
-                f"cannot read {text!r} as a roll: expected {DICE_PER_ROLL} faces among {_FACES_ALLOWED}, "
-                f"e.g. 'N N D D A' or 'NNDDA'; got {counted(len(words), 'word')}"
-            )
-        return cls.of(words)
-
-    @classmethod
-    def all(cls) -> Iterator[Roll]:
-        """Each of the 252 different rolls once, lowest faces first (see :attr:`ways`)."""
-        for faces in itertools.combinations_with_replacement(Face, DICE_PER_ROLL):
-            yield cls(faces)
-
-    @property
-    def ways(self) -> int:
-        """How many of the 6**5 = 7776 equally likely throws of five dice show this roll."""
-        ways = math.factorial(DICE_PER_ROLL)
-        for count in Counter(self.faces).values():
-            ways //= math.factorial(count)
-        return ways
-
-    def counts(self) -> dict[Face, int]:
-        """How many dice show each face present, e.g. ``{Face.NOIR: 2, Face.DAME: 2, Face.AS: 1}``."""
-        return dict(Counter(self.faces))
-
-    def combination(self) -> Combination:
-        """What the roll is worth: Salade, Paire, ..., Poker, with the faces that decide ties."""
-        from table.dice.combination import Combination
-
-        return Combination.of_roll(self)
-
-    def __str__(self) -> str:
-        return " ".join(face.letter for face in self.faces)
-
-    def __repr__(self) -> str:
-        return f"Roll.parse({str(self)!r})"
+# The faces as an error message lists what is allowed.
+FACES_ALLOWED = "N (Noir, 9), R (Rouge, 10), V (Valet), D (Dame), K (Roi), A (As)"

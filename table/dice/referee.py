@@ -21,7 +21,8 @@ from typing import Any
 from table.dice.announce import Announcement, Visible, highest, lowest, next_above
 from table.dice.combination import Category, Combination
 from table.dice.errors import DiceError, IllegalTurnError, RollError, ThrowError
-from table.dice.faces import Face, Roll, normalize_word
+from table.dice.faces import Face, normalize_word
+from table.dice.roll import Roll
 
 TOUR_DE_POKER_THROWS = 5
 DICE = 5

@@ -1,4 +1,4 @@
-"""The chips of one hand: seats, blinds, betting rounds, legality, pots and settling.
+"""The chips of one hand: seats, blinds, the flow of the betting rounds, legality, pots and settling.
 
 :class:`HandBetting` is the base of :class:`table.engine.Hand`, which adds the cards (board,
 hole cards, marks, mucks) and the record (replay, undo, snapshot); use :class:`Hand`. The two
@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from table.cards import Card
+from table.engine.betting_round import BettingRound
 from table.engine.events import (
     ActionTaken,
     BetReturned,
@@ -74,12 +75,8 @@ class HandBetting:
         self.events: list[Event] = []
         self.inputs: list[Input] = []
         self.showdown: list[PotResult] | None = None
-        self._needs_action = [False] * self.seats
-        self._acted_to: list[int | None] = [None] * self.seats
-        """The street's bet each seat last acted on (None: not yet on this street)."""
-        self._raises = 0
-        self._current_bet = 0
-        self._last_raise = rules.big_blind
+        self.betting = BettingRound(self.seats, rules.big_blind)
+        """The betting of the current street (a new one for each street)."""
         self._awaiting_board = False
         self._post_blinds()
 
@@ -124,7 +121,7 @@ class HandBetting:
         ):
             paid = self._pay(seat, amount)
             self.events.append(BlindPosted(seat, kind, paid, self.stacks[seat] == 0))
-        self._current_bet = self.rules.big_blind
+        self.betting.current_bet = self.rules.big_blind
         self.events.append(StreetStarted(Street.PREFLOP))
         self._open_round(first=self._next_seat(self.big_blind_seat, acting=False))
 
@@ -138,16 +135,10 @@ class HandBetting:
 
     def _open_round(self, *, first: int) -> None:
         able = self._able()
-        for s in able:
-            self._needs_action[s] = True
         if self._nothing_to_decide(able):
-            self._needs_action = [False] * self.seats
             self._close_round()
             return
-        seat = first
-        while not (self._needs_action[seat] and seat in able):
-            seat = (seat + 1) % self.seats
-        self.to_act = seat
+        self.to_act = self.betting.open(able, first)
 
     def _nothing_to_decide(self, able: list[int]) -> bool:
         """Everyone else is all in or folded and the last seat with chips has matched every
@@ -158,10 +149,7 @@ class HandBetting:
         self.to_act = None
         self._return_uncalled()
         self.bets = [0] * self.seats
-        self._current_bet = 0
-        self._last_raise = self.rules.big_blind
-        self._raises = 0
-        self._acted_to = [None] * self.seats
+        self.betting = BettingRound(self.seats, self.rules.big_blind)
         if len(self._live()) == 1:
             self._award_to_last()
         elif self.street == Street.RIVER:
@@ -189,18 +177,13 @@ class HandBetting:
 
     def _advance(self, seat: int) -> None:
         if len(self._live()) == 1:
-            self._needs_action = [False] * self.seats
             self._close_round()
             return
         able = self._able()
-        pending = [s for s in able if self._needs_action[s]]
-        if not pending or self._nothing_to_decide(able):
-            self._needs_action = [False] * self.seats
+        nxt = self.betting.next_to_act(seat, able)
+        if nxt is None or self._nothing_to_decide(able):
             self._close_round()
             return
-        nxt = (seat + 1) % self.seats
-        while not (nxt in able and self._needs_action[nxt]):
-            nxt = (nxt + 1) % self.seats
         self.to_act = nxt
 
     # ----------------------------------------------------------------- legality
@@ -209,47 +192,43 @@ class HandBetting:
         no-limit (the last full bet or raise), half a bet in fixed-limit."""
         if self.rules.fixed_limit:
             return (self.rules.bet_size(self.street) + 1) // 2
-        return self._last_raise
+        return self.betting.last_raise
 
     def _reopened(self, seat: int) -> bool:
         """A seat may raise if it has not acted on this street, or if the bet has risen by a
-        reopening raise since it did, counting several short all-ins together."""
-        acted_to = self._acted_to[seat]
-        return acted_to is None or self._current_bet - acted_to >= self._reopening_raise()
+        reopening raise since it did (:meth:`BettingRound.reopened`)."""
+        return self.betting.reopened(seat, self._reopening_raise())
 
     def _can_raise(self, seat: int) -> bool:
+        bet = self.betting.current_bet
         reopened = self._reopened(seat)
-        capped = (
-            self.rules.fixed_limit
-            and self.rules.raise_cap is not None
-            and self._current_bet > 0
-            and self._raises >= self.rules.raise_cap
-        )
-        someone_can_call = any(s != seat and self.stacks[s] + self.bets[s] > self._current_bet for s in self._live())
-        return reopened and not capped and someone_can_call and self.stacks[seat] + self.bets[seat] > self._current_bet
+        capped = self.rules.fixed_limit and self.betting.capped(self.rules.raise_cap)
+        someone_can_call = any(s != seat and self.stacks[s] + self.bets[s] > bet for s in self._live())
+        return reopened and not capped and someone_can_call and self.stacks[seat] + self.bets[seat] > bet
 
     def legal_actions(self) -> list[LegalAction]:
         """What the seat to act may do now (empty when nobody is to act)."""
         seat = self.to_act
         if seat is None:
             return []
+        bet = self.betting.current_bet
         most = self.stacks[seat] + self.bets[seat]
-        to_call = self._current_bet - self.bets[seat]
+        to_call = bet - self.bets[seat]
         out = [LegalAction(ActionKind.FOLD, self.bets[seat], self.bets[seat])]
         if to_call == 0:
             out.append(LegalAction(ActionKind.CHECK, self.bets[seat], self.bets[seat]))
         else:
-            out.append(LegalAction(ActionKind.CALL, min(self._current_bet, most), min(self._current_bet, most)))
+            out.append(LegalAction(ActionKind.CALL, min(bet, most), min(bet, most)))
         if self._can_raise(seat):
-            kind = ActionKind.BET if self._current_bet == 0 else ActionKind.RAISE
+            kind = ActionKind.BET if bet == 0 else ActionKind.RAISE
             if self.rules.fixed_limit:
-                target = self._current_bet + self.rules.bet_size(self.street)
+                target = bet + self.rules.bet_size(self.street)
                 out.append(LegalAction(kind, min(target, most), min(target, most)))
             else:
-                least = self._current_bet + self._last_raise
+                least = bet + self.betting.last_raise
                 out.append(LegalAction(kind, min(least, most), most))
-        within_limit = not self.rules.fixed_limit or most <= self._current_bet + self.rules.bet_size(self.street)
-        if most > 0 and (most <= self._current_bet or (self._can_raise(seat) and within_limit)):
+        within_limit = not self.rules.fixed_limit or most <= bet + self.rules.bet_size(self.street)
+        if most > 0 and (most <= bet or (self._can_raise(seat) and within_limit)):
             out.append(LegalAction(ActionKind.ALL_IN, most, most))
         return out
 
@@ -280,10 +259,10 @@ class HandBetting:
         allowed = ", ".join(a.describe() for a in legal.values())
         if kind not in legal:
             reason = {
-                ActionKind.CHECK: f"there is a bet of {self._current_bet} to call",
+                ActionKind.CHECK: f"there is a bet of {self.betting.current_bet} to call",
                 ActionKind.CALL: "there is nothing to call",
                 ActionKind.BET: "there is already a bet: raise instead"
-                if self._current_bet
+                if self.betting.current_bet
                 else "a bet is not possible now",
                 ActionKind.RAISE: self._why_no_raise(seat),
                 ActionKind.ALL_IN: self._why_no_raise(seat),
@@ -303,9 +282,9 @@ class HandBetting:
         return kind, option.min_to
 
     def _why_no_raise(self, seat: int) -> str:
-        if self.stacks[seat] + self.bets[seat] <= self._current_bet:
+        if self.stacks[seat] + self.bets[seat] <= self.betting.current_bet:
             return "not enough chips to raise (all in is a call)"
-        if not any(s != seat and self.stacks[s] + self.bets[s] > self._current_bet for s in self._live()):
+        if not any(s != seat and self.stacks[s] + self.bets[s] > self.betting.current_bet for s in self._live()):
             return "no other player has chips to call more than the current bet"
         if not self._reopened(seat):
             return (
@@ -323,25 +302,15 @@ class HandBetting:
         self.inputs.append(("act", (seat, kind.value, amount)))
         if kind == ActionKind.FOLD:
             self.folded[seat] = True
-            self._needs_action[seat] = False
+            self.betting.folded(seat)
             self.events.append(ActionTaken(seat, kind, self.bets[seat], 0, False))
             self._advance(seat)
             return
+        full = to - self.betting.current_bet >= self._reopening_raise()
         added = self._pay(seat, to - self.bets[seat])
-        if to > self._current_bet:
-            increase = to - self._current_bet
-            full = increase >= self._reopening_raise()
-            if full:
-                if self._current_bet > 0:
-                    self._raises += 1
-                if not self.rules.fixed_limit:
-                    self._last_raise = increase
-            self._current_bet = to
-            for s in self._able():
-                if s != seat and (full or self.bets[s] < to):
-                    self._needs_action[s] = True
-        self._needs_action[seat] = False
-        self._acted_to[seat] = self._current_bet
+        self.betting.acted(
+            seat, to, full=full, sizes_raises=not self.rules.fixed_limit, able=self._able(), bets=self.bets
+        )
         self.events.append(ActionTaken(seat, kind, self.bets[seat], added, self.stacks[seat] == 0))
         self._advance(seat)
 

@@ -10,7 +10,9 @@ five cards of each hand still in (until then nobody's cards are known, as in Hol
 side pots, uncalled bets, the raise cap), the showdown rules for mucks, ``inputs`` and ``undo``
 are the Hold'em engine's. The first betting round is played as the engine's ``PREFLOP`` and the
 second as its ``RIVER`` (so fixed-limit uses the small bet before the draw and the big bet
-after); :attr:`DrawHand.phase` names the rounds for display.
+after); :attr:`DrawHand.phase` names the rounds for display. The house's choices are
+:class:`DrawRules` (:mod:`table.engine.draw_rules`) and the dealer's passes during the draw are
+planned by :mod:`table.engine.draw_dealing`; both are re-exported here.
 
 >>> from table.cards import parse_cards
 >>> hand = DrawHand(DrawRules(ante=1, jokers=1), stacks=[50, 50, 50], button=0)
@@ -30,27 +32,24 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any, cast
 
-from table.cards import Card, Joker, Rank
+from table.cards import Card, Joker
 from table.draw import (
     DrawCard,
     DrawValue,
-    LowRule,
-    WildTies,
     evaluate_draw,
     evaluate_low,
     parse_draw_cards,
-    parse_low_rule,
-    parse_ties,
-    parse_wild_rank,
 )
+from table.engine.betting_round import BettingRound
+from table.engine.draw_dealing import PER_PASS, CardsExchanged, DealStep, deal_plan
+from table.engine.draw_rules import MAX_PLAYERS, MIN_PLAYERS, WARN_ABOVE, DrawRules, TooFewPlayersError
 from table.engine.events import BlindPosted, HandMucked, HoleDealt, StreetStarted
 from table.engine.hand import Hand, Input
 from table.engine.pots import build_pots
-from table.engine.rules import ActionKind, Rules, Street
+from table.engine.rules import ActionKind, Street
 from table.engine.showdown import PotResult, award_pots
 from table.errors import IllegalActionError, IllegalDealError, InvalidCardsError, RulesError
 from table.evaluate import HandValue
@@ -58,6 +57,10 @@ from table.wording import counted, seat_word
 from table.wording import seats as seats_words
 
 __all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "PER_PASS",
+    "WARN_ABOVE",
     "CardsExchanged",
     "CrowdedTableWarning",
     "DealStep",
@@ -67,18 +70,6 @@ __all__ = [
     "IllegalDrawError",
     "TooFewPlayersError",
 ]
-
-MIN_PLAYERS = 3
-MAX_PLAYERS = 8
-WARN_ABOVE = 6
-"""The seed text says 3 to 6 players ("Nombre de joueurs : 3 à 6"). Two play only with the house
-option :attr:`DrawRules.two_players`; 7 or 8 are allowed with a warning (the stock runs low)."""
-PER_PASS = 3
-"""The dealer gives at most three cards at a time to one player (the seed's house rule)."""
-
-
-class TooFewPlayersError(RulesError):
-    """Fewer players than five-card draw is played by (3, or 2 with the house option)."""
 
 
 class IllegalDrawError(IllegalActionError):
@@ -97,118 +88,6 @@ class DrawPhase(Enum):
     SECOND_BETTING = "second betting"
     SHOWDOWN = "showdown"
     COMPLETE = "complete"
-
-
-@dataclass(frozen=True)
-class DrawRules:
-    """How a hand of five-card draw is played.
-
-    ``ante`` is paid by every player; ``opening_bet`` is a forced bet by the player left of the
-    dealer (the seed: "Le joueur situé après le donneur ... place sa mise"); either or both may
-    be used. ``small_bet`` is the smallest bet (and raise) in no-limit, and the fixed-limit bet
-    before the draw; ``big_bet`` the fixed-limit bet after it (twice the small bet by default).
-    ``jokers``: jokers in the deck (0, 1 or 2); ``wild_rank``: a declared wild rank ("3").
-    ``lowball``: None for the classic game (highest hand wins) or a :class:`LowRule` for Petite
-    Misère. ``ties``: how a wild card counts in a tie (high hands; the seed rule by default).
-    ``max_draw``: the most cards one player may exchange (3; the house option is 5).
-    ``two_players``: the house option of a hand between two players (the text plans for 3 to 6).
-    """
-
-    betting: str = "no-limit"
-    ante: int = 1
-    opening_bet: int = 0
-    small_bet: int = 2
-    big_bet: int | None = None
-    raise_cap: int | None = 3
-    jokers: int = 0
-    wild_rank: Rank | str | None = None
-    lowball: LowRule | str | None = None
-    ties: WildTies | str = WildTies.NATURAL
-    max_draw: int = 3
-    two_players: bool = False
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.two_players, bool):
-            raise RulesError(f"two_players must be true or false, got {self.two_players!r}")
-        for name, least in (("ante", 0), ("opening_bet", 0), ("small_bet", 1)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise RulesError(f"{name} must be a whole number of chips, {least} or more, got {value!r}")
-        if self.big_bet is not None and (
-            isinstance(self.big_bet, bool) or not isinstance(self.big_bet, int) or self.big_bet < 1
-        ):
-            raise RulesError(f"big_bet must be a whole number of chips above 0, or None, got {self.big_bet!r}")
-        if isinstance(self.jokers, bool) or self.jokers not in (0, 1, 2):
-            raise RulesError(f"jokers must be 0, 1 or 2 (a deck has at most two), got {self.jokers!r}")
-        if isinstance(self.max_draw, bool) or not isinstance(self.max_draw, int) or not 1 <= self.max_draw <= 5:
-            raise RulesError(
-                f"max_draw must be 1 to 5 cards (3 by the seed rules, 5 as a house option), got {self.max_draw!r}"
-            )
-        object.__setattr__(self, "wild_rank", parse_wild_rank(self.wild_rank))
-        object.__setattr__(self, "ties", parse_ties(self.ties))
-        object.__setattr__(self, "lowball", None if self.lowball is None else parse_low_rule(self.lowball))
-        self.betting_rules  # noqa: B018 - the Hold'em rules check betting and raise_cap
-
-    @property
-    def betting_rules(self) -> Rules:
-        """The :class:`Rules` that the betting machinery runs on."""
-        # Blinds are not posted by a draw hand: the big blind only sets the engine's default
-        # minimum raise, which DrawHand overrides with the small bet.
-        return Rules(
-            betting=self.betting,
-            small_blind=1,
-            big_blind=max(2, self.small_bet),
-            small_bet=self.small_bet,
-            big_bet=self.big_bet if self.big_bet is not None else 2 * self.small_bet,
-            raise_cap=self.raise_cap,
-        )
-
-    @property
-    def deck_size(self) -> int:
-        return 52 + self.jokers
-
-    def to_dict(self) -> dict[str, Any]:
-        """The rules as plain data (for snapshots and logs)."""
-        return {
-            "betting": self.betting,
-            "ante": self.ante,
-            "opening_bet": self.opening_bet,
-            "small_bet": self.small_bet,
-            "big_bet": self.betting_rules.bet_size(Street.RIVER),
-            "raise_cap": self.raise_cap,
-            "jokers": self.jokers,
-            "wild_rank": None if self.wild_rank is None else cast(Rank, self.wild_rank).char,
-            "lowball": None if self.lowball is None else cast(LowRule, self.lowball).value,
-            "ties": cast(WildTies, self.ties).value,
-            "max_draw": self.max_draw,
-            "two_players": self.two_players,
-        }
-
-    @property
-    def min_players(self) -> int:
-        """The fewest players a hand is dealt to: 3, or 2 with the house option."""
-        return 2 if self.two_players else MIN_PLAYERS
-
-
-@dataclass(frozen=True)
-class CardsExchanged:
-    """A player discarded ``count`` cards and is to receive as many (0: stands pat)."""
-
-    seat: int
-    count: int
-
-
-@dataclass(frozen=True)
-class DealStep:
-    """One pass of the dealer to one player during the draw: give ``cards`` cards.
-
-    ``reshuffle`` marks the first step the stock cannot cover: the discards are shuffled into
-    a new stock before it."""
-
-    seat: int
-    cards: int
-    round: int
-    reshuffle: bool = False
 
 
 class DrawHand(Hand):
@@ -255,9 +134,9 @@ class DrawHand(Hand):
         if rules.opening_bet:
             paid = self._pay(first, rules.opening_bet)
             self.events.append(BlindPosted(first, "opening", paid, self.stacks[first] == 0))
-            self._current_bet = rules.opening_bet
+            self.betting.current_bet = rules.opening_bet
             first = self._next_seat(first)
-        self._last_raise = max(rules.small_bet, rules.opening_bet)
+        self.betting.last_raise = max(rules.small_bet, rules.opening_bet)
         self.events.append(StreetStarted(Street.PREFLOP))
         self._open_round(first=first)
 
@@ -333,32 +212,14 @@ class DrawHand(Hand):
         if all(s in self.draws for s in self._live()):
             self._awaiting_board = False
             self.street = Street.RIVER
-            self._current_bet = 0
-            self._last_raise = self.draw_rules.small_bet
+            self.betting = BettingRound(self.seats, self.draw_rules.small_bet)
             self.events.append(StreetStarted(Street.RIVER))
             self._open_round(first=self._next_seat(self.button))
 
     def deal_plan(self) -> list[DealStep]:
         """How the dealer serves the draws declared so far: in turn from the left of the dealer,
         at most three cards at a time, going round again for the rest (house option)."""
-        stock = self.draw_rules.deck_size - 5 * len(self.in_hand)
-        # In the order the players drew (a player who folds afterwards was still served).
-        order = [e.seat for e in self.exchanges if e.count > 0]
-        steps: list[DealStep] = []
-        left = {s: self.draws[s] for s in order}
-        round_number = 1
-        reshuffled = False
-        while any(left.values()):
-            for seat in order:
-                give = min(left[seat], PER_PASS)
-                if give:
-                    needs = not reshuffled and give > stock
-                    reshuffled = reshuffled or needs
-                    stock -= give
-                    left[seat] -= give
-                    steps.append(DealStep(seat, give, round_number, needs))
-            round_number += 1
-        return steps
+        return deal_plan(self.exchanges, self.draws, self.draw_rules.deck_size - 5 * len(self.in_hand))
 
     # ----------------------------------------------------------------- betting
     def verify_act(self, seat: int, action: ActionKind | str, amount: int | None = None) -> tuple[ActionKind, int]:

@@ -250,6 +250,6 @@ class Hand(HandBetting):
             "complete": self.is_complete,
             "events": len(self.events),
             "inputs": list(self.inputs),
-            "state": (self._needs_action[:], self._acted_to[:], self._raises, self._current_bet,
-                      self._last_raise, self._awaiting_board),
+            "state": (self.betting.needs_action[:], self.betting.acted_to[:], self.betting.raises,
+                      self.betting.current_bet, self.betting.last_raise, self._awaiting_board),
         }  # fmt: skip
