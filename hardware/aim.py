@@ -123,7 +123,7 @@ def aim_advice(image: np.ndarray, outlines: Sequence[Any], *, lens: Lens = CAMER
 
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     laplace = cv2.Laplacian(grey, cv2.CV_64F)
-    clipped = (image >= CLIPPED).all(axis=2)
+    clipped = np.all(np.asarray(image) >= CLIPPED, axis=2).astype(bool)
     sharpness, washed = [], 0
     for quad in quads:
         inside = _inner_mask((h, w), quad)

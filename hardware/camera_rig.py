@@ -112,7 +112,7 @@ class CameraRig:
                                   borderMode=cv2.BORDER_CONSTANT, borderValue=FLOOR)  # fmt: skip
         if s.blur > 0:
             out = cv2.GaussianBlur(out, (0, 0), s.blur)
-        result: Image = out
+        result: Image = np.asarray(out, np.uint8)
         return result
 
     def wrap(self, draw: Callable[..., Image]) -> Callable[..., Image]:

@@ -22,6 +22,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from hardware.aim import camera_height
+from hardware.camera_rig import CameraRig
 from hardware.console import Console
 from hardware.lights import TableLights
 from hardware.pins import make_pin_factory
@@ -46,6 +48,7 @@ from tocktable.datalock import DataLock, check_free
 from tocktable.demo import NAMES, Buttons, Demo, VirtualClock
 from tocktable.memory import few_malloc_arenas
 from tocktable.server import WebServer, admin_pin, check_port, lan_address, print_banner
+from tocktable.aim import AimCheck
 from tocktable.service import NotSaving, Service
 from tocktable.store import Store
 from tocktable.tap import CameraTap
@@ -205,11 +208,13 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
         stack.enter_context(_closing(Console(config.pins, service.inbox, pin_factory=factory, hold_time=hold,
                                              clock=clock or _monotonic)))  # fmt: skip
         pin = admin_pin(config.web.admin_pin, data_dir)
-        render = model.frame if watcher.needs_image else perfect_picture(model)
+        rig = demo_rig(model)
+        render = rig.wrap(model.frame if watcher.needs_image else perfect_picture(model))
         tap = CameraTap(model.zones, public=lambda: hole_cards_public(service), render=render)
+        aim = AimCheck(tap.raw, rig=rig)
         app = None
         if options.web:
-            app = create_app(config, service, admin_pin=pin, camera=tap)
+            app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim)
             server = stack.enter_context(_closing(WebServer(app, _demo_host(options), port).start()))
             lock.update(port=server.port)
             shown = lan_address() if options.lan else "127.0.0.1"
@@ -223,6 +228,7 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
                     buy_in=config.table.buy_in, seed=options.seed, out=out,
                     steady_frames=getattr(getattr(watcher, "tracker", None), "confirm_frames", 0) + 2)  # fmt: skip
         demo.lights, demo.factory, demo.tap, demo.app = lights, factory, tap, app
+        demo.rig, demo.aim = rig, aim
         yield demo
 
 
@@ -252,7 +258,7 @@ def playing_live(demo: Any, options: DemoOptions) -> Iterator[threading.Event]:
     """The live demo's camera and players, running until the event it yields is set (then
     stopped; a play thread held up by a fault is not waited for)."""
     stop = threading.Event()
-    with _closing(_live_camera(demo.model, demo.watcher, demo.service, demo.tap)):
+    with _closing(_live_camera(demo.model, demo.watcher, demo.service, demo.tap, demo.rig)):
         player = threading.Thread(target=_play_live, args=(demo, stop, options), name="tocktable-demo", daemon=True)
         player.start()
         try:
@@ -292,10 +298,18 @@ def _play_live(demo: Any, stop: threading.Event, options: DemoOptions) -> None:
         inner.set()
 
 
-def _live_camera(model: Any, watcher: Watcher, service: Service, tap: CameraTap | None = None) -> Any:
+def demo_rig(model: TableModel) -> CameraRig:
+    """The demo's movable camera, mounted where a Camera Module 3 sees the model's cards as tall
+    as they are drawn (the set-up page's aim advice then finds it well placed until it is moved)."""
+    return CameraRig(camera_height(model.card_height * model.size[1], model.size[0]))
+
+
+def _live_camera(model: Any, watcher: Watcher, service: Service, tap: CameraTap | None = None,
+                 rig: CameraRig | None = None) -> Any:  # fmt: skip
     if not watcher.needs_image:
         return ModelCamera(watcher, service.submit, tap=tap).start()
-    return CameraLoop(SyntheticTableSource(model, fps=8.0), watcher, service.submit, tap=tap).start()
+    scene = rig.wrap(model) if rig is not None else model
+    return CameraLoop(SyntheticTableSource(scene, fps=8.0), watcher, service.submit, tap=tap).start()
 
 
 def summary(service: Service) -> str:
@@ -352,7 +366,7 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
         tap = None
         if source is not None:
             tap = CameraTap(_zones(config), public=lambda: hole_cards_public(service), source=source)
-        app = create_app(config, service, admin_pin=pin, camera=tap)
+        app = create_app(config, service, admin_pin=pin, camera=tap, aim=AimCheck(tap.raw) if tap is not None else None)
         server = stack.enter_context(_closing(WebServer(app, host, port)))
         lock.update(port=server.port)
         stack.enter_context(_closing(service.start()))

@@ -110,6 +110,18 @@ class CameraTap:
         self._cache = ((latest.index, public), shown)
         return shown
 
+    def raw(self) -> tuple[int, np.ndarray] | None:
+        """The latest frame as the camera took it (not drawn on, not masked) and its index: for
+        measurements that never leave the Pi (the set-up page's aim advice); None before the first."""
+        with self._changed:
+            latest = self._latest
+        if latest is None:
+            latest = self._from_source(0)
+        if latest is None:
+            return None
+        image = latest.image if latest.image is not None else (self.render() if self.render is not None else None)
+        return None if image is None else (latest.index, image)
+
     def _cover_seats(self, image: np.ndarray) -> np.ndarray:
         import cv2
 

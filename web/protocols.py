@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # names for the type checker alone: the service's modules imp
 __all__ = [
     "STORAGE_FAULT_KINDS",
     "Ack",
+    "AimAdvisor",
     "Camera",
     "CameraFrame",
     "HistoryUnavailable",
@@ -249,3 +250,26 @@ class Camera(Protocol):
     on the frames); one that knows its own zones has a ``zones`` mapping too."""
 
     def read(self, *, newer_than: int = 0, timeout: float = 0.0) -> CameraFrame | None: ...
+
+
+class AimAdvisor(Protocol):
+    """The set-up page's camera advice (``tocktable.aim.AimCheck``): worked out on the Pi from the
+    camera's latest picture; the page gets words and numbers only."""
+
+    @property
+    def movable(self) -> bool:
+        """Whether the page may move the camera (the demo's synthetic one)."""
+        ...
+
+    def advice(self) -> dict[str, Any]:
+        """``{"frame": index or None, "advice": [{"topic", "ok", "value", "text"}, ...]}``."""
+        ...
+
+    def camera(self) -> dict[str, float] | None:
+        """Where the movable camera is (``lift`` m, ``tilt`` degrees, ``blur`` px), else None."""
+        ...
+
+    def move(self, **settings: Any) -> dict[str, float]:
+        """Move the movable camera: a ``ValueError`` saying the allowed ranges for a position it
+        cannot take, a ``LookupError`` when the camera is a real one."""
+        ...

@@ -1,0 +1,68 @@
+"""``/admin/setup``: setting the table up from the host's phone, behind the PIN.
+
+- ``GET /admin/setup``: the page (aim the camera: the live picture and the advice).
+- ``GET /admin/setup/aim.json``: the advice for the latest frame (``{"camera": bool, "frame",
+  "advice": [{"topic", "ok", "value", "text"}], "movable": bool, "position": {...} | null}``),
+  worked out on the Pi (:class:`web.protocols.AimAdvisor`): words and numbers, no picture.
+- ``POST /admin/setup/camera`` (``{"lift": m, "tilt": degrees, "blur": px}``, any of them): move
+  the demo's synthetic camera; 404 for a real camera, 400 saying the ranges for a bad value.
+
+The picture is the camera page's (``/admin/camera/frame.jpg``), masked as it is there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, render_template, request
+
+from web.admin import guard
+from web.context import context
+from web.security import session_csrf_token
+
+setup = Blueprint("setup", __name__, url_prefix="/admin/setup")
+setup.before_request(guard)
+
+MOVES = ("lift", "tilt", "blur")
+
+
+@setup.get("")
+def setup_page() -> str:
+    ctx = context()
+    return render_template("setup.html", csrf=session_csrf_token(), camera=ctx.camera is not None,
+                           movable=bool(ctx.aim is not None and ctx.aim.movable))  # fmt: skip
+
+
+@setup.get("/aim.json")
+def aim_json() -> Response:
+    """The aim advice for the camera's latest frame."""
+    aim = context().aim
+    body: dict[str, Any] = {"camera": aim is not None, "frame": None, "advice": [], "movable": False, "position": None}
+    if aim is not None:
+        body.update(aim.advice())
+        body["movable"] = aim.movable
+        body["position"] = aim.camera()
+    response = jsonify(body)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@setup.post("/camera")
+def move_camera() -> tuple[Response, int]:
+    """Move the demo's synthetic camera."""
+    aim = context().aim
+    if aim is None or not aim.movable:
+        return jsonify(ok=False, error="this camera cannot be moved from the page: move it by hand"), 404
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict) or not data:
+        return jsonify(ok=False, error=f"send a JSON object with any of {', '.join(MOVES)}"), 400
+    unknown = sorted(set(data) - set(MOVES))
+    if unknown:
+        return jsonify(ok=False, error=f"unknown field(s) {', '.join(unknown)}: use {', '.join(MOVES)}"), 400
+    try:
+        position = aim.move(**data)
+    except LookupError as exc:
+        return jsonify(ok=False, error=str(exc)), 404
+    except ValueError as exc:
+        return jsonify(ok=False, error=str(exc)), 400
+    return jsonify(ok=True, position=position), 200
