@@ -30,10 +30,12 @@ MIN_SECONDS = 0.4
 def card_finder() -> Finder:
     """The card reader's own card finder: the learned one with the shipped detector model, else
     the classical steps of :func:`vision.detect.find_cards` (vision loads here, not at import)."""
+    # the card finder (OpenCV, onnxruntime, the detector model) loads when the set-up page first asks
     from vision.detect import find_cards
 
     segmenter = None
     try:
+        # the learned finder when onnxruntime and the shipped detector model are there
         import onnxruntime as ort
 
         from vision.reader import MODELS_DIR

@@ -357,6 +357,23 @@ def document() -> dict[str, Any]:
                 "annotated": BOOL, "zones": {"type": "object"}, "cards": {"type": "array", "items": {"type": "object"}},
                 "conflicts": {"type": "array", "items": {"type": "object"}}}), "the camera's view"),
                 **_errors(401)}}},
+        "/admin/setup/aim.json": {"get": {
+            "summary": "Camera aim advice for the latest frame", "operationId": "aimAdvice", "security": ADMIN,
+            "responses": {"200": _json(_object(["camera", "frame", "advice", "movable", "position"], {
+                "camera": BOOL, "frame": _nullable(INT), "movable": BOOL,
+                "advice": {"type": "array", "items": _object(["topic", "ok", "value", "text"], {
+                    "topic": STR, "ok": BOOL, "value": _nullable({"type": "number"}), "text": STR})},
+                "position": _nullable(_object(["lift", "tilt", "blur"], {
+                    "lift": {"type": "number"}, "tilt": {"type": "number"}, "blur": {"type": "number"}}))}),
+                "the advice, and where the demo's camera is"), **_errors(401)}}},
+        "/admin/setup/camera": {"post": {
+            "summary": "Move the demo's synthetic camera", "operationId": "moveCamera", "security": ADMIN,
+            "requestBody": {"required": True, "content": {"application/json": {"schema": _object([], {
+                "lift": {"type": "number", "minimum": -0.4, "maximum": 0.6},
+                "tilt": {"type": "number", "minimum": -20, "maximum": 20},
+                "blur": {"type": "number", "minimum": 0, "maximum": 8}})}}},
+            "responses": {"200": _json(_object(["ok", "position"], {"ok": BOOL, "position": {"type": "object"}}),
+                                       "moved"), **_errors(400, 401, 403, 404, 413)}}},
         "/api/openapi.json": {"get": {"summary": "This document", "operationId": "openapi",
                                       "responses": {"200": _json({"type": "object"}, "OpenAPI 3.0")}}},
     }  # fmt: skip
