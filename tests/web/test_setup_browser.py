@@ -1,0 +1,98 @@
+"""The set-up page in chromium at phone size (390 x 844) on the demo: the host logs in, opens
+"Set up the table", and the aim advice changes as the demo's camera is raised, lowered and
+blurred from the page. ``TOCKTABLE_DOCS_SHOTS=1`` also writes the screenshot in docs/."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.browser import available, chromium, phone_page
+from tocktable.camera import ModelCamera
+from tocktable.config import load_config
+from tocktable.run import DemoOptions, open_demo
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / ".ci-artifacts"
+PIN = "246802"
+
+pytestmark = pytest.mark.skipif(
+    available() is not None and os.environ.get("CI", "").lower() != "true", reason=available() or ""
+)
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Any:
+    config = load_config(None, data_dir=tmp_path)
+    config = replace(config, web=replace(config.web, admin_pin=PIN))
+    out = io.StringIO()
+    options = DemoOptions(data_dir=tmp_path / "demo", fast=True, seed=11, web=True, port=0, camera="perfect")
+    with open_demo(config, options, out=out) as running:
+        for seat in range(running.model.seats):  # one card face up in front of every seat, three in the middle
+            running.model.deal(["2c", "5d", "8h", "Js", "Kc", "4s"][seat], zone=seat, face_up=True)
+        running.model.deal_board(["Ah", "7s", "3d"])
+        match = re.search(r"Dashboard: (http://\S+)", out.getvalue())
+        assert match is not None, out.getvalue()
+        running.url = match.group(1)
+        camera = ModelCamera(running.watcher, running.service.submit, tap=running.tap).start()
+        try:
+            yield running
+        finally:
+            camera.stop()
+
+
+def test_the_aim_advice_follows_the_camera_moved_from_a_phone(demo: Any) -> None:
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=20_000)
+    with chromium() as browser:
+        page = phone_page(browser)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(demo.url + "/admin")
+        page.fill("input[name=pin]", PIN)
+        page.click("button[type=submit]")
+        page.click("text=Set up the table")
+        height = page.locator("#advice li[data-topic=height]")
+        focus = page.locator("#advice li[data-topic=focus]")
+        expect(height).to_contain_text("Height is right")
+        expect(height).to_have_class("ok")
+        expect(page.locator("#frame")).to_have_attribute("src", re.compile(r"frame\.jpg"))
+
+        for lift in (10, 20, 30, 40):
+            page.click("text=Raise 10 cm")
+            expect(page.locator("#rig-position")).to_contain_text(f"raised {lift} cm")
+        expect(height).to_contain_text("Lower the camera by about")
+        expect(height).to_have_class("fix")
+        page.wait_for_timeout(800)  # a picture of the raised camera
+        shot = ARTIFACTS / "setup-aim.png"
+        shot.parent.mkdir(exist_ok=True)
+        page.screenshot(path=str(shot), full_page=True)
+        if os.environ.get("TOCKTABLE_DOCS_SHOTS") == "1":
+            shutil.copyfile(shot, ROOT / "docs" / "setup-aim.png")
+
+        page.click("text=As mounted")
+        expect(height).to_contain_text("Height is right")
+        for lift in (10, 20, 30):
+            page.click("text=Lower 10 cm")
+            expect(page.locator("#rig-position")).to_contain_text(f"lowered {lift} cm")
+        expect(height).to_contain_text("Raise the camera by about")
+
+        page.click("text=As mounted")
+        expect(height).to_contain_text("Height is right")
+        expect(focus).to_have_class("ok")
+        page.click("text=Blur")
+        expect(page.locator("#rig-position")).to_contain_text("blur 1.5 px")
+        page.click("text=Blur")
+        expect(page.locator("#rig-position")).to_contain_text("blur 3 px")
+        expect(focus).to_contain_text("Focus the lens")
+        expect(focus).to_have_class("fix")
+        assert demo.rig.settings.blur == 3.0
+        assert not errors, errors
