@@ -17,6 +17,7 @@ from hardware.aim import camera_height
 from hardware.camera_rig import CameraRig
 from hardware.table_model import TableModel
 from tocktable.aim import AimCheck, card_finder
+from tocktable.camera import perfect_picture
 
 POSITIONS = [{}, {"lift": 0.2}, {"lift": 0.4}, {"lift": -0.15}, {"lift": -0.3}, {"tilt": 10.0}, {"blur": 1.5},
              {"blur": 3.0}]  # fmt: skip
@@ -27,8 +28,6 @@ def main() -> int:
     for seat, card in enumerate(["2c", "5d", "8h", "Js", "Kc", "4s"]):
         model.deal(card, zone=seat, face_up=True)
     model.deal_board(["Ah", "7s", "3d"])
-    from tocktable.camera import perfect_picture
-
     picture = perfect_picture(model)
     rig = CameraRig(camera_height(model.card_height * model.size[1], model.size[0]))
     find = card_finder()

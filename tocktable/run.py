@@ -51,6 +51,7 @@ from tocktable.server import WebServer, admin_pin, check_port, lan_address, prin
 from tocktable.aim import AimCheck
 from tocktable.service import NotSaving, Service
 from tocktable.store import Store
+from tocktable.table_zones import ZoneKeeper, for_tap, for_tracker
 from tocktable.tap import CameraTap
 from web import create_app
 from web.camera import hole_cards_public
@@ -212,9 +213,11 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
         render = rig.wrap(model.frame if watcher.needs_image else perfect_picture(model))
         tap = CameraTap(model.zones, public=lambda: hole_cards_public(service), render=render)
         aim = AimCheck(tap.raw, rig=rig)
+        # the demo's table is the model's: its layout is the default, the configuration's zones do not apply
+        zones = ZoneKeeper(data_dir, model.seats, default=model.zones, use=[for_tap(tap), for_tracker(watcher)])
         app = None
         if options.web:
-            app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim)
+            app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim, zones=zones)
             server = stack.enter_context(_closing(WebServer(app, _demo_host(options), port).start()))
             lock.update(port=server.port)
             shown = lan_address() if options.lan else "127.0.0.1"
@@ -228,7 +231,7 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
                     buy_in=config.table.buy_in, seed=options.seed, out=out,
                     steady_frames=getattr(getattr(watcher, "tracker", None), "confirm_frames", 0) + 2)  # fmt: skip
         demo.lights, demo.factory, demo.tap, demo.app = lights, factory, tap, app
-        demo.rig, demo.aim = rig, aim
+        demo.rig, demo.aim, demo.zones = rig, aim, zones
         yield demo
 
 
@@ -363,17 +366,24 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
         pin = admin_pin(config.web.admin_pin, data_dir)
         service = Service(store, settings, players=players, lights=lights, new_session=options.new_session,
                           confirm_seconds=config.table.auto_confirm or None, on_fault=_ignore_fault)  # fmt: skip
+        zones = ZoneKeeper(data_dir, config.table.seats, default=_zones(config),
+                           configured=_zones(config) if config.zones.given else None)  # fmt: skip
+        if zones.note:
+            out.write(f"Zones: {zones.note}; the {zones.source} zones are used.\n")
         tap = None
         if source is not None:
-            tap = CameraTap(_zones(config), public=lambda: hole_cards_public(service), source=source)
-        app = create_app(config, service, admin_pin=pin, camera=tap, aim=AimCheck(tap.raw) if tap is not None else None)
+            tap = CameraTap(zones.current()["zones"], public=lambda: hole_cards_public(service), source=source)
+            zones.add_user(for_tap(tap))
+        app = create_app(config, service, admin_pin=pin, camera=tap, aim=AimCheck(tap.raw) if tap is not None else None,
+                         zones=zones)  # fmt: skip
         server = stack.enter_context(_closing(WebServer(app, host, port)))
         lock.update(port=server.port)
         stack.enter_context(_closing(service.start()))
         stack.enter_context(_closing(_gpio(lambda: Console(config.pins, service.inbox, pin_factory=factory))))
         if source is not None:
-            watcher = vision_watcher(_zones(config), config.camera.size, out, data_dir=data_dir)
+            watcher = vision_watcher(zones.current()["zones"], config.camera.size, out, data_dir=data_dir)
             if watcher is not None:
+                zones.add_user(for_tracker(watcher))
                 stack.enter_context(_closing(CameraLoop(source, watcher, service.submit, tap=tap).start()))
             else:
                 out.write("The camera is not read: enter the cards from the admin page.\n")

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from flask import Flask
 
-    from web.protocols import AimAdvisor, Camera, LensFeed, TableService, WebConfig
+    from web.protocols import AimAdvisor, Camera, LensFeed, TableService, WebConfig, ZoneEditor
     from web.security import PinGuard
 
 SETTINGS_FILE = "dashboard.json"
@@ -41,6 +41,7 @@ def create_app(
     guard: PinGuard | None = None,
     lens: LensFeed | Literal[False] | None = None,
     aim: AimAdvisor | None = None,
+    zones: ZoneEditor | None = None,
 ) -> Flask:
     """The web app for ``service``.
 
@@ -51,7 +52,8 @@ def create_app(
     address phones should open (default: this machine's LAN address). ``guard`` replaces the
     :class:`web.security.PinGuard` (tests pass one with a fake clock). ``lens``: the lens worker
     (default: the service's own, :meth:`web.protocols.TableService.lens_feed`, started now;
-    ``False``: none). ``aim``: the set-up page's camera advice (``app.extensions["tocktable.web"].aim``).
+    ``False``: none). ``aim``: the set-up page's camera advice (``app.extensions["tocktable.web"].aim``); ``zones``: the
+    zones it draws (``.zone_editor``).
     """
     # Flask and the blueprints load with an app only: the service's modules import web.protocols,
     # web.serve and web.join, which need neither.
@@ -104,6 +106,7 @@ def create_app(
         data_dir=data_dir,
         camera=camera,
         aim=aim,
+        zone_editor=zones,
         public_url=public_url,
         settings_file=settings_file,
         dice=DiceTable(),

@@ -32,6 +32,7 @@ __all__ = [
     "STORAGE_FAULT_KINDS",
     "Ack",
     "AimAdvisor",
+    "ZoneEditor",
     "Camera",
     "CameraFrame",
     "HistoryUnavailable",
@@ -272,4 +273,19 @@ class AimAdvisor(Protocol):
     def move(self, **settings: Any) -> dict[str, float]:
         """Move the movable camera: a ``ValueError`` saying the allowed ranges for a position it
         cannot take, a ``LookupError`` when the camera is a real one."""
+        ...
+
+
+class ZoneEditor(Protocol):
+    """The zones the table uses, and new ones drawn on the set-up page
+    (``tocktable.table_zones.ZoneKeeper``)."""
+
+    def current(self) -> dict[str, Any]:
+        """``{"zones": {"board": [[x, y], ...], "seat:0": ...}, "source": "config" | "saved" |
+        "default", "locked": bool, "seats": int, "note": str | None}``."""
+        ...
+
+    def save(self, data: Any) -> dict[str, Any]:
+        """Check, keep and use new zones (then as :meth:`current`): a ``ValueError`` saying what is
+        wrong and what is allowed, a ``PermissionError`` when the configuration file sets the zones."""
         ...

@@ -6,6 +6,10 @@
   worked out on the Pi (:class:`web.protocols.AimAdvisor`): words and numbers, no picture.
 - ``POST /admin/setup/camera`` (``{"lift": m, "tilt": degrees, "blur": px}``, any of them): move
   the demo's synthetic camera; 404 for a real camera, 400 saying the ranges for a bad value.
+- ``GET /admin/setup/zones.json``: the zones the table uses and where they come from
+  (:class:`web.protocols.ZoneEditor`); ``POST /admin/setup/zones`` (``{"zones": {"board": [[x, y],
+  ...], "seat:0": ...}}``): keep and use new ones (400 saying what is wrong and what is allowed,
+  409 when the configuration file sets the zones, 404 when the table has no zone editor).
 
 The picture is the camera page's (``/admin/camera/frame.jpg``), masked as it is there.
 """
@@ -66,3 +70,34 @@ def move_camera() -> tuple[Response, int]:
     except ValueError as exc:
         return jsonify(ok=False, error=str(exc)), 400
     return jsonify(ok=True, position=position), 200
+
+
+@setup.get("/zones.json")
+def zones_json() -> tuple[Response, int]:
+    """The zones the table uses, where they come from, and whether the page may change them."""
+    editor = context().zone_editor
+    if editor is None:
+        return jsonify(ok=False, error="this table has no zones to draw"), 404
+    response = jsonify(ok=True, **editor.current())
+    response.headers["Cache-Control"] = "no-store"
+    return response, 200
+
+
+@setup.post("/zones")
+def save_zones() -> tuple[Response, int]:
+    """Keep new zones in the data directory and use them at once."""
+    editor = context().zone_editor
+    if editor is None:
+        return jsonify(ok=False, error="this table has no zones to draw"), 404
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict) or "zones" not in data:
+        return jsonify(ok=False, error='send {"zones": {"board": [[x, y], ...], "seat:0": [[x, y], ...], ...}}'), 400
+    try:
+        saved = editor.save(data["zones"])
+    except PermissionError as exc:
+        return jsonify(ok=False, error=str(exc)), 409
+    except ValueError as exc:
+        return jsonify(ok=False, error=str(exc)), 400
+    except OSError as exc:
+        return jsonify(ok=False, error=f"the zones could not be written: {exc}"), 500
+    return jsonify(ok=True, **saved), 200
