@@ -33,8 +33,9 @@ MOVES = ("lift", "tilt", "blur")
 @setup.get("")
 def setup_page() -> str:
     ctx = context()
+    zones = ctx.zone_editor.current() if ctx.zone_editor is not None else None
     return render_template("setup.html", csrf=session_csrf_token(), camera=ctx.camera is not None,
-                           movable=bool(ctx.aim is not None and ctx.aim.movable))  # fmt: skip
+                           movable=bool(ctx.aim is not None and ctx.aim.movable), zones=zones)  # fmt: skip
 
 
 @setup.get("/aim.json")

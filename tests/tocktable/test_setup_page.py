@@ -4,6 +4,7 @@ picture, and the demo's camera moved from the page."""
 from __future__ import annotations
 
 import io
+import json
 import re
 from dataclasses import replace
 from typing import Any
@@ -16,11 +17,11 @@ from tocktable.run import DemoOptions, open_demo
 PIN = "135790"
 
 
-def login(client: Any) -> str:
+def login(client: Any, pin: str = PIN) -> str:
     html = client.get("/admin").get_data(as_text=True)
     token = re.search(r'name="csrf_token" value="([^"]+)"', html)
     assert token is not None
-    assert client.post("/admin/login", data={"pin": PIN, "csrf_token": token.group(1)}).status_code == 302
+    assert client.post("/admin/login", data={"pin": pin, "csrf_token": token.group(1)}).status_code == 302
     page = client.get("/admin/setup").get_data(as_text=True)
     csrf = re.search(r'<meta name="csrf-token" content="([^"]+)">', page)
     assert csrf is not None
@@ -95,3 +96,66 @@ def test_a_position_the_camera_cannot_take_is_refused_and_changes_nothing(demo: 
     assert response.status_code == 400
     assert says in response.get_json()["error"]
     assert demo.rig.settings.to_dict() == {"lift": 0.0, "tilt": 0.0, "blur": 1.0}
+
+
+def test_zones_saved_from_the_page_are_used_at_once_and_kept_across_a_restart(demo: Any, tmp_path: Any) -> None:
+    client = demo.app.test_client()
+    csrf = login(client)
+    shown = client.get("/admin/setup/zones.json").get_json()
+    assert shown["source"] == "default" and not shown["locked"] and shown["seats"] == demo.model.seats
+    assert shown["zones"]["board"] == [list(p) for p in demo.model.zones["board"]]
+    new = dict(shown["zones"], board=[[0.3, 0.3], [0.7, 0.3], [0.7, 0.6], [0.3, 0.6]])
+    saved = client.post("/admin/setup/zones", json={"zones": new}, headers={"X-CSRF-Token": csrf})
+    assert saved.status_code == 200 and saved.get_json()["source"] == "saved"
+    on_disk = json.loads((tmp_path / "demo" / "zones.json").read_text())
+    assert on_disk["zones"]["board"] == new["board"]
+    assert demo.tap.zones["board"] == new["board"]  # the camera page draws and masks by them
+    tracker = demo.watcher.tracker
+    assert tracker.zones.zone_of((0.32, 0.32)) == "board"  # inside the new board only
+    camera = client.get("/admin/camera/view.json").get_json()
+    assert camera["zones"]["board"] == new["board"]
+
+    refused = client.post("/admin/setup/zones", json={"zones": dict(new, board=[[0, 0], [1, 0]])},
+                          headers={"X-CSRF-Token": csrf})  # fmt: skip
+    assert refused.status_code == 400 and "board: a zone is a list of 3 to 32 points" in refused.get_json()["error"]
+    shape = client.post("/admin/setup/zones", json={"board": new["board"]}, headers={"X-CSRF-Token": csrf})
+    assert shape.status_code == 400 and 'send {"zones":' in shape.get_json()["error"]
+    assert demo.tap.zones["board"] == new["board"]
+
+
+def test_a_restarted_demo_uses_the_saved_zones(tmp_path: Any) -> None:
+    config = load_config(None, data_dir=tmp_path)
+    config = replace(config, web=replace(config.web, admin_pin=PIN))
+    options = DemoOptions(data_dir=tmp_path / "demo", fast=True, seed=11, web=False, camera="perfect")
+    board = [[0.35, 0.35], [0.65, 0.35], [0.65, 0.65], [0.35, 0.65]]
+    with open_demo(config, options, out=io.StringIO()) as first:
+        zones = dict(first.zones.current()["zones"], board=board)
+        first.zones.save(zones)
+    with open_demo(config, options, out=io.StringIO()) as second:
+        assert second.zones.current()["source"] == "saved"
+        assert second.tap.zones["board"] == board
+        assert second.watcher.tracker.zones.zone_of((0.36, 0.36)) == "board"
+
+
+def test_zones_set_in_the_configuration_file_win_on_the_page(tmp_path: Any) -> None:
+    from tests.web.helpers import PIN as APP_PIN
+    from tests.web.helpers import make_app, make_service
+    from tocktable.table_zones import ZoneKeeper
+
+    seats = {f"seat:{i}": [[0.1 * i, 0.85], [0.1 * i + 0.08, 0.85], [0.1 * i + 0.08, 0.95]] for i in range(6)}
+    configured = {"board": [[0.2, 0.2], [0.8, 0.2], [0.8, 0.8]], **seats}
+    service = make_service(tmp_path)
+    try:
+        keeper = ZoneKeeper(tmp_path, 6, default=configured, configured=configured)
+        app = make_app(service, tmp_path)
+        app.extensions["tocktable.web"].zone_editor = keeper
+        client = app.test_client()
+        csrf = login(client, APP_PIN)
+        shown = client.get("/admin/setup/zones.json").get_json()
+        assert shown["locked"] and shown["source"] == "config"
+        refused = client.post("/admin/setup/zones", json={"zones": configured}, headers={"X-CSRF-Token": csrf})
+        assert refused.status_code == 409 and "configuration file sets the zones" in refused.get_json()["error"]
+        assert "configuration file" in client.get("/admin/setup").get_data(as_text=True)
+    finally:
+        service.stop()
+        service.store.close()

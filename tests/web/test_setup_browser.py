@@ -1,10 +1,11 @@
 """The set-up page in chromium at phone size (390 x 844) on the demo: the host logs in, opens
-"Set up the table", and the aim advice changes as the demo's camera is raised, lowered and
-blurred from the page. ``TOCKTABLE_DOCS_SHOTS=1`` also writes the screenshot in docs/."""
+"Set up the table", the aim advice changes as the demo's camera is raised, lowered and blurred
+from the page, and the board zone is dragged and saved. ``TOCKTABLE_DOCS_SHOTS=1`` also writes the screenshot in docs/."""
 
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 import shutil
@@ -95,4 +96,34 @@ def test_the_aim_advice_follows_the_camera_moved_from_a_phone(demo: Any) -> None
         expect(focus).to_contain_text("Focus the lens")
         expect(focus).to_have_class("fix")
         assert demo.rig.settings.blur == 3.0
+        page.click("text=As mounted")
+
+        # 2. the board zone dragged with a finger (pointer events), then saved
+        before = demo.zones.current()["zones"]["board"]
+        board = page.locator("#zone-editor polygon[data-zone=board]")
+        board.scroll_into_view_if_needed()
+        stage = page.locator("#zone-stage").bounding_box()
+        box = board.bounding_box()
+        assert stage is not None and box is not None
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        for step in range(1, 6):
+            page.mouse.move(x + 8 * step, y + 4 * step)
+        page.mouse.up()
+        expect(page.locator("#zones-status")).to_contain_text("Not saved yet")
+        page.click("#zones-save")
+        expect(page.locator("#zones-status")).to_contain_text("Saved: the camera uses these zones now")
+        after = demo.zones.current()["zones"]["board"]
+        assert demo.zones.current()["source"] == "saved"
+        dx, dy = after[0][0] - before[0][0], after[0][1] - before[0][1]
+        assert dx == pytest.approx(40 / stage["width"], abs=0.01) and dy == pytest.approx(20 / stage["height"], abs=0.01)
+        assert demo.tap.zones["board"] == after
+        saved = json.loads((demo.zones.data_dir / "zones.json").read_text())["zones"]["board"]
+        assert saved == after
+        page.wait_for_timeout(1200)  # the picture again, with the new zone drawn by the camera page
+        zone_shot = ARTIFACTS / "setup-zones.png"
+        page.locator("#zones-panel").screenshot(path=str(zone_shot))
+        if os.environ.get("TOCKTABLE_DOCS_SHOTS") == "1":
+            shutil.copyfile(zone_shot, ROOT / "docs" / "setup-zones.png")
         assert not errors, errors
