@@ -374,6 +374,19 @@ def document() -> dict[str, Any]:
                 "blur": {"type": "number", "minimum": 0, "maximum": 8}})}}},
             "responses": {"200": _json(_object(["ok", "position"], {"ok": BOOL, "position": {"type": "object"}}),
                                        "moved"), **_errors(400, 401, 403, 404, 413)}}},
+        "/admin/setup/zones.json": {"get": {
+            "summary": "The zones the table uses", "operationId": "zones", "security": ADMIN,
+            "responses": {"200": _json(_object(["ok", "zones", "source", "locked", "seats"], {
+                "ok": BOOL, "zones": {"type": "object", "additionalProperties": {"type": "array"}},
+                "source": {"type": "string", "enum": ["config", "saved", "default"]}, "locked": BOOL, "seats": INT,
+                "note": _nullable(STR)}), "the zones, where they come from"), **_errors(401, 404)}}},
+        "/admin/setup/zones": {"post": {
+            "summary": "Keep and use new zones", "operationId": "saveZones", "security": ADMIN,
+            "requestBody": {"required": True, "content": {"application/json": {"schema": _object(["zones"], {
+                "zones": {"type": "object", "description": "board and seat:0 .. seat:N-1, each a polygon of 3 to 32 "
+                          "points [x, y] from 0 to 1", "additionalProperties": {"type": "array"}}})}}},
+            "responses": {"200": _json({"type": "object"}, "saved; as GET /admin/setup/zones.json"),
+                          **_errors(400, 401, 403, 404, 409, 413, 500)}}},
         "/api/openapi.json": {"get": {"summary": "This document", "operationId": "openapi",
                                       "responses": {"200": _json({"type": "object"}, "OpenAPI 3.0")}}},
     }  # fmt: skip

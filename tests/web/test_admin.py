@@ -53,9 +53,10 @@ def state(client: Any) -> dict[str, Any]:
 
 
 ADMIN_POSTS = ["/admin/command", "/admin/game", "/admin/end", "/admin/chip-set", "/admin/logout",
-               "/admin/setup/camera"]
+               "/admin/setup/camera", "/admin/setup/zones"]
 ADMIN_GETS = ["/admin/camera", "/admin/camera/frame.jpg", "/admin/camera/view.json", "/admin/join.svg",
-              "/admin/state", "/admin/events", "/admin/setup", "/admin/setup/aim.json"]
+              "/admin/state", "/admin/events", "/admin/setup", "/admin/setup/aim.json",
+              "/admin/setup/zones.json"]
 
 
 def test_every_admin_route_is_in_the_lists_below(app: Any) -> None:

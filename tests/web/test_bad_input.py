@@ -48,7 +48,8 @@ def _assert_json_error(response: Any, status: int, words: str) -> dict[str, Any]
 
 
 JSON_POSTS = ["/api/command", "/api/dice/new", "/api/dice/announce", "/api/dice/challenge", "/api/dice/roll-off",
-              "/api/dice/undo", "/admin/command", "/admin/game", "/admin/chip-set", "/admin/setup/camera"]  # fmt: skip
+              "/api/dice/undo", "/admin/command", "/admin/game", "/admin/chip-set", "/admin/setup/camera",
+              "/admin/setup/zones"]  # fmt: skip
 
 
 def test_every_json_route_is_in_the_list_above(app: Any) -> None:
