@@ -85,6 +85,18 @@ class AimCheck:
             raise LookupError("this camera is a real one: move it by hand")
         return self.rig.set(**settings).to_dict()
 
+    def cards(self) -> tuple[list[np.ndarray], tuple[int, int]] | None:
+        """The card outlines on the latest frame and its (width, height); None before the first."""
+        latest = self.frames()
+        if latest is None:
+            return None
+        image = np.asarray(latest[1])
+        with self._lock:
+            if self._find is None:
+                self._find = card_finder()
+            find = self._find
+        return list(find(image)), (int(image.shape[1]), int(image.shape[0]))
+
     def advice(self) -> dict[str, Any]:
         """``{"frame": index or None, "advice": [items]}`` for the latest frame. Worked out again
         for a new frame or a moved camera, but not more often than every ``MIN_SECONDS`` for

@@ -214,7 +214,8 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
         tap = CameraTap(model.zones, public=lambda: hole_cards_public(service), render=render)
         aim = AimCheck(tap.raw, rig=rig)
         # the demo's table is the model's: its layout is the default, the configuration's zones do not apply
-        zones = ZoneKeeper(data_dir, model.seats, default=model.zones, use=[for_tap(tap), for_tracker(watcher)])
+        zones = ZoneKeeper(data_dir, model.seats, default=model.zones, use=[for_tap(tap), for_tracker(watcher)],
+                           cards=aim.cards)  # fmt: skip
         app = None
         if options.web:
             app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim, zones=zones)
@@ -368,14 +369,16 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
                           confirm_seconds=config.table.auto_confirm or None, on_fault=_ignore_fault)  # fmt: skip
         zones = ZoneKeeper(data_dir, config.table.seats, default=_zones(config),
                            configured=_zones(config) if config.zones.given else None)  # fmt: skip
+        aim = None
         if zones.note:
             out.write(f"Zones: {zones.note}; the {zones.source} zones are used.\n")
         tap = None
         if source is not None:
             tap = CameraTap(zones.current()["zones"], public=lambda: hole_cards_public(service), source=source)
             zones.add_user(for_tap(tap))
-        app = create_app(config, service, admin_pin=pin, camera=tap, aim=AimCheck(tap.raw) if tap is not None else None,
-                         zones=zones)  # fmt: skip
+            aim = AimCheck(tap.raw)
+            zones.cards = aim.cards
+        app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim, zones=zones)
         server = stack.enter_context(_closing(WebServer(app, host, port)))
         lock.update(port=server.port)
         stack.enter_context(_closing(service.start()))

@@ -31,6 +31,8 @@ MIN_AREA = 0.0005
 """Least area of a zone, as a share of the picture (a zone about 2 % of the picture wide)."""
 
 Zones = dict[str, list[list[float]]]
+CardsSeen = Callable[[], "tuple[Sequence[Any], tuple[int, int]] | None"]
+"""The card outlines (pixels) on the camera's latest frame and its (width, height), or None."""
 
 
 class ZonesError(TocktableError, ValueError):
@@ -130,11 +132,14 @@ class ZoneKeeper:
 
     ``configured``: the configuration file's zones when it sets them, else None; ``default``: the
     zones without a file; ``use``: called with the zones whenever they change (and once now),
-    e.g. to give them to the tracker and the camera page."""
+    e.g. to give them to the tracker and the camera page; ``cards``: the card outlines on the
+    camera's latest frame and its size, for :meth:`calibrate`."""
 
     def __init__(self, data_dir: Path, seats: int, *, default: Mapping[str, Any], configured: Mapping[str, Any] | None = None,
-                 use: Sequence[Callable[[Zones], None]] = ()) -> None:  # fmt: skip
+                 use: Sequence[Callable[[Zones], None]] = (), cards: CardsSeen | None = None) -> None:  # fmt: skip
         self.data_dir = Path(data_dir)
+        self.cards = cards
+        """The cards on the camera's latest frame, to :meth:`calibrate` from (None: no camera)."""
         self.seats = seats
         self._use = list(use)
         self._lock = threading.Lock()
@@ -171,6 +176,28 @@ class ZoneKeeper:
             self._zones, self.source, self.note = zones, "saved", None
         self._apply()
         return self.current()
+
+    def calibrate(self) -> dict[str, Any]:
+        """Zones proposed from the cards on the camera's latest frame (not saved: the host says
+        which seat is seat 1, then saves): ``{"zones", "ring", "board", "cards"}``, seat 1 the
+        first clockwise from straight below the board. :class:`ZonesError` when the cards do not
+        make zones, :class:`ZonesLocked` when the configuration sets them, ``LookupError`` with no camera."""
+        from tocktable.calibrate import CalibrationError, number_from, propose
+
+        if self.locked:
+            raise ZonesLocked("the configuration file sets the zones ([zones]): they win; remove them there to "
+                              "calibrate the zones on this page")  # fmt: skip
+        seen = self.cards() if self.cards is not None else None
+        if seen is None:
+            raise LookupError("no camera picture to calibrate from: the table runs without a camera, or it has not "
+                              "sent a picture yet")  # fmt: skip
+        outlines, size = seen
+        try:
+            proposal = propose(outlines, size, self.seats)
+            zones = check_zones(number_from(proposal, 0), self.seats)
+        except CalibrationError as exc:
+            raise ZonesError(str(exc)) from None
+        return {"zones": zones, **proposal}
 
     def add_user(self, use: Callable[[Zones], None]) -> None:
         """Also give the zones to ``use`` (now, and whenever they change)."""

@@ -27,7 +27,8 @@ MAX_DEPTH = 32
 """Deepest JSON nesting accepted in a request body (the deepest legitimate body is 3)."""
 
 JSON_PAGES = ("/admin/command", "/admin/game", "/admin/end", "/admin/chip-set", "/admin/camera/view.json",
-              "/admin/setup/aim.json", "/admin/setup/camera", "/admin/setup/zones.json", "/admin/setup/zones")
+              "/admin/setup/aim.json", "/admin/setup/camera", "/admin/setup/zones.json", "/admin/setup/zones",
+              "/admin/setup/zones/calibrate")
 """Admin routes that answer JSON (the rest of /admin are pages)."""
 
 log = logging.getLogger("tocktable.web")

@@ -387,6 +387,13 @@ def document() -> dict[str, Any]:
                           "points [x, y] from 0 to 1", "additionalProperties": {"type": "array"}}})}}},
             "responses": {"200": _json({"type": "object"}, "saved; as GET /admin/setup/zones.json"),
                           **_errors(400, 401, 403, 404, 409, 413, 500)}}},
+        "/admin/setup/zones/calibrate": {"post": {
+            "summary": "Zones proposed from one card laid in front of each seat and one in the middle (not saved)",
+            "operationId": "calibrateZones", "security": ADMIN,
+            "responses": {"200": _json(_object(["ok", "zones", "ring", "board", "cards"], {
+                "ok": BOOL, "zones": {"type": "object"}, "ring": {"type": "array", "items": {"type": "array"}},
+                "board": {"type": "array"}, "cards": {"type": "array"}}), "the proposal, seat 1 first clockwise "
+                "from below the board"), **_errors(400, 401, 403, 404, 409)}}},
         "/api/openapi.json": {"get": {"summary": "This document", "operationId": "openapi",
                                       "responses": {"200": _json({"type": "object"}, "OpenAPI 3.0")}}},
     }  # fmt: skip

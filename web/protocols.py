@@ -289,3 +289,9 @@ class ZoneEditor(Protocol):
         """Check, keep and use new zones (then as :meth:`current`): a ``ValueError`` saying what is
         wrong and what is allowed, a ``PermissionError`` when the configuration file sets the zones."""
         ...
+
+    def calibrate(self) -> dict[str, Any]:
+        """Zones proposed from the cards laid on the table (not saved): ``{"zones", "ring": [seat
+        polygons clockwise], "board", "cards"}``; a ``ValueError`` saying what to lay down, a
+        ``PermissionError`` when the configuration sets the zones, a ``LookupError`` with no picture."""
+        ...

@@ -10,6 +10,9 @@
   (:class:`web.protocols.ZoneEditor`); ``POST /admin/setup/zones`` (``{"zones": {"board": [[x, y],
   ...], "seat:0": ...}}``): keep and use new ones (400 saying what is wrong and what is allowed,
   409 when the configuration file sets the zones, 404 when the table has no zone editor).
+- ``POST /admin/setup/zones/calibrate``: zones proposed from one card laid face up in front of
+  each seat and one in the middle (not saved: the page asks which seat is seat 1, then saves);
+  400 saying what to lay down when the cards seen do not make zones.
 
 The picture is the camera page's (``/admin/camera/frame.jpg``), masked as it is there.
 """
@@ -102,3 +105,20 @@ def save_zones() -> tuple[Response, int]:
     except OSError as exc:
         return jsonify(ok=False, error=f"the zones could not be written: {exc}"), 500
     return jsonify(ok=True, **saved), 200
+
+
+@setup.post("/zones/calibrate")
+def calibrate_zones() -> tuple[Response, int]:
+    """Zones from the cards on the camera's latest frame, for the host to number and save."""
+    editor = context().zone_editor
+    if editor is None:
+        return jsonify(ok=False, error="this table has no zones to draw"), 404
+    try:
+        proposal = editor.calibrate()
+    except PermissionError as exc:
+        return jsonify(ok=False, error=str(exc)), 409
+    except LookupError as exc:
+        return jsonify(ok=False, error=str(exc)), 404
+    except ValueError as exc:
+        return jsonify(ok=False, error=str(exc)), 400
+    return jsonify(ok=True, **proposal), 200

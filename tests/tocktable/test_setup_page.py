@@ -159,3 +159,44 @@ def test_zones_set_in_the_configuration_file_win_on_the_page(tmp_path: Any) -> N
     finally:
         service.stop()
         service.store.close()
+
+
+def test_calibrated_zones_put_the_cards_in_the_right_seats(demo: Any) -> None:
+    client = demo.app.test_client()
+    csrf = login(client)
+    headers = {"X-CSRF-Token": csrf}
+    too_many = client.post("/admin/setup/zones/calibrate", headers=headers)  # a card per seat and three on the board
+    assert too_many.status_code == 400
+    assert f"lay exactly one card face up in front of each of the {demo.model.seats} seats" in too_many.get_json()["error"]
+    demo.model.gather()
+    demo.watcher.tracker.reset()  # a table cleared for the set-up: nothing remembered from the cards before
+    deck = ["2c", "5d", "8h", "Js", "Kc", "4s"]
+    for seat in range(demo.model.seats):
+        demo.model.deal(deck[seat], zone=seat, face_up=True)
+    demo.model.deal("Ah", zone="board", slot=2, face_up=True)
+    demo.zones.save({name: [[0.0, 0.0], [0.05, 0.0], [0.05, 0.05]] if name != "board" else zone
+                     for name, zone in demo.zones.current()["zones"].items()})  # zones nowhere near the seats
+    proposal = client.post("/admin/setup/zones/calibrate", headers=headers)
+    assert proposal.status_code == 200, proposal.get_json()
+    body = proposal.get_json()
+    assert len(body["ring"]) == demo.model.seats and len(body["cards"]) == demo.model.seats + 1
+    assert demo.zones.current()["zones"]["seat:0"] == [[0.0, 0.0], [0.05, 0.0], [0.05, 0.05]]  # not saved yet
+    # the host taps the zone in front of the first seat: the page numbers the ring from it
+    first_card = demo.model.state().find(deck[0]).center
+    import cv2
+    import numpy as np
+
+    def holds(polygon: list[list[float]], point: tuple[float, float]) -> bool:
+        return cv2.pointPolygonTest(np.array(polygon, np.float32).reshape(-1, 1, 2), point, False) >= 0
+
+    first = next(k for k, polygon in enumerate(body["ring"]) if holds(polygon, first_card))
+    zones = {"board": body["board"], **{f"seat:{k}": body["ring"][(first + k) % len(body["ring"])]
+                                        for k in range(len(body["ring"]))}}  # fmt: skip
+    assert client.post("/admin/setup/zones", json={"zones": zones}, headers=headers).status_code == 200
+    demo.feed_camera()
+    view = demo.service.view
+    assert view is not None
+    assert {seat: [c.card for c in cards] for seat, cards in view.seats.items()} == {
+        seat: [deck[seat]] for seat in range(demo.model.seats)
+    }
+    assert [c.card for c in view.board] == ["Ah"], view.conflicts

@@ -53,7 +53,7 @@ def state(client: Any) -> dict[str, Any]:
 
 
 ADMIN_POSTS = ["/admin/command", "/admin/game", "/admin/end", "/admin/chip-set", "/admin/logout",
-               "/admin/setup/camera", "/admin/setup/zones"]
+               "/admin/setup/camera", "/admin/setup/zones", "/admin/setup/zones/calibrate"]
 ADMIN_GETS = ["/admin/camera", "/admin/camera/frame.jpg", "/admin/camera/view.json", "/admin/join.svg",
               "/admin/state", "/admin/events", "/admin/setup", "/admin/setup/aim.json",
               "/admin/setup/zones.json"]

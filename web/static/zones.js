@@ -11,6 +11,7 @@
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const COLOURS = ["#ffca28", "#4fc3f7", "#81c784", "#f06292", "#ba68c8", "#ff8a65", "#4db6ac", "#dce775", "#90a4ae", "#f48fb1", "#aed581"];
   let zones = null, saved = null, locked = true, drag = null, aspect = 16 / 9;
+  let ring = null, first = 0;  // after a calibration: the seat zones clockwise, and which is seat 1
   const clamp = (v) => Math.min(1, Math.max(0, v));
   const copy = (z) => JSON.parse(JSON.stringify(z));
   const label = (name) => (name === "board" ? "board" : `seat ${Number(name.split(":")[1]) + 1}`);
@@ -50,13 +51,15 @@
     if (locked || !name) return;
     ev.preventDefault();
     const vertex = ev.target.dataset.vertex;
-    drag = { name, vertex: vertex === undefined ? null : Number(vertex), start: at(ev), from: copy(zones[name]) };
+    drag = { name, vertex: vertex === undefined ? null : Number(vertex), start: at(ev), from: copy(zones[name]), moved: false };
     editor.setPointerCapture(ev.pointerId);
   });
   editor.addEventListener("pointermove", (ev) => {
     if (!drag) return;
     ev.preventDefault();
     const [x, y] = at(ev);
+    if (!drag.moved && Math.hypot(x - drag.start[0], y - drag.start[1]) < 0.01) return;  // a tap, so far
+    drag.moved = true;
     if (drag.vertex !== null) {
       zones[drag.name][drag.vertex] = [x, y];
     } else {  // the whole zone moves, kept inside the picture
@@ -67,7 +70,24 @@
     }
     draw();
   });
-  const drop = () => { if (drag) { drag = null; status(changed() ? "Not saved yet: tap Save zones." : describe({ source: "saved" })); draw(); } };
+  function numberFrom(k) {  // the k-th zone of the ring clockwise becomes seat 1
+    first = k;
+    ring.forEach((_, i) => { zones[`seat:${i}`] = copy(ring[(k + i) % ring.length]); });
+  }
+
+  const drop = () => {
+    if (!drag) return;
+    const tapped = !drag.moved && drag.vertex === null && ring && drag.name.startsWith("seat:");
+    if (tapped) {
+      numberFrom((first + Number(drag.name.split(":")[1])) % ring.length);
+      status("Seat 1 is the zone you tapped; the others follow clockwise. Save zones to use them.");
+    } else {
+      if (ring && drag.name.startsWith("seat:")) ring[(first + Number(drag.name.split(":")[1])) % ring.length] = copy(zones[drag.name]);
+      status(changed() ? "Not saved yet: tap Save zones." : describe({ source: "saved" }));
+    }
+    drag = null;
+    draw();
+  };
   editor.addEventListener("pointerup", drop);
   editor.addEventListener("pointercancel", drop);
 
@@ -80,12 +100,25 @@
     }).catch(() => null);
     const data = r ? await r.json().catch(() => ({ ok: false, error: `HTTP ${r.status}` })) : { ok: false, error: "the table does not answer" };
     if (!data.ok) { TT.flash(data.error || "refused", false); status(data.error || "refused"); return; }
-    zones = data.zones; saved = copy(data.zones);
+    zones = data.zones; saved = copy(data.zones); ring = null;
     status("Saved: the camera uses these zones now.");
     TT.flash("zones saved", true);
     draw();
   });
-  $("zones-revert").addEventListener("click", () => { zones = copy(saved); status(describe({ source: "saved" })); draw(); });
+  $("zones-revert").addEventListener("click", () => { zones = copy(saved); ring = null; status(describe({ source: "saved" })); draw(); });
+
+  $("zones-calibrate").addEventListener("click", async () => {
+    const r = await fetch("/admin/setup/zones/calibrate", {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, Accept: "application/json" },
+      body: "{}",
+    }).catch(() => null);
+    const data = r ? await r.json().catch(() => ({ ok: false, error: `HTTP ${r.status}` })) : { ok: false, error: "the table does not answer" };
+    if (!data.ok) { status(data.error || "refused"); TT.flash(data.error || "refused", false); return; }
+    ring = data.ring.map(copy); zones.board = copy(data.board); numberFrom(0);
+    status(`Found ${data.cards.length} cards. Tap the zone of seat 1: the others are numbered clockwise from it. Then save.`);
+    draw();
+  });
 
   function picture() {
     const img = $("zone-frame"), next = new Image();
