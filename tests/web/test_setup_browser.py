@@ -126,4 +126,37 @@ def test_the_aim_advice_follows_the_camera_moved_from_a_phone(demo: Any) -> None
         page.locator("#zones-panel").screenshot(path=str(zone_shot))
         if os.environ.get("TOCKTABLE_DOCS_SHOTS") == "1":
             shutil.copyfile(zone_shot, ROOT / "docs" / "setup-zones.png")
+
+        # 3. calibrate: one card in front of each seat and one in the middle; seat 1 tapped; saved
+        demo.model.gather()
+        demo.watcher.tracker.reset()
+        deck = ["2c", "5d", "8h", "Js", "Kc", "4s"]
+        for seat in range(demo.model.seats):
+            demo.model.deal(deck[seat], zone=seat, face_up=True)
+        demo.model.deal("Ah", zone="board", slot=2, face_up=True)
+        page.click("#zones-calibrate")
+        expect(page.locator("#zones-status")).to_contain_text("Found 7 cards. Tap the zone of seat 1")
+        cx, cy = demo.model.state().find(deck[0]).center
+        stage = page.locator("#zone-stage").bounding_box()
+        assert stage is not None
+        page.mouse.click(stage["x"] + cx * stage["width"], stage["y"] + cy * stage["height"])
+        expect(page.locator("#zones-status")).to_contain_text("Seat 1 is the zone you tapped")
+        page.wait_for_timeout(1200)
+        calibrated_shot = ARTIFACTS / "setup-calibrated.png"
+        page.locator("#zones-panel").screenshot(path=str(calibrated_shot))
+        if os.environ.get("TOCKTABLE_DOCS_SHOTS") == "1":
+            shutil.copyfile(calibrated_shot, ROOT / "docs" / "setup-calibrated.png")
+        page.click("#zones-save")
+        expect(page.locator("#zones-status")).to_contain_text("Saved: the camera uses these zones now")
+
+        def seats_seen() -> dict[int, list[str | None]]:
+            view = demo.service.view
+            return {} if view is None else {s: [c.card for c in cards] for s, cards in view.seats.items()}
+
+        wanted = {seat: [deck[seat]] for seat in range(demo.model.seats)}
+        for _ in range(100):  # the live camera (10 frames a second) confirms the cards in their new zones
+            if seats_seen() == wanted:
+                break
+            page.wait_for_timeout(100)
+        assert seats_seen() == wanted
         assert not errors, errors
