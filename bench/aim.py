@@ -36,10 +36,8 @@ def main() -> int:
         rig.set(lift=0.0, tilt=0.0, blur=0.0)
         rig.set(**position)
         times = []
-        frame = 0
         result = {}
-        for _ in range(5):
-            frame += 1
+        for frame in range(1, 6):
             check = AimCheck(lambda f=frame: (f, rig.view(picture())), find=find, rig=rig)
             start = time.perf_counter()
             result = check.advice()

@@ -84,7 +84,7 @@ def _inner_mask(shape: tuple[int, int], quad: np.ndarray, keep: float = 0.8) -> 
 
 
 def _rounded_cm(metres: float) -> int:
-    return max(5, int(round(abs(metres) * 100 / 5)) * 5)
+    return max(5, round(abs(metres) * 100 / 5) * 5)
 
 
 def _height_advice(px: float, width: int, lens: Lens) -> Advice:
@@ -142,7 +142,7 @@ def aim_advice(image: np.ndarray, outlines: Sequence[Any], *, lens: Lens = CAMER
     if washed:
         advice.append(Advice("glare", False, float(washed),
                              f"{washed} of {len(quads)} cards are washed out by glare (over {WASHED_OUT:.0%} of "
-                             "the card at full white): move the lamp or tilt it away, or lower the exposure."))  # fmt: skip
+                             "the card at full white): move the lamp or tilt it away, or lower the exposure."))
     else:
         advice.append(Advice("glare", True, 0.0, "No card is washed out by glare."))
     cut = sum(

@@ -34,6 +34,7 @@ from table.engine import BlindLevel, BlindStructure
 from table.errors import TocktableError
 from table.session import DrawOptions, SessionSettings
 from table.wording import counted
+from tocktable.aim import AimCheck
 from tocktable.camera import (
     CameraLoop,
     ModelCamera,
@@ -48,7 +49,6 @@ from tocktable.datalock import DataLock, check_free
 from tocktable.demo import NAMES, Buttons, Demo, VirtualClock
 from tocktable.memory import few_malloc_arenas
 from tocktable.server import WebServer, admin_pin, check_port, lan_address, print_banner
-from tocktable.aim import AimCheck
 from tocktable.service import NotSaving, Service
 from tocktable.store import Store
 from tocktable.table_zones import ZoneKeeper, for_tap, for_tracker

@@ -135,8 +135,9 @@ class ZoneKeeper:
     e.g. to give them to the tracker and the camera page; ``cards``: the card outlines on the
     camera's latest frame and its size, for :meth:`calibrate`."""
 
-    def __init__(self, data_dir: Path, seats: int, *, default: Mapping[str, Any], configured: Mapping[str, Any] | None = None,
-                 use: Sequence[Callable[[Zones], None]] = (), cards: CardsSeen | None = None) -> None:  # fmt: skip
+    def __init__(self, data_dir: Path, seats: int, *, default: Mapping[str, Any],
+                 configured: Mapping[str, Any] | None = None, use: Sequence[Callable[[Zones], None]] = (),
+                 cards: CardsSeen | None = None) -> None:  # fmt: skip
         self.data_dir = Path(data_dir)
         self.cards = cards
         """The cards on the camera's latest frame, to :meth:`calibrate` from (None: no camera)."""

@@ -32,7 +32,6 @@ __all__ = [
     "STORAGE_FAULT_KINDS",
     "Ack",
     "AimAdvisor",
-    "ZoneEditor",
     "Camera",
     "CameraFrame",
     "HistoryUnavailable",
@@ -45,6 +44,7 @@ __all__ = [
     "TableService",
     "TableView",
     "WebConfig",
+    "ZoneEditor",
 ]
 
 Point = tuple[float, float]

@@ -104,7 +104,7 @@ def test_the_rig_refuses_positions_it_cannot_take_and_keeps_its_place() -> None:
         with pytest.raises(CameraRigError):
             rig.set(**bad)
     assert rig.settings.lift == 0.2 and rig.settings.tilt == 0.0
-    with pytest.raises(ValueError, match="0.1..5 m"):
+    with pytest.raises(ValueError, match=r"0\.1\.\.5 m"):
         CameraRig(0.0)
 
 

@@ -142,7 +142,8 @@ def test_zones_set_in_the_configuration_file_win_on_the_page(tmp_path: Any) -> N
     from tests.web.helpers import make_app, make_service
     from tocktable.table_zones import ZoneKeeper
 
-    seats = {f"seat:{i}": [[0.1 * i, 0.85], [0.1 * i + 0.08, 0.85], [0.1 * i + 0.08, 0.95]] for i in range(6)}
+    seats = {f"seat:{i}": [[0.1 * i, 0.85], [0.1 * i + 0.08, 0.85], [0.1 * i + 0.08, 0.95]]
+             for i in range(6)}  # fmt: skip
     configured = {"board": [[0.2, 0.2], [0.8, 0.2], [0.8, 0.8]], **seats}
     service = make_service(tmp_path)
     try:
@@ -167,7 +168,8 @@ def test_calibrated_zones_put_the_cards_in_the_right_seats(demo: Any) -> None:
     headers = {"X-CSRF-Token": csrf}
     too_many = client.post("/admin/setup/zones/calibrate", headers=headers)  # a card per seat and three on the board
     assert too_many.status_code == 400
-    assert f"lay exactly one card face up in front of each of the {demo.model.seats} seats" in too_many.get_json()["error"]
+    says = f"lay exactly one card face up in front of each of the {demo.model.seats} seats"
+    assert says in too_many.get_json()["error"]
     demo.model.gather()
     demo.watcher.tracker.reset()  # a table cleared for the set-up: nothing remembered from the cards before
     deck = ["2c", "5d", "8h", "Js", "Kc", "4s"]

@@ -33,7 +33,8 @@ def zones(seats: int = 3, **changes: Any) -> dict[str, Any]:
 
 @pytest.mark.parametrize(("data", "says"), [
     ([], "zones must be a JSON object"),
-    (zones(**{"seat:3": box(0.1, 0.1)}), 'unknown zone(s) seat:3: this table\'s zones are "board" and "seat:0" .. "seat:2"'),
+    (zones(**{"seat:3": box(0.1, 0.1)}),
+     'unknown zone(s) seat:3: this table\'s zones are "board" and "seat:0" .. "seat:2"'),
     ({k: v for k, v in zones().items() if k != "seat:1"}, "missing zone(s) for seat 2"),
     (zones(board=[[0.1, 0.1], [0.2, 0.2]]), "board: a zone is a list of 3 to 32 points"),
     (zones(**{"seat:0": [[0.1, 0.1], [0.2, "x"], [0.3, 0.1]]}), "seat 1: every point is [x, y], two numbers"),
