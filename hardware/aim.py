@@ -5,7 +5,11 @@ the camera's height, focus, exposure and framing, in plain words with numbers.
 found on it (pixel corners, four per card); the host's set-up page shows its items. Lay a few
 cards face up across the table (one in front of every seat and some in the middle) to measure.
 
-- **Card height**: the median of the cards' long sides. The card reader reads best from
+- **Card height**: the lower quartile of the long sides of the cards wholly in the picture (two
+  face-down cards side by side are sometimes found as one, twice as wide: a quartile is not
+  pulled up by them as a median is). An outline taller than ``TOO_TALL`` of the picture is not
+  taken for a card (the card finder can take a whole table seen on a dark floor for one). The
+  card reader reads best from
   ``BEST_CARD_PX`` = 110 to 215 px tall: the sizes its corner models were trained hardest on
   (models/README.md, "Focus cards"); under 75 px the small-card reader takes over and leaves more
   than half unsure. The camera's height follows from the card's size (a card is 88 mm tall, the
@@ -13,8 +17,9 @@ cards face up across the table (one in front of every seat and some in the middl
   is worked out, not guessed.
 - **Focus**: the variance of the Laplacian of the grey picture inside each card (its print,
   away from its edges); below ``SHARP_ENOUGH`` the index letters run together.
-- **Glare**: the share of each card's pixels at full white in all three channels; a card over
-  ``WASHED_OUT`` of it has lost its print to a lamp's reflection.
+- **Glare**: a card is washed out when over ``WASHED_OUT`` of it is at full white in all three
+  channels and under ``INK`` of it is print (darker than 0.6 of its brightest, or coloured): a white face
+  exposed to full white keeps its print and is not counted; one under a lamp's reflection loses it.
 - **Framing**: a card cut by the picture's edge means the table is not all in view.
 """
 
@@ -37,6 +42,10 @@ SHARP_ENOUGH = 30.0
 """Least median variance of the Laplacian inside the cards for a sharp print."""
 WASHED_OUT = 0.8
 """A card with more than this share of its pixels at full white is blinded by glare."""
+INK = 0.01
+"""A card with less than this share of print pixels shows no print."""
+TOO_TALL = 0.45
+"""An outline taller than this share of the picture's height is not a card."""
 CLIPPED = 250
 """A channel value at or above this is clipped."""
 EDGE_PX = 3.0
@@ -83,6 +92,13 @@ def _inner_mask(shape: tuple[int, int], quad: np.ndarray, keep: float = 0.8) -> 
     return mask.astype(bool)
 
 
+def _cut(quad: np.ndarray, width: int, height: int) -> bool:
+    """Whether a corner of the card lies on (or beyond) the picture's edge."""
+    x, y = quad[:, 0], quad[:, 1]
+    return bool((x < EDGE_PX).any() or (y < EDGE_PX).any() or (x > width - 1 - EDGE_PX).any()
+                or (y > height - 1 - EDGE_PX).any())  # fmt: skip
+
+
 def _rounded_cm(metres: float) -> int:
     return max(5, round(abs(metres) * 100 / 5) * 5)
 
@@ -112,25 +128,33 @@ def aim_advice(image: np.ndarray, outlines: Sequence[Any], *, lens: Lens = CAMER
     if image.ndim != 3 or image.shape[2] != 3:
         raise ValueError(f"the picture must be BGR (height x width x 3), got shape {image.shape}")
     h, w = image.shape[:2]
-    quads = [np.asarray(q, np.float64).reshape(4, 2) for q in outlines]
+    found = [np.asarray(q, np.float64).reshape(4, 2) for q in outlines]
+    quads = [q for q in found if card_heights([q])[0] <= TOO_TALL * h]
     if not quads:
+        big = (f" (a shape {card_heights(found).max() / h:.0%} of the picture tall was not taken for a card: from "
+               "far above, the whole table can look like one card; lower the camera)") if found else ""  # fmt: skip
         return [Advice("cards", False, 0.0,
                        "No card is seen: lay a few cards face up across the table (one in front of each seat, "
-                       "some in the middle) and keep hands out of the picture.")]  # fmt: skip
+                       f"some in the middle) and keep hands out of the picture{big}.")]  # fmt: skip
     advice = [Advice("cards", True, float(len(quads)), f"{len(quads)} cards seen.")]
-    heights = card_heights(quads)
-    advice.append(_height_advice(float(np.median(heights)), w, lens))
+    whole = [q for q in quads if not _cut(q, w, h)]
+    heights = card_heights(whole or quads)
+    advice.append(_height_advice(float(np.percentile(heights, 25)), w, lens))
 
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     laplace = cv2.Laplacian(grey, cv2.CV_64F)
     clipped = np.all(np.asarray(image) >= CLIPPED, axis=2).astype(bool)
+    chroma = np.asarray(image).max(axis=2).astype(np.int16) - np.asarray(image).min(axis=2).astype(np.int16)
     sharpness, washed = [], 0
     for quad in quads:
         inside = _inner_mask((h, w), quad)
         if inside.sum() < 20:
             continue
         sharpness.append(float(laplace[inside].var()))
-        washed += bool(clipped[inside].mean() > WASHED_OUT)
+        card = _inner_mask((h, w), quad, keep=0.95)  # the indices in the corners too
+        values = grey[card]
+        ink = float(((values < 0.6 * float(np.percentile(values, 99))) | (chroma[card] > 60)).mean())
+        washed += bool(clipped[inside].mean() > WASHED_OUT and ink < INK)
     sharp = float(np.median(sharpness)) if sharpness else 0.0
     if sharp >= SHARP_ENOUGH:
         advice.append(Advice("focus", True, round(sharp, 1), f"Focus is sharp (sharpness {sharp:.0f}; "
@@ -145,11 +169,7 @@ def aim_advice(image: np.ndarray, outlines: Sequence[Any], *, lens: Lens = CAMER
                              "the card at full white): move the lamp or tilt it away, or lower the exposure."))
     else:
         advice.append(Advice("glare", True, 0.0, "No card is washed out by glare."))
-    cut = sum(
-        bool((q[:, 0] < EDGE_PX).any() or (q[:, 1] < EDGE_PX).any() or (q[:, 0] > w - 1 - EDGE_PX).any()
-             or (q[:, 1] > h - 1 - EDGE_PX).any())
-        for q in quads
-    )  # fmt: skip
+    cut = sum(_cut(q, w, h) for q in quads)
     if cut:
         advice.append(Advice("framing", False, float(cut),
                              f"{cut} card{'s are' if cut > 1 else ' is'} cut by the picture's edge: the table is "

@@ -120,3 +120,25 @@ def test_the_rig_shrinks_the_table_when_raised() -> None:
     assert rig.view(image) is not image
     rig.set(lift=0.0)
     assert rig.view(image) is image
+
+
+def test_a_white_face_at_full_white_keeps_its_print_and_is_not_glare(table: TableModel) -> None:
+    image, quads = seen(table)
+    quads = quads[:10]  # the first five seats' cards: the scene's own lamp shines on the sixth seat's
+    bright = cv2.convertScaleAbs(image, alpha=1.3, beta=30)  # overexposed: the faces' paper clips, the print stays
+    clipped = np.all(bright >= 250, axis=2)
+    for quad in quads:
+        mask = np.zeros(image.shape[:2], np.uint8)
+        cv2.fillConvexPoly(mask, quad.round().astype(np.int32), 1)
+        assert clipped[mask > 0].mean() > 0.5  # every face mostly at full white...
+    assert by_topic(aim_advice(bright, quads))["glare"].ok  # ...but with its print, so not washed out
+
+
+def test_a_shape_too_tall_for_a_card_is_not_measured(table: TableModel) -> None:
+    image, quads = seen(table)
+    h, w = image.shape[:2]
+    whole_table = np.array([[100, 50], [w - 100, 50], [w - 100, h - 50], [100, h - 50]], float)
+    advice = by_topic(aim_advice(image, [*quads, whole_table]))
+    assert advice["cards"].value == len(quads) and advice["height"].ok
+    alone = aim_advice(image, [whole_table])
+    assert [a.topic for a in alone] == ["cards"] and "lower the camera" in alone[0].text
