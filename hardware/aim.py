@@ -44,7 +44,7 @@ WASHED_OUT = 0.8
 """A card with more than this share of its pixels at full white is blinded by glare."""
 INK = 0.01
 """A card with less than this share of print pixels shows no print."""
-TOO_TALL = 0.45
+TOO_TALL = 0.55
 """An outline taller than this share of the picture's height is not a card."""
 CLIPPED = 250
 """A channel value at or above this is clipped."""
