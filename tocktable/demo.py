@@ -396,6 +396,8 @@ class Demo:
         """The live camera's :class:`hardware.camera_rig.CameraRig` (the set-up page moves it)."""
         self.aim: Any = None
         """The set-up page's :class:`tocktable.aim.AimCheck`."""
+        self.dry_run: Any = None
+        """The set-up page's :class:`tocktable.dry_run.DryRun`."""
         self.zones: Any = None
         """The :class:`tocktable.table_zones.ZoneKeeper` (zones drawn on the set-up page)."""
         self.patience = Patience(2.5)

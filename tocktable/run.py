@@ -47,6 +47,7 @@ from tocktable.camera import (
 from tocktable.config import Config, default_data_dir
 from tocktable.datalock import DataLock, check_free
 from tocktable.demo import NAMES, Buttons, Demo, VirtualClock
+from tocktable.dry_run import DryRun
 from tocktable.memory import few_malloc_arenas
 from tocktable.server import WebServer, admin_pin, check_port, lan_address, print_banner
 from tocktable.service import NotSaving, Service
@@ -216,9 +217,11 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
         # the demo's table is the model's: its layout is the default, the configuration's zones do not apply
         zones = ZoneKeeper(data_dir, model.seats, default=model.zones, use=[for_tap(tap), for_tracker(watcher)],
                            cards=aim.cards)  # fmt: skip
+        dry_run = DryRun()
+        tap.listen(dry_run.observe)
         app = None
         if options.web:
-            app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim, zones=zones)
+            app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim, zones=zones, dry_run=dry_run)
             server = stack.enter_context(_closing(WebServer(app, _demo_host(options), port).start()))
             lock.update(port=server.port)
             shown = lan_address() if options.lan else "127.0.0.1"
@@ -232,7 +235,7 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
                     buy_in=config.table.buy_in, seed=options.seed, out=out,
                     steady_frames=getattr(getattr(watcher, "tracker", None), "confirm_frames", 0) + 2)  # fmt: skip
         demo.lights, demo.factory, demo.tap, demo.app = lights, factory, tap, app
-        demo.rig, demo.aim, demo.zones = rig, aim, zones
+        demo.rig, demo.aim, demo.zones, demo.dry_run = rig, aim, zones, dry_run
         yield demo
 
 
@@ -369,7 +372,7 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
                           confirm_seconds=config.table.auto_confirm or None, on_fault=_ignore_fault)  # fmt: skip
         zones = ZoneKeeper(data_dir, config.table.seats, default=_zones(config),
                            configured=_zones(config) if config.zones.given else None)  # fmt: skip
-        aim = None
+        aim = dry_run = None
         if zones.note:
             out.write(f"Zones: {zones.note}; the {zones.source} zones are used.\n")
         tap = None
@@ -378,7 +381,9 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
             zones.add_user(for_tap(tap))
             aim = AimCheck(tap.raw)
             zones.cards = aim.cards
-        app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim, zones=zones)
+            dry_run = DryRun()
+            tap.listen(dry_run.observe)
+        app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim, zones=zones, dry_run=dry_run)
         server = stack.enter_context(_closing(WebServer(app, host, port)))
         lock.update(port=server.port)
         stack.enter_context(_closing(service.start()))

@@ -73,6 +73,7 @@ class CameraTap:
         self.render = render
         self.source = source
         self._latest: _Recorded | None = None
+        self._listeners: list[Callable[[Any], None]] = []
         self._changed = threading.Condition()
         self._cache: tuple[tuple[int, bool], ShownFrame] | None = None
 
@@ -82,6 +83,13 @@ class CameraTap:
         with self._changed:
             self._latest = _Recorded(image, index, timestamp, view, tuple(tracks))
             self._changed.notify_all()
+        for listener in self._listeners:
+            listener(view)
+
+    def listen(self, listener: Callable[[Any], None]) -> None:
+        """Call ``listener(view)`` with the view of every frame recorded from now on (on the
+        camera's thread: it must be quick, e.g. :meth:`tocktable.dry_run.DryRun.observe`)."""
+        self._listeners.append(listener)
 
     def read(self, *, newer_than: int = 0, timeout: float = 0.0) -> ShownFrame | None:
         """The latest frame annotated, if its index is above ``newer_than`` (waiting up to

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from flask import Flask
 
-    from web.protocols import AimAdvisor, Camera, LensFeed, TableService, WebConfig, ZoneEditor
+    from web.protocols import AimAdvisor, Camera, DryRunner, LensFeed, TableService, WebConfig, ZoneEditor
     from web.security import PinGuard
 
 SETTINGS_FILE = "dashboard.json"
@@ -42,6 +42,7 @@ def create_app(
     lens: LensFeed | Literal[False] | None = None,
     aim: AimAdvisor | None = None,
     zones: ZoneEditor | None = None,
+    dry_run: DryRunner | None = None,
 ) -> Flask:
     """The web app for ``service``.
 
@@ -53,7 +54,7 @@ def create_app(
     :class:`web.security.PinGuard` (tests pass one with a fake clock). ``lens``: the lens worker
     (default: the service's own, :meth:`web.protocols.TableService.lens_feed`, started now;
     ``False``: none). ``aim``: the set-up page's camera advice (``app.extensions["tocktable.web"].aim``); ``zones``: the
-    zones it draws (``.zone_editor``).
+    zones it draws (``.zone_editor``); ``dry_run``: its dry run (``.dry_run``).
     """
     # Flask and the blueprints load with an app only: the service's modules import web.protocols,
     # web.serve and web.join, which need neither.
@@ -107,6 +108,7 @@ def create_app(
         camera=camera,
         aim=aim,
         zone_editor=zones,
+        dry_run=dry_run,
         public_url=public_url,
         settings_file=settings_file,
         dice=DiceTable(),

@@ -34,6 +34,7 @@ __all__ = [
     "AimAdvisor",
     "Camera",
     "CameraFrame",
+    "DryRunner",
     "HistoryUnavailable",
     "LensFeed",
     "Published",
@@ -295,3 +296,12 @@ class ZoneEditor(Protocol):
         polygons clockwise], "board", "cards"}``; a ``ValueError`` saying what to lay down, a
         ``PermissionError`` when the configuration sets the zones, a ``LookupError`` with no picture."""
         ...
+
+
+class DryRunner(Protocol):
+    """A dry run (``tocktable.dry_run.DryRun``): what the camera saw, street by street, while the
+    host deals one hand. Each method returns ``{"state", "streets": [...]}``."""
+
+    def start(self) -> dict[str, Any]: ...
+    def stop(self) -> dict[str, Any]: ...
+    def report(self) -> dict[str, Any]: ...

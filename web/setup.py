@@ -13,6 +13,9 @@
 - ``POST /admin/setup/zones/calibrate``: zones proposed from one card laid face up in front of
   each seat and one in the middle (not saved: the page asks which seat is seat 1, then saves);
   400 saying what to lay down when the cards seen do not make zones.
+- ``GET /admin/setup/dry-run.json``, ``POST /admin/setup/dry-run/start`` and ``/stop``: a dry run
+  (:class:`web.protocols.DryRunner`): what the camera saw, street by street, while the host deals
+  one hand with nobody betting (404 when the table has no camera).
 
 The picture is the camera page's (``/admin/camera/frame.jpg``), masked as it is there.
 """
@@ -38,7 +41,8 @@ def setup_page() -> str:
     ctx = context()
     zones = ctx.zone_editor.current() if ctx.zone_editor is not None else None
     return render_template("setup.html", csrf=session_csrf_token(), camera=ctx.camera is not None,
-                           movable=bool(ctx.aim is not None and ctx.aim.movable), zones=zones)  # fmt: skip
+                           movable=bool(ctx.aim is not None and ctx.aim.movable), zones=zones,
+                           dry_run=ctx.dry_run is not None)  # fmt: skip
 
 
 @setup.get("/aim.json")
@@ -122,3 +126,31 @@ def calibrate_zones() -> tuple[Response, int]:
     except ValueError as exc:
         return jsonify(ok=False, error=str(exc)), 400
     return jsonify(ok=True, **proposal), 200
+
+
+def _dry_run(action: str) -> tuple[Response, int]:
+    runner = context().dry_run
+    if runner is None:
+        return jsonify(ok=False, error="this table has no camera: there is nothing to watch"), 404
+    report = runner.start() if action == "start" else runner.stop() if action == "stop" else runner.report()
+    response = jsonify(ok=True, **report)
+    response.headers["Cache-Control"] = "no-store"
+    return response, 200
+
+
+@setup.get("/dry-run.json")
+def dry_run_json() -> tuple[Response, int]:
+    """What the camera saw during the dry run, street by street."""
+    return _dry_run("report")
+
+
+@setup.post("/dry-run/start")
+def dry_run_start() -> tuple[Response, int]:
+    """Forget the last dry run and watch the next hand dealt."""
+    return _dry_run("start")
+
+
+@setup.post("/dry-run/stop")
+def dry_run_stop() -> tuple[Response, int]:
+    """Stop watching."""
+    return _dry_run("stop")

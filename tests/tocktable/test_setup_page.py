@@ -202,3 +202,34 @@ def test_calibrated_zones_put_the_cards_in_the_right_seats(demo: Any) -> None:
         seat: [deck[seat]] for seat in range(demo.model.seats)
     }
     assert [c.card for c in view.board] == ["Ah"], view.conflicts
+
+
+def test_a_dry_run_shows_each_street_the_demo_dealer_deals(demo: Any) -> None:
+    client = demo.app.test_client()
+    csrf = login(client)
+    headers = {"X-CSRF-Token": csrf}
+    demo.model.gather()
+    demo.watcher.tracker.reset()  # a table cleared before the dry run: nothing remembered from the cards before
+    demo.feed_camera()
+    started = client.post("/admin/setup/dry-run/start", headers=headers)
+    assert started.status_code == 200 and started.get_json()["state"] == "waiting"
+    hands = [["2c", "3c"], ["4d", "5d"], ["6h", "7h"], ["8s", "9s"], ["Tc", "Jc"], ["Qd", "Kd"]]
+    for seat, cards in enumerate(hands):
+        demo.model.deal_hole(seat, cards)
+    demo.feed_camera()
+    for street in (["Ah", "As", "Ad"], ["Ac"], ["Kh"]):
+        demo.model.deal_board(street)
+        demo.feed_camera()
+    demo.model.gather()
+    demo.clock.advance(5.0)  # the tracker lets cards go some frames and seconds after they leave the picture
+    for _ in range(40):
+        demo.feed_camera()
+        if demo.dry_run.report()["state"] == "done":
+            break
+    report = client.get("/admin/setup/dry-run.json").get_json()
+    assert report["state"] == "done"
+    assert [s["street"] for s in report["streets"]] == ["preflop", "flop", "turn", "river"], report
+    assert [c["card"] for c in report["streets"][-1]["board"]] == ["Ah", "As", "Ad", "Ac", "Kh"]
+    for street in report["streets"]:
+        assert [(s["seat"], s["cards"], s["face_up"]) for s in street["seats"]] == [(k, 2, 0) for k in range(1, 7)]
+    assert client.post("/admin/setup/dry-run/stop", headers=headers).get_json()["state"] == "done"

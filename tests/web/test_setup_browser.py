@@ -1,7 +1,8 @@
 """The set-up page in chromium at phone size (390 x 844) on the demo: the host logs in, opens
 "Set up the table", the aim advice changes as the demo's camera is raised, lowered and blurred
-from the page, the board zone is dragged and saved, and zones calibrated from laid cards put
-each card in its seat. ``TOCKTABLE_DOCS_SHOTS=1`` also writes the screenshots in docs/."""
+from the page, the board zone is dragged and saved, zones calibrated from laid cards put each
+card in its seat, and a dry run shows a dealt hand street by street. ``TOCKTABLE_DOCS_SHOTS=1``
+also writes the screenshots in docs/."""
 
 from __future__ import annotations
 
@@ -161,4 +162,24 @@ def test_the_aim_advice_follows_the_camera_moved_from_a_phone(demo: Any) -> None
                 break
             page.wait_for_timeout(100)
         assert seats_seen() == wanted
+
+        # 4. a dry run: one hand dealt with nobody betting, shown street by street
+        demo.model.gather()
+        demo.watcher.tracker.reset()
+        page.click("#dry-start")
+        expect(page.locator("#dry-status")).to_contain_text("Watching")
+        hands = [["2c", "3c"], ["4d", "5d"], ["6h", "7h"], ["8s", "9s"], ["Tc", "Jc"], ["Qd", "Kd"]]
+        for seat, cards in enumerate(hands):
+            demo.model.deal_hole(seat, cards)
+        expect(page.locator(".dry-street[data-street=preflop] .dry-seats")).to_contain_text("seat 6: 2 cards")
+        for street, board in (("flop", ["Ah", "As", "Ad"]), ("turn", ["Ac"]), ("river", ["Kh"])):
+            demo.model.deal_board(board)
+            expect(page.locator(f".dry-street[data-street={street}]")).to_be_visible()
+        demo.model.gather()
+        expect(page.locator("#dry-status")).to_contain_text("The hand is over")
+        expect(page.locator(".dry-street[data-street=river] .dry-board")).to_have_text("Board: Ah As Ad Ac Kh")
+        dry_shot = ARTIFACTS / "setup-dry-run.png"
+        page.locator("#dry-panel").screenshot(path=str(dry_shot))
+        if os.environ.get("TOCKTABLE_DOCS_SHOTS") == "1":
+            shutil.copyfile(dry_shot, ROOT / "docs" / "setup-dry-run.png")
         assert not errors, errors
