@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from table.errors import TocktableError
+from tocktable.calibrate import CalibrationError, number_from, propose
 
 ZONES_FILE = "zones.json"
 MAX_POINTS = 32
@@ -183,8 +184,6 @@ class ZoneKeeper:
         which seat is seat 1, then saves): ``{"zones", "ring", "board", "cards"}``, seat 1 the
         first clockwise from straight below the board. :class:`ZonesError` when the cards do not
         make zones, :class:`ZonesLocked` when the configuration sets them, ``LookupError`` with no camera."""
-        from tocktable.calibrate import CalibrationError, number_from, propose
-
         if self.locked:
             raise ZonesLocked("the configuration file sets the zones ([zones]): they win; remove them there to "
                               "calibrate the zones on this page")  # fmt: skip
