@@ -28,7 +28,8 @@ MAX_DEPTH = 32
 
 JSON_PAGES = ("/admin/command", "/admin/game", "/admin/end", "/admin/chip-set", "/admin/camera/view.json",
               "/admin/setup/aim.json", "/admin/setup/camera", "/admin/setup/zones.json", "/admin/setup/zones",
-              "/admin/setup/zones/calibrate")
+              "/admin/setup/zones/calibrate", "/admin/setup/dry-run.json", "/admin/setup/dry-run/start",
+              "/admin/setup/dry-run/stop")
 """Admin routes that answer JSON (the rest of /admin are pages)."""
 
 log = logging.getLogger("tocktable.web")

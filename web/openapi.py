@@ -267,6 +267,12 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
+DRY_RUN = _object(["ok", "state", "streets"], {
+    "ok": BOOL, "state": {"type": "string", "enum": ["idle", "waiting", "dealing", "done"]},
+    "streets": {"type": "array", "items": {"type": "object", "description": "street, frame, board (cards as read), "
+                                           "seats (counts only), conflicts"}}})
+
+
 def _errors(*codes: int) -> dict[str, Any]:
     text = {400: "malformed request", 401: "not logged in", 403: "wrong PIN or CSRF token", 404: "nothing there",
             409: "not allowed now (nothing changed)", 413: "body over 64 KiB", 429: "too many wrong PINs",
@@ -394,6 +400,15 @@ def document() -> dict[str, Any]:
                 "ok": BOOL, "zones": {"type": "object"}, "ring": {"type": "array", "items": {"type": "array"}},
                 "board": {"type": "array"}, "cards": {"type": "array"}}), "the proposal, seat 1 first clockwise "
                 "from below the board"), **_errors(400, 401, 403, 404, 409)}}},
+        "/admin/setup/dry-run.json": {"get": {
+            "summary": "What the camera saw during the dry run, street by street", "operationId": "dryRun",
+            "security": ADMIN, "responses": {"200": _json(DRY_RUN, "the dry run"), **_errors(401, 404)}}},
+        "/admin/setup/dry-run/start": {"post": {
+            "summary": "Forget the last dry run and watch the next hand dealt", "operationId": "dryRunStart",
+            "security": ADMIN, "responses": {"200": _json(DRY_RUN, "watching"), **_errors(401, 403, 404)}}},
+        "/admin/setup/dry-run/stop": {"post": {
+            "summary": "Stop watching the dry run", "operationId": "dryRunStop",
+            "security": ADMIN, "responses": {"200": _json(DRY_RUN, "stopped"), **_errors(401, 403, 404)}}},
         "/api/openapi.json": {"get": {"summary": "This document", "operationId": "openapi",
                                       "responses": {"200": _json({"type": "object"}, "OpenAPI 3.0")}}},
     }  # fmt: skip
