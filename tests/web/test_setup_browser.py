@@ -104,9 +104,8 @@ def test_the_aim_advice_follows_the_camera_moved_from_a_phone(demo: Any) -> None
         before = demo.zones.current()["zones"]["board"]
         board = page.locator("#zone-editor polygon[data-zone=board]")
         board.scroll_into_view_if_needed()
-        stage = page.locator("#zone-stage").bounding_box()
         box = board.bounding_box()
-        assert stage is not None and box is not None
+        assert box is not None
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         page.mouse.move(x, y)
         page.mouse.down()
@@ -118,9 +117,15 @@ def test_the_aim_advice_follows_the_camera_moved_from_a_phone(demo: Any) -> None
         expect(page.locator("#zones-status")).to_contain_text("Saved: the camera uses these zones now")
         after = demo.zones.current()["zones"]["board"]
         assert demo.zones.current()["source"] == "saved"
+        shown = [[float(v) for v in p.split(",")] for p in (board.get_attribute("points") or "").split()]
+        # what was saved is what the page showed
+        assert [v for p in after for v in p] == pytest.approx([v for p in shown for v in p], abs=1e-4)
+        # moved right and down, the whole zone alike (a drag of the body, not of a corner); the
+        # distance is not checked: chromium's phone emulation may zoom the page out while it loads
         dx, dy = after[0][0] - before[0][0], after[0][1] - before[0][1]
-        assert dx == pytest.approx(40 / stage["width"], abs=0.01)
-        assert dy == pytest.approx(20 / stage["height"], abs=0.01)
+        assert dx > 0.05 and dy > 0.05
+        for (x0, y0), (x1, y1) in zip(before, after, strict=True):
+            assert (x1 - x0, y1 - y0) == pytest.approx((dx, dy), abs=1e-3)
         assert demo.tap.zones["board"] == after
         saved = json.loads((demo.zones.data_dir / "zones.json").read_text())["zones"]["board"]
         assert saved == after
