@@ -20,3 +20,7 @@ class TableModelError(TocktableError, ValueError):
 
 class GPIOError(TocktableError, OSError):
     """The GPIO pins cannot be used here: the library for this Pi is missing, or this is not a Pi."""
+
+
+class CameraRigError(TocktableError, ValueError):
+    """A position the demo's movable camera cannot take (the message gives the ranges)."""

@@ -103,6 +103,9 @@ class ZonesConfig:
     board: Zone = ((0.3, 0.38), (0.7, 0.38), (0.7, 0.62), (0.3, 0.62))
     seats: tuple[Zone, ...] = ()
     """One zone per seat; empty: laid out evenly round the edge of the image."""
+    given: bool = False
+    """Whether the configuration file sets the zones (then they win over the zones drawn on the
+    set-up page, kept in the data directory)."""
 
 
 @dataclass(frozen=True)
@@ -359,8 +362,9 @@ def _parse_zones(r: _Reader, seats: int) -> ZonesConfig:
     if raw and len(raw) != seats:
         raise r.fail("seats", f"lists {len(raw)} zones but the table has {seats} seats: give one per seat, in order")
     zones = tuple(_zone(r, f"seats[{i}]", z) for i, z in enumerate(raw))
+    given = "board" in r.data or bool(raw)
     r.finish()
-    return ZonesConfig(board, zones)
+    return ZonesConfig(board, zones, given)
 
 
 def _parse_pins(r: _Reader, seats: int, source: str) -> PinMap:

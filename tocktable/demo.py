@@ -392,6 +392,14 @@ class Demo:
         """A :class:`tocktable.tap.CameraTap`: every filmed frame goes to the host's camera page."""
         self.app: Any = None
         """The dashboard's Flask app (None without ``web``)."""
+        self.rig: Any = None
+        """The live camera's :class:`hardware.camera_rig.CameraRig` (the set-up page moves it)."""
+        self.aim: Any = None
+        """The set-up page's :class:`tocktable.aim.AimCheck`."""
+        self.dry_run: Any = None
+        """The set-up page's :class:`tocktable.dry_run.DryRun`."""
+        self.zones: Any = None
+        """The :class:`tocktable.table_zones.ZoneKeeper` (zones drawn on the set-up page)."""
         self.patience = Patience(2.5)
         self.entered = 0
         """Cards the host entered because the camera could not read them."""

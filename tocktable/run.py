@@ -22,6 +22,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from hardware.aim import camera_height
+from hardware.camera_rig import CameraRig
 from hardware.console import Console
 from hardware.lights import TableLights
 from hardware.pins import make_pin_factory
@@ -32,6 +34,7 @@ from table.engine import BlindLevel, BlindStructure
 from table.errors import TocktableError
 from table.session import DrawOptions, SessionSettings
 from table.wording import counted
+from tocktable.aim import AimCheck
 from tocktable.camera import (
     CameraLoop,
     ModelCamera,
@@ -44,10 +47,12 @@ from tocktable.camera import (
 from tocktable.config import Config, default_data_dir
 from tocktable.datalock import DataLock, check_free
 from tocktable.demo import NAMES, Buttons, Demo, VirtualClock
+from tocktable.dry_run import DryRun
 from tocktable.memory import few_malloc_arenas
 from tocktable.server import WebServer, admin_pin, check_port, lan_address, print_banner
 from tocktable.service import NotSaving, Service
 from tocktable.store import Store
+from tocktable.table_zones import ZoneKeeper, for_tap, for_tracker
 from tocktable.tap import CameraTap
 from web import create_app
 from web.camera import hole_cards_public
@@ -205,11 +210,18 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
         stack.enter_context(_closing(Console(config.pins, service.inbox, pin_factory=factory, hold_time=hold,
                                              clock=clock or _monotonic)))  # fmt: skip
         pin = admin_pin(config.web.admin_pin, data_dir)
-        render = model.frame if watcher.needs_image else perfect_picture(model)
+        rig = demo_rig(model)
+        render = rig.wrap(model.frame if watcher.needs_image else perfect_picture(model))
         tap = CameraTap(model.zones, public=lambda: hole_cards_public(service), render=render)
+        aim = AimCheck(tap.raw, rig=rig)
+        # the demo's table is the model's: its layout is the default, the configuration's zones do not apply
+        zones = ZoneKeeper(data_dir, model.seats, default=model.zones, use=[for_tap(tap), for_tracker(watcher)],
+                           cards=aim.cards)  # fmt: skip
+        dry_run = DryRun()
+        tap.listen(dry_run.observe)
         app = None
         if options.web:
-            app = create_app(config, service, admin_pin=pin, camera=tap)
+            app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim, zones=zones, dry_run=dry_run)
             server = stack.enter_context(_closing(WebServer(app, _demo_host(options), port).start()))
             lock.update(port=server.port)
             shown = lan_address() if options.lan else "127.0.0.1"
@@ -223,6 +235,7 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
                     buy_in=config.table.buy_in, seed=options.seed, out=out,
                     steady_frames=getattr(getattr(watcher, "tracker", None), "confirm_frames", 0) + 2)  # fmt: skip
         demo.lights, demo.factory, demo.tap, demo.app = lights, factory, tap, app
+        demo.rig, demo.aim, demo.zones, demo.dry_run = rig, aim, zones, dry_run
         yield demo
 
 
@@ -252,7 +265,7 @@ def playing_live(demo: Any, options: DemoOptions) -> Iterator[threading.Event]:
     """The live demo's camera and players, running until the event it yields is set (then
     stopped; a play thread held up by a fault is not waited for)."""
     stop = threading.Event()
-    with _closing(_live_camera(demo.model, demo.watcher, demo.service, demo.tap)):
+    with _closing(_live_camera(demo.model, demo.watcher, demo.service, demo.tap, demo.rig)):
         player = threading.Thread(target=_play_live, args=(demo, stop, options), name="tocktable-demo", daemon=True)
         player.start()
         try:
@@ -292,10 +305,18 @@ def _play_live(demo: Any, stop: threading.Event, options: DemoOptions) -> None:
         inner.set()
 
 
-def _live_camera(model: Any, watcher: Watcher, service: Service, tap: CameraTap | None = None) -> Any:
+def demo_rig(model: TableModel) -> CameraRig:
+    """The demo's movable camera, mounted where a Camera Module 3 sees the model's cards as tall
+    as they are drawn (the set-up page's aim advice then finds it well placed until it is moved)."""
+    return CameraRig(camera_height(model.card_height * model.size[1], model.size[0]))
+
+
+def _live_camera(model: Any, watcher: Watcher, service: Service, tap: CameraTap | None = None,
+                 rig: CameraRig | None = None) -> Any:  # fmt: skip
     if not watcher.needs_image:
         return ModelCamera(watcher, service.submit, tap=tap).start()
-    return CameraLoop(SyntheticTableSource(model, fps=8.0), watcher, service.submit, tap=tap).start()
+    scene = rig.wrap(model) if rig is not None else model
+    return CameraLoop(SyntheticTableSource(scene, fps=8.0), watcher, service.submit, tap=tap).start()
 
 
 def summary(service: Service) -> str:
@@ -349,17 +370,28 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
         pin = admin_pin(config.web.admin_pin, data_dir)
         service = Service(store, settings, players=players, lights=lights, new_session=options.new_session,
                           confirm_seconds=config.table.auto_confirm or None, on_fault=_ignore_fault)  # fmt: skip
+        zones = ZoneKeeper(data_dir, config.table.seats, default=_zones(config),
+                           configured=_zones(config) if config.zones.given else None)  # fmt: skip
+        aim = dry_run = None
+        if zones.note:
+            out.write(f"Zones: {zones.note}; the {zones.source} zones are used.\n")
         tap = None
         if source is not None:
-            tap = CameraTap(_zones(config), public=lambda: hole_cards_public(service), source=source)
-        app = create_app(config, service, admin_pin=pin, camera=tap)
+            tap = CameraTap(zones.current()["zones"], public=lambda: hole_cards_public(service), source=source)
+            zones.add_user(for_tap(tap))
+            aim = AimCheck(tap.raw)
+            zones.cards = aim.cards
+            dry_run = DryRun()
+            tap.listen(dry_run.observe)
+        app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim, zones=zones, dry_run=dry_run)
         server = stack.enter_context(_closing(WebServer(app, host, port)))
         lock.update(port=server.port)
         stack.enter_context(_closing(service.start()))
         stack.enter_context(_closing(_gpio(lambda: Console(config.pins, service.inbox, pin_factory=factory))))
         if source is not None:
-            watcher = vision_watcher(_zones(config), config.camera.size, out, data_dir=data_dir)
+            watcher = vision_watcher(zones.current()["zones"], config.camera.size, out, data_dir=data_dir)
             if watcher is not None:
+                zones.add_user(for_tracker(watcher))
                 stack.enter_context(_closing(CameraLoop(source, watcher, service.submit, tap=tap).start()))
             else:
                 out.write("The camera is not read: enter the cards from the admin page.\n")

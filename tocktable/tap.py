@@ -73,6 +73,7 @@ class CameraTap:
         self.render = render
         self.source = source
         self._latest: _Recorded | None = None
+        self._listeners: list[Callable[[Any], None]] = []
         self._changed = threading.Condition()
         self._cache: tuple[tuple[int, bool], ShownFrame] | None = None
 
@@ -82,6 +83,13 @@ class CameraTap:
         with self._changed:
             self._latest = _Recorded(image, index, timestamp, view, tuple(tracks))
             self._changed.notify_all()
+        for listener in self._listeners:
+            listener(view)
+
+    def listen(self, listener: Callable[[Any], None]) -> None:
+        """Call ``listener(view)`` with the view of every frame recorded from now on (on the
+        camera's thread: it must be quick, e.g. :meth:`tocktable.dry_run.DryRun.observe`)."""
+        self._listeners.append(listener)
 
     def read(self, *, newer_than: int = 0, timeout: float = 0.0) -> ShownFrame | None:
         """The latest frame annotated, if its index is above ``newer_than`` (waiting up to
@@ -109,6 +117,18 @@ class CameraTap:
         shown = ShownFrame(drawn, latest.timestamp, latest.index)
         self._cache = ((latest.index, public), shown)
         return shown
+
+    def raw(self) -> tuple[int, np.ndarray] | None:
+        """The latest frame as the camera took it (not drawn on, not masked) and its index: for
+        measurements that never leave the Pi (the set-up page's aim advice); None before the first."""
+        with self._changed:
+            latest = self._latest
+        if latest is None:
+            latest = self._from_source(0)
+        if latest is None:
+            return None
+        image = latest.image if latest.image is not None else (self.render() if self.render is not None else None)
+        return None if image is None else (latest.index, image)
 
     def _cover_seats(self, image: np.ndarray) -> np.ndarray:
         import cv2

@@ -10,6 +10,7 @@ store, the lens), never through the service's modules, and never touches the eng
 - ``records``: ``GET /api/history`` and the exports (PHH, ledger CSV/JSON);
 - ``openapi``: ``GET /api/openapi.json``;
 - ``admin``: ``/admin``, the host's pages behind the PIN;
+- ``setup``: ``/admin/setup``, setting the table up (aiming the camera), behind the PIN too;
 - ``dice``: ``/dice``, the poker dice referee;
 - ``lens``: ``GET /api/lens``, the learning lens (worked out by the service's lens worker).
 
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from flask import Flask
 
-    from web.protocols import Camera, LensFeed, TableService, WebConfig
+    from web.protocols import AimAdvisor, Camera, DryRunner, LensFeed, TableService, WebConfig, ZoneEditor
     from web.security import PinGuard
 
 SETTINGS_FILE = "dashboard.json"
@@ -39,6 +40,9 @@ def create_app(
     public_url: str | None = None,
     guard: PinGuard | None = None,
     lens: LensFeed | Literal[False] | None = None,
+    aim: AimAdvisor | None = None,
+    zones: ZoneEditor | None = None,
+    dry_run: DryRunner | None = None,
 ) -> Flask:
     """The web app for ``service``.
 
@@ -49,7 +53,8 @@ def create_app(
     address phones should open (default: this machine's LAN address). ``guard`` replaces the
     :class:`web.security.PinGuard` (tests pass one with a fake clock). ``lens``: the lens worker
     (default: the service's own, :meth:`web.protocols.TableService.lens_feed`, started now;
-    ``False``: none).
+    ``False``: none). ``aim``: the set-up page's camera advice (``app.extensions["tocktable.web"].aim``); ``zones``: the
+    zones it draws (``.zone_editor``); ``dry_run``: its dry run (``.dry_run``).
     """
     # Flask and the blueprints load with an app only: the service's modules import web.protocols,
     # web.serve and web.join, which need neither.
@@ -71,6 +76,7 @@ def create_app(
     from web.records import records
     from web.security import PinGuard, secret_key
     from web.security import admin_pin as kept_pin
+    from web.setup import setup
 
     data_dir = Path(config.data_dir)
     pin = admin_pin if admin_pin is not None else kept_pin(config.web.admin_pin, data_dir)
@@ -100,6 +106,9 @@ def create_app(
         history=History(service),
         data_dir=data_dir,
         camera=camera,
+        aim=aim,
+        zone_editor=zones,
+        dry_run=dry_run,
         public_url=public_url,
         settings_file=settings_file,
         dice=DiceTable(),
@@ -109,7 +118,7 @@ def create_app(
     _warm_up()
     app.extensions["tocktable.service"] = service
     app.extensions[LENS_EXTENSION] = start_lens(service, lens, closing=ctx.closing)
-    for blueprint in (dashboard, api, events, records, openapi, admin, dice, lens_api):
+    for blueprint in (dashboard, api, events, records, openapi, admin, setup, dice, lens_api):
         app.register_blueprint(blueprint)
 
     @app.context_processor

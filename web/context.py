@@ -21,7 +21,7 @@ from table.steps import NewSession
 from web.history import History
 from web.join import join_url
 from web.present import Presenter, chip_set_named
-from web.protocols import Camera, TableService, WebConfig
+from web.protocols import AimAdvisor, Camera, DryRunner, TableService, WebConfig, ZoneEditor
 from web.security import PinGuard
 
 EXTENSION = "tocktable.web"
@@ -39,6 +39,12 @@ class WebContext:
     history: History
     data_dir: Path | None
     camera: Camera | None = None
+    aim: AimAdvisor | None = None
+    """The set-up page's camera advice (None: the page says there is no camera to aim)."""
+    dry_run: DryRunner | None = None
+    """The set-up page's dry run (None: the page has none: no camera)."""
+    zone_editor: ZoneEditor | None = None
+    """The zones drawn on the set-up page (None: the page cannot change them)."""
     heartbeat: float = 15.0
     """Seconds between SSE comment lines on an idle stream (keeps proxies and phones connected)."""
     max_streams: int = 56

@@ -26,7 +26,10 @@ from table.errors import TocktableError
 MAX_DEPTH = 32
 """Deepest JSON nesting accepted in a request body (the deepest legitimate body is 3)."""
 
-JSON_PAGES = ("/admin/command", "/admin/game", "/admin/end", "/admin/chip-set", "/admin/camera/view.json")
+JSON_PAGES = ("/admin/command", "/admin/game", "/admin/end", "/admin/chip-set", "/admin/camera/view.json",
+              "/admin/setup/aim.json", "/admin/setup/camera", "/admin/setup/zones.json", "/admin/setup/zones",
+              "/admin/setup/zones/calibrate", "/admin/setup/dry-run.json", "/admin/setup/dry-run/start",
+              "/admin/setup/dry-run/stop")
 """Admin routes that answer JSON (the rest of /admin are pages)."""
 
 log = logging.getLogger("tocktable.web")

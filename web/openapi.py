@@ -269,6 +269,12 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
+DRY_RUN = _object(["ok", "state", "streets"], {
+    "ok": BOOL, "state": {"type": "string", "enum": ["idle", "waiting", "dealing", "done"]},
+    "streets": {"type": "array", "items": {"type": "object", "description": "street, frame, board (cards as read), "
+                                           "seats (counts only), conflicts"}}})
+
+
 def _errors(*codes: int) -> dict[str, Any]:
     text = {400: "malformed request", 401: "not logged in", 403: "wrong PIN or CSRF token", 404: "nothing there",
             409: "not allowed now (nothing changed)", 413: "body over 64 KiB", 429: "too many wrong PINs",
@@ -360,6 +366,52 @@ def document() -> dict[str, Any]:
                 "annotated": BOOL, "zones": {"type": "object"}, "cards": {"type": "array", "items": {"type": "object"}},
                 "conflicts": {"type": "array", "items": {"type": "object"}}}), "the camera's view"),
                 **_errors(401)}}},
+        "/admin/setup/aim.json": {"get": {
+            "summary": "Camera aim advice for the latest frame", "operationId": "aimAdvice", "security": ADMIN,
+            "responses": {"200": _json(_object(["camera", "frame", "advice", "movable", "position"], {
+                "camera": BOOL, "frame": _nullable(INT), "movable": BOOL,
+                "advice": {"type": "array", "items": _object(["topic", "ok", "value", "text"], {
+                    "topic": STR, "ok": BOOL, "value": _nullable({"type": "number"}), "text": STR})},
+                "position": _nullable(_object(["lift", "tilt", "blur"], {
+                    "lift": {"type": "number"}, "tilt": {"type": "number"}, "blur": {"type": "number"}}))}),
+                "the advice, and where the demo's camera is"), **_errors(401)}}},
+        "/admin/setup/camera": {"post": {
+            "summary": "Move the demo's synthetic camera", "operationId": "moveCamera", "security": ADMIN,
+            "requestBody": {"required": True, "content": {"application/json": {"schema": _object([], {
+                "lift": {"type": "number", "minimum": -0.4, "maximum": 0.6},
+                "tilt": {"type": "number", "minimum": -20, "maximum": 20},
+                "blur": {"type": "number", "minimum": 0, "maximum": 8}})}}},
+            "responses": {"200": _json(_object(["ok", "position"], {"ok": BOOL, "position": {"type": "object"}}),
+                                       "moved"), **_errors(400, 401, 403, 404, 413)}}},
+        "/admin/setup/zones.json": {"get": {
+            "summary": "The zones the table uses", "operationId": "zones", "security": ADMIN,
+            "responses": {"200": _json(_object(["ok", "zones", "source", "locked", "seats"], {
+                "ok": BOOL, "zones": {"type": "object", "additionalProperties": {"type": "array"}},
+                "source": {"type": "string", "enum": ["config", "saved", "default"]}, "locked": BOOL, "seats": INT,
+                "note": _nullable(STR)}), "the zones, where they come from"), **_errors(401, 404)}}},
+        "/admin/setup/zones": {"post": {
+            "summary": "Keep and use new zones", "operationId": "saveZones", "security": ADMIN,
+            "requestBody": {"required": True, "content": {"application/json": {"schema": _object(["zones"], {
+                "zones": {"type": "object", "description": "board and seat:0 .. seat:N-1, each a polygon of 3 to 32 "
+                          "points [x, y] from 0 to 1", "additionalProperties": {"type": "array"}}})}}},
+            "responses": {"200": _json({"type": "object"}, "saved; as GET /admin/setup/zones.json"),
+                          **_errors(400, 401, 403, 404, 409, 413, 500)}}},
+        "/admin/setup/zones/calibrate": {"post": {
+            "summary": "Zones proposed from one card laid in front of each seat and one in the middle (not saved)",
+            "operationId": "calibrateZones", "security": ADMIN,
+            "responses": {"200": _json(_object(["ok", "zones", "ring", "board", "cards"], {
+                "ok": BOOL, "zones": {"type": "object"}, "ring": {"type": "array", "items": {"type": "array"}},
+                "board": {"type": "array"}, "cards": {"type": "array"}}), "the proposal, seat 1 first clockwise "
+                "from below the board"), **_errors(400, 401, 403, 404, 409)}}},
+        "/admin/setup/dry-run.json": {"get": {
+            "summary": "What the camera saw during the dry run, street by street", "operationId": "dryRun",
+            "security": ADMIN, "responses": {"200": _json(DRY_RUN, "the dry run"), **_errors(401, 404)}}},
+        "/admin/setup/dry-run/start": {"post": {
+            "summary": "Forget the last dry run and watch the next hand dealt", "operationId": "dryRunStart",
+            "security": ADMIN, "responses": {"200": _json(DRY_RUN, "watching"), **_errors(401, 403, 404)}}},
+        "/admin/setup/dry-run/stop": {"post": {
+            "summary": "Stop watching the dry run", "operationId": "dryRunStop",
+            "security": ADMIN, "responses": {"200": _json(DRY_RUN, "stopped"), **_errors(401, 403, 404)}}},
         "/api/openapi.json": {"get": {"summary": "This document", "operationId": "openapi",
                                       "responses": {"200": _json({"type": "object"}, "OpenAPI 3.0")}}},
     }  # fmt: skip

@@ -31,8 +31,10 @@ if TYPE_CHECKING:  # names for the type checker alone: the service's modules imp
 __all__ = [
     "STORAGE_FAULT_KINDS",
     "Ack",
+    "AimAdvisor",
     "Camera",
     "CameraFrame",
+    "DryRunner",
     "HistoryUnavailable",
     "LensFeed",
     "Published",
@@ -43,6 +45,7 @@ __all__ = [
     "TableService",
     "TableView",
     "WebConfig",
+    "ZoneEditor",
 ]
 
 Point = tuple[float, float]
@@ -249,3 +252,56 @@ class Camera(Protocol):
     on the frames); one that knows its own zones has a ``zones`` mapping too."""
 
     def read(self, *, newer_than: int = 0, timeout: float = 0.0) -> CameraFrame | None: ...
+
+
+class AimAdvisor(Protocol):
+    """The set-up page's camera advice (``tocktable.aim.AimCheck``): worked out on the Pi from the
+    camera's latest picture; the page gets words and numbers only."""
+
+    @property
+    def movable(self) -> bool:
+        """Whether the page may move the camera (the demo's synthetic one)."""
+        ...
+
+    def advice(self) -> dict[str, Any]:
+        """``{"frame": index or None, "advice": [{"topic", "ok", "value", "text"}, ...]}``."""
+        ...
+
+    def camera(self) -> dict[str, float] | None:
+        """Where the movable camera is (``lift`` m, ``tilt`` degrees, ``blur`` px), else None."""
+        ...
+
+    def move(self, **settings: Any) -> dict[str, float]:
+        """Move the movable camera: a ``ValueError`` saying the allowed ranges for a position it
+        cannot take, a ``LookupError`` when the camera is a real one."""
+        ...
+
+
+class ZoneEditor(Protocol):
+    """The zones the table uses, and new ones drawn on the set-up page
+    (``tocktable.table_zones.ZoneKeeper``)."""
+
+    def current(self) -> dict[str, Any]:
+        """``{"zones": {"board": [[x, y], ...], "seat:0": ...}, "source": "config" | "saved" |
+        "default", "locked": bool, "seats": int, "note": str | None}``."""
+        ...
+
+    def save(self, data: Any) -> dict[str, Any]:
+        """Check, keep and use new zones (then as :meth:`current`): a ``ValueError`` saying what is
+        wrong and what is allowed, a ``PermissionError`` when the configuration file sets the zones."""
+        ...
+
+    def calibrate(self) -> dict[str, Any]:
+        """Zones proposed from the cards laid on the table (not saved): ``{"zones", "ring": [seat
+        polygons clockwise], "board", "cards"}``; a ``ValueError`` saying what to lay down, a
+        ``PermissionError`` when the configuration sets the zones, a ``LookupError`` with no picture."""
+        ...
+
+
+class DryRunner(Protocol):
+    """A dry run (``tocktable.dry_run.DryRun``): what the camera saw, street by street, while the
+    host deals one hand. Each method returns ``{"state", "streets": [...]}``."""
+
+    def start(self) -> dict[str, Any]: ...
+    def stop(self) -> dict[str, Any]: ...
+    def report(self) -> dict[str, Any]: ...

@@ -52,9 +52,12 @@ def state(client: Any) -> dict[str, Any]:
     return data
 
 
-ADMIN_POSTS = ["/admin/command", "/admin/game", "/admin/end", "/admin/chip-set", "/admin/logout"]
+ADMIN_POSTS = ["/admin/command", "/admin/game", "/admin/end", "/admin/chip-set", "/admin/logout",
+               "/admin/setup/camera", "/admin/setup/zones", "/admin/setup/zones/calibrate",
+               "/admin/setup/dry-run/start", "/admin/setup/dry-run/stop"]
 ADMIN_GETS = ["/admin/camera", "/admin/camera/frame.jpg", "/admin/camera/view.json", "/admin/join.svg",
-              "/admin/state", "/admin/events"]
+              "/admin/state", "/admin/events", "/admin/setup", "/admin/setup/aim.json",
+              "/admin/setup/zones.json", "/admin/setup/dry-run.json"]
 
 
 def test_every_admin_route_is_in_the_lists_below(app: Any) -> None:
