@@ -156,10 +156,11 @@ class DeckProfile:
     created: float = 0.0
     threshold: float = 0.9
     model_reads: Mapping[str, str] = field(default_factory=dict)
-    """For an enrolled card the models alone named as another card on its enrollment photos, that
-    card (``{"Jc": "Qc"}``: this deck's jack of clubs reads as a queen to the models). A later card
-    matching ``Jc`` that the models read as ``Qc`` agrees with the profile: the models misread this
-    deck's letters the way they did when it was enrolled (a deck whose index letters they do not know)."""
+    """For an enrolled card the models alone did not name rightly on its enrollment photos, what
+    they named (``{"Jc": "Qc"}``: this deck's jack of clubs reads as a queen to the models; ``""``:
+    they were unsure of it). Where a card matches ``Jc`` the models' reading is no evidence against
+    the profile (they did not know this deck's jack), and a card the models read as ``Qc`` that the
+    profile cannot place surely is unsure (it may be this deck's jack)."""
 
     def __post_init__(self) -> None:
         if self.face_prototypes.ndim != 2 or len(self.face_prototypes) != len(self.face_labels):
@@ -183,7 +184,7 @@ class DeckProfile:
             raise ProfileError(f"profile threshold must be between 0 and 1, got {self.threshold!r}")
         for enrolled, read in self.model_reads.items():
             try:
-                Card.parse(enrolled), Card.parse(read)
+                Card.parse(enrolled), Card.parse(read) if read else None
             except CardParseError as error:
                 raise ProfileError(f"profile model reading {enrolled!r}: {read!r} is not two cards: {error}") from None
 
@@ -200,7 +201,8 @@ class DeckProfile:
         if not rows:
             raise ProfileError("a deck profile needs at least one card")
         backs_array = _unit(np.stack(back_rows)) if back_rows else np.zeros((0, 0), np.float32)
-        reads = {str(Card.parse(c)): str(Card.parse(r)) for c, r in (model_reads or {}).items() if c in faces}
+        reads = {str(Card.parse(c)): str(Card.parse(r)) if r else "" for c, r in (model_reads or {}).items()
+                 if c in faces}  # fmt: skip
         return DeckProfile(tuple(labels), _unit(np.stack(rows)), model_hash, tuple(back_labels), backs_array,
                            name=name, created=time.time(), model_reads=reads)  # fmt: skip
 

@@ -209,17 +209,18 @@ def enroll(reader: Any, faces: Mapping[str, Any], *, backs: Mapping[str, Any] | 
 
 
 def _misreads(reads: Mapping[str, list[str]]) -> dict[str, str]:
-    """The cards the models alone named as one same other card on all of their photos (see
-    :attr:`vision.deck_profile.DeckProfile.model_reads`); a card they read rightly, or were unsure
-    of, or read two ways, is not listed."""
+    """The cards the models alone did not name rightly on their photos, and what they named
+    (:attr:`vision.deck_profile.DeckProfile.model_reads`): one same other card on every photo, or
+    nothing (``""``: unsure, or named two ways). A card read rightly on any photo is not listed."""
     out = {}
     for card, named in reads.items():
         try:
             canonical = str(Card.parse(card))
         except CardParseError:
             continue  # from_faces says what is wrong with the name
-        if named and len(set(named)) == 1 and named[0] not in ("", canonical):
-            out[canonical] = named[0]
+        if not named or canonical in named:
+            continue
+        out[canonical] = named[0] if len(set(named)) == 1 else ""
     return out
 
 
@@ -423,8 +424,8 @@ class Guide:
                 continue
             (self.backs if ":" in step else self.faces)[step] = sample.vector
             self.misreads.pop(step, None)
-            if ":" not in step and sample.read not in (None, step):
-                self.misreads[step] = str(sample.read)
+            if ":" not in step and sample.read != step:
+                self.misreads[step] = sample.read or ""
             self._save_partial()
         return self._finish(skipped)
 

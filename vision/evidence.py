@@ -15,8 +15,9 @@ into :class:`vision.observations.Observations` once, by fixed rules:
 3. the pips may name a number card the corners hesitate over, or veto a reading they contradict;
    a body that shows a picture vetoes a number card (it is a court card);
 4. the deck profile (cards enrolled from the user's deck) may name a face-up card, or make it
-   unsure when it surely disagrees with the models (unless the models read the enrolled card's own
-   photos that same wrong way: a deck whose letters they do not know);
+   unsure when it surely disagrees with the models (unless the models did not read that enrolled
+   card's own photos rightly: a deck whose letters they do not know); a card the profile cannot
+   place that the models read as they misread another enrolled card is unsure;
 5. a face-down card carries its Tock mark, and its confidence is P(face down) × P(mark).
 """
 
@@ -57,7 +58,9 @@ class Evidence:
     contradict the reading, ``picture_veto`` the body shows a picture where the corners read a number.
     Profile: ``profile_card``/``profile_confidence`` (-1: no sure match), ``profile_face`` a card
     the models took for a back that shows a face's blank margins and surely matches an enrolled face,
-    ``profile_explains`` the models read the card as they read the enrolled card's own photos.
+    ``profile_explains`` the models did not read the matching enrolled card's own photos rightly
+    (their reading is no evidence against the profile), ``profile_doubt`` no sure match, and the
+    models read the card as they misread another enrolled card of this deck.
     Small cards: ``small`` read by the small-card reader, ``small_best`` its best card (52: nothing
     to name), ``small_posterior`` that card's probability.
     Backs: ``marks`` and ``mark_confidence`` of face-down cards, ``backs_read`` which were read.
@@ -97,6 +100,7 @@ class Evidence:
     profile_confidence: np.ndarray = field(init=False)
     profile_face: np.ndarray = field(init=False)
     profile_explains: np.ndarray = field(init=False)
+    profile_doubt: np.ndarray = field(init=False)
     small: np.ndarray = field(init=False)
     small_best: np.ndarray = field(init=False)
     small_posterior: np.ndarray = field(init=False)
@@ -130,6 +134,7 @@ class Evidence:
         self.profile_confidence = _floats(n)
         self.profile_face = np.zeros(n, bool)
         self.profile_explains = np.zeros(n, bool)
+        self.profile_doubt = np.zeros(n, bool)
         self.small = np.zeros(n, bool)
         self.small_best = np.full(n, 52, np.int64)
         self.small_posterior = _floats(n)
@@ -212,6 +217,7 @@ class Evidence:
         card_ids[by_pips], confidence[by_pips] = self.pip_named[by_pips], self.pip_confidence[by_pips]
         card_ids[face_up & self.pip_veto & ~by_pips] = -1  # the confidence stays the best guess's
         card_ids[face_up & self.picture_veto] = -1
+        card_ids[face_up & self.profile_doubt] = -1
         for i in np.flatnonzero(face_up & (self.profile_card >= 0) & readable):
             enrolled, sure = int(self.profile_card[i]), float(self.profile_confidence[i])
             if card_ids[i] >= 0 and card_ids[i] != enrolled and not self.profile_explains[i]:  # both sure, disagreeing

@@ -446,12 +446,15 @@ class Profile(Stage):
         evidence.asked[self.name][blank] = True
         if not len(rows):
             return
+        misread_as = set(profile.model_reads.values())
         for i, match in zip(rows, profile.match_faces(evidence.embedding[rows]), strict=True):
+            read = str(Card.from_id(int(evidence.best[i])))
             if match.card is not None:
                 evidence.profile_card[i], evidence.profile_confidence[i] = Card.parse(match.card).id, match.confidence
                 evidence.profile_face[i] = not up[i]
-                read = str(Card.from_id(int(evidence.best[i])))
-                evidence.profile_explains[i] = profile.model_reads.get(match.card) == read
+                evidence.profile_explains[i] = match.card in profile.model_reads
+            elif read in misread_as:  # the models read another enrolled card of this deck this way
+                evidence.profile_doubt[i] = True
 
 
 STAGES: dict[str, type[Stage]] = {

@@ -143,3 +143,18 @@ def test_the_command_says_why_each_card_was_not_enrolled(tmp_path: Path, capsys:
     assert re.search(r"    Jc: Jc\.png: the card looks like a back", out)
     assert "    2s: no photo named after it" in out
 
+
+
+def test_the_profile_keeps_what_the_models_could_not_read_at_enrollment(tmp_path: Path) -> None:
+    from vision.deck_profile import DeckProfile, ProfileError
+    from vision.enroll import _misreads
+
+    reads = {"Jc": ["Qc", "Qc"], "Ah": ["Ah", ""], "Kd": ["", ""], "7c": ["8c", "9c"], "5s": ["5s"]}
+    assert _misreads(reads) == {"Jc": "Qc", "Kd": "", "7c": ""}  # read rightly once: not listed
+    vectors = {card: [np.eye(8, dtype=np.float32)[k]] for k, card in enumerate(("Jc", "Kd", "Ah"))}
+    profile = DeckProfile.from_faces(vectors, model_hash="m", model_reads={"Jc": "Qc", "Kd": "", "9h": "9d"})
+    assert dict(profile.model_reads) == {"Jc": "Qc", "Kd": ""}  # only enrolled cards
+    again = DeckProfile.load(profile.save(tmp_path / "deck.npz"), model_hash="m")
+    assert dict(again.model_reads) == {"Jc": "Qc", "Kd": ""}
+    with pytest.raises(ProfileError, match="'Jc': 'Zz'"):
+        DeckProfile(profile.face_labels, profile.face_prototypes, "m", model_reads={"Jc": "Zz"})
