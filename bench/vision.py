@@ -502,8 +502,9 @@ def _print_decks(figures: dict[str, Any], reader: CardReader, args: argparse.Nam
                                           true_outlines=args.true_outlines, letters=letters)  # fmt: skip
             for key in total:
                 total[key] += r[key]
-            print(f"  {letters:<3} {'touching' if touching else 'apart':<8}: {r['face_up']} face up, read right "
-                  f"{r['right']} ({r['read_right_of_face_up']:.2%}), unsure {r['unsure']}, wrong {r['wrong']}")  # fmt: skip
+            where = "touching" if touching else "apart"
+            print(f"  {letters:<3} {where:<8}: {r['face_up']} face up, read right {r['right']} "
+                  f"({r['read_right_of_face_up']:.2%}), unsure {r['unsure']}, wrong {r['wrong']}")  # fmt: skip
             wrong = [c for c in r["confusions"] if "→?" not in c]
             if wrong:
                 print("    wrong (truth→read(confidence)): " + " ".join(wrong))
@@ -531,7 +532,8 @@ def _print_hard(r: dict[str, Any]) -> dict[str, Any]:
 
 
 def _finish(figures: dict[str, Any], args: argparse.Namespace) -> int:
-    if not args.skip_peers and args.only not in ("hard", "decks"):  # the peer on the same scenes, photos and frames, in this run
+    # The peer on the same scenes, photos and frames, in this run.
+    if not args.skip_peers and args.only not in ("hard", "decks"):
         from bench.vision_peer import beside
 
         if args.true_outlines:

@@ -281,7 +281,8 @@ class DeckProfile:
         return DeckProfile(tuple(meta["face_labels"]), faces, str(meta["model_hash"]), tuple(meta["back_labels"]),
                            backs, name=str(meta.get("name", "")), created=float(meta.get("created", 0.0)),
                            threshold=float(meta.get("threshold", 0.9)),
-                           model_reads={str(k): str(v) for k, v in dict(meta.get("model_reads", {})).items()})  # fmt: skip
+                           model_reads={str(k): str(v)
+                                        for k, v in dict(meta.get("model_reads", {})).items()})  # fmt: skip
 
 
 def _rows(

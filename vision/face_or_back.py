@@ -90,7 +90,8 @@ def blank_margins_of(card: np.ndarray) -> Margins:
     h, w = grey.shape
     inner = grey[round(0.03 * h) : round(0.97 * h), round(0.03 * w) : round(0.97 * w)]
     paper = max(float(np.percentile(inner, 95)), 1.0)
-    tone = image[round(0.03 * h) : round(0.97 * h), round(0.03 * w) : round(0.97 * w)][inner >= 0.97 * paper].mean(axis=0)
+    inner_colour = image[round(0.03 * h) : round(0.97 * h), round(0.03 * w) : round(0.97 * w)]
+    tone = inner_colour[inner >= 0.97 * paper].mean(axis=0)
     y0, y1 = round(ROWS[0] * h), round(ROWS[1] * h)
     strips = []
     for x0, x1 in STRIPS:
@@ -99,7 +100,6 @@ def blank_margins_of(card: np.ndarray) -> Margins:
         colour = np.median(strip.reshape(-1, 3), axis=0) / max(float(np.median(g)), 1.0)
         strips.append((float(g.std()) / paper, float(np.median(g)) / paper,
                        float(np.abs(colour - tone / tone.mean()).max())))  # fmt: skip
-    inner_colour = image[round(0.03 * h) : round(0.97 * h), round(0.03 * w) : round(0.97 * w)]
     ink = float(((inner_colour / np.maximum(tone, 1.0)).min(axis=2) < 0.5).mean())
     # The blanker strip counts: an outline a little off the card, or a neighbour lying over one
     # margin, leaves the other blank; a back's pattern fills both.

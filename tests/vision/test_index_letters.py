@@ -46,7 +46,8 @@ def test_the_letters_change_only_the_index_of_aces_and_court_cards() -> None:
         body = (slice(int(0.45 * FACE_H), int(0.55 * FACE_H)), slice(int(0.3 * FACE_W), int(0.7 * FACE_W)))
         assert np.array_equal(a[body], b[body]), card  # the picture and pips are the deck's own
     ace_one = deck_style(12, "holdout", "fr1")
-    assert not np.array_equal(render_face(ace_one, Card.parse("Ac"))[corner], render_face(english, Card.parse("Ac"))[corner])
+    ace = Card.parse("Ac")
+    assert not np.array_equal(render_face(ace_one, ace)[corner], render_face(english, ace)[corner])
 
 
 def test_unknown_letters_and_deck_names_are_refused() -> None:

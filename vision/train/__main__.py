@@ -154,7 +154,8 @@ def corner_loss(rank_logits: torch.Tensor, suit_logits: torch.Tensor, data: Corn
 
 
 def train_corner(data: CornerData, keep: np.ndarray, *, seed: int, steps: int, label: str,
-                 augment: int = AUGMENT_VERSION, init: CornerNet | None = None, lr: float = 3e-3) -> CornerNet:  # fmt: skip
+                 augment: int = AUGMENT_VERSION, init: CornerNet | None = None,
+                 lr: float = 3e-3) -> CornerNet:  # fmt: skip
     """One corner reader trained on the crops where ``keep`` is true; ``init``: fine-tune these
     weights (taken from an ONNX file: their batch norms stay fixed, see
     :mod:`vision.train.onnx_weights`) instead of starting at random."""
@@ -493,7 +494,8 @@ def _finish_fine_tune(args: argparse.Namespace, argv: list[str] | None, ensemble
                       output_names=["rank_logits", "suit_logits", "embedding"],
                       dynamic_axes={"crops": {0: "n"}, "rank_logits": {1: "n"}, "suit_logits": {1: "n"},
                                     "embedding": {0: "n"}}, opset_version=17, dynamo=False)  # fmt: skip
-    quantize_model(path, "crops", [prepare_crops(calib.crops[i : i + 64]) for i in range(0, min(len(calib.crops), 2048), 64)])
+    batches = [prepare_crops(calib.crops[i : i + 64]) for i in range(0, min(len(calib.crops), 2048), 64)]
+    quantize_model(path, "crops", batches)
     manifest = json.loads((args.init / "reader.json").read_text())
     temperature, threshold = float(manifest["temperature"]), float(manifest["threshold"])
     dependence = float(manifest.get("dependence", 0.0))

@@ -197,9 +197,10 @@ def main(argv: list[str] | None = None) -> int:
     sets = corner_sets(args)
     train, calib, hold, hold_focus = sets.train, sets.calib, sets.hold, sets.hold_focus
     print(f"training crops {len(train.rank)}, font families {len(set(train.family.tolist()))}")
-    init = None
+    init: ExpertNet | None = None
     if args.init is not None and args.init.suffix == ".onnx":
-        init = load_onnx_weights(ExpertNet(), args.init)  # type: ignore[assignment]
+        init = ExpertNet()
+        load_onnx_weights(init, args.init)
     elif args.init is not None:
         init = ExpertNet()
         init.load_state_dict(torch.load(args.init, weights_only=True))
@@ -207,8 +208,9 @@ def main(argv: list[str] | None = None) -> int:
         train = subset(train, train.family % 4 != args.leave_out)
         print(f"left out font families with hash mod 4 = {args.leave_out}: {len(train.rank)} crops")
     draw = hard_draw(train, args.ensemble, args.hard) if args.hard != 1.0 else None
+    from_onnx = args.init is not None and args.init.suffix == ".onnx"
     net = train_expert(train, seed=args.seed * 100 + 50, steps=args.steps, augment=args.augment, init=init,
-                       lr=args.lr, draw=draw, frozen_norms=args.init is not None and args.init.suffix == ".onnx")  # fmt: skip
+                       lr=args.lr, draw=draw, frozen_norms=from_onnx)  # fmt: skip
     args.out.mkdir(parents=True, exist_ok=True)
     torch.save(net.state_dict(), args.out / "expert.pt")
     path = export(net, args.out, calib.crops)

@@ -77,7 +77,7 @@ def load_onnx_weights(model: nn.Module, path: Path) -> nn.Module:
                 # The batch norm folded into it is the module after it in its block ("x.0" → "x.1").
                 parent, _, index = name.rpartition(".")
                 norm = modules.get(f"{parent}.{int(index) + 1}") if index.isdigit() else None
-                if isinstance(norm, nn.BatchNorm2d):
+                if isinstance(norm, nn.BatchNorm2d) and norm.running_mean is not None and norm.running_var is not None:
                     norm.weight.fill_(1.0)
                     norm.bias.copy_(torch.from_numpy(bias))
                     norm.running_mean.zero_()
