@@ -10,6 +10,8 @@ Figures:
   the same photos read without it (the shipped models alone), in the same run.
 - synthetic decks: hold-out deck styles; each card enrolled from one rendered photo of it
   alone, then 12-card tables of that deck (other seeds, any rotation) read with and without.
+- the same with decks printing German (K D B) and Dutch (H V B) index letters: German ones the
+  models read with no setting, Dutch ones they misread (V is a queen there, a jack in French).
 - another mark design: a deck's backs enrolled from one card per mark (our stickers standing
   in for a design the mark reader does not know), then face-down tables of that deck.
 - cost: enrollment time per photo, profile file size.
@@ -119,12 +121,15 @@ def _retaken(reader: CardReader, card: str, deck: str, seed: int, *, face_up: bo
     return image
 
 
-def synthetic(reader: CardReader, decks: int, scenes: int, *, seed: int) -> dict[str, Any]:
+def synthetic(reader: CardReader, decks: int, scenes: int, *, seed: int, letters: str = "en") -> dict[str, Any]:
+    """Hold-out decks printing the index letters ``letters`` (:data:`vision.faces.INDEX_SETS`)
+    enrolled from one photo per card, then 12-card tables read with and without the profile."""
     with_profile: Counter[str] = Counter()
     without: Counter[str] = Counter()
     rng = np.random.default_rng(seed)
+    pool = "holdout" if letters == "en" else f"holdout-{letters}"
     for d in range(decks):
-        deck = f"holdout-{seed * 100 + d}"
+        deck = f"{pool}-{seed * 100 + d}"
         photos = {card: _retaken(reader, card, deck, seed * 10_000 + d * 100 + k, face_up=True)
                   for k, card in enumerate(DECK_ORDER)}  # fmt: skip
         profile = enroll(reader, photos)
@@ -140,7 +145,7 @@ def synthetic(reader: CardReader, decks: int, scenes: int, *, seed: int) -> dict
                         continue
                     obs = seen[int(np.argmax(ious))]
                     _tally(counts, truth.card, obs.card, obs.confidence)
-        sys.stderr.write(f"\r  synthetic deck {d + 1}/{decks}")
+        sys.stderr.write(f"\r  synthetic {letters} deck {d + 1}/{decks}")
     sys.stderr.write("\n")
     reader.use_profile(None)
     return {"decks": decks, "scenes_per_deck": scenes, "with_profile": _rates(with_profile),
@@ -215,6 +220,12 @@ def main(argv: list[str] | None = None) -> int:
     print("synthetic hold-out decks, one rendered photo per card:")
     print("  " + _line("with the profile", figures["synthetic"]["with_profile"]))
     print("  " + _line("without (models alone)", figures["synthetic"]["without_profile"]))
+    for letters, what in (("de", "German (K D B)"), ("nl", "Dutch (H V B: not read without enrolling)")):
+        figures[f"synthetic_{letters}"] = f = synthetic(reader, args.decks, args.scenes, seed=args.seed + 2,
+                                                        letters=letters)  # fmt: skip
+        print(f"hold-out decks with {what} index letters, one rendered photo per card:")
+        print("  " + _line("with the profile", f["with_profile"]))
+        print("  " + _line("without (models alone)", f["without_profile"]))
     figures["backs"] = backs(reader, args.decks, args.scenes, seed=args.seed + 1)
     print("  " + _line("backs enrolled as another mark design (one per mark)", figures["backs"]["enrolled_backs"]))
     cost = figures["backs"]["ms_per_back"]

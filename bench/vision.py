@@ -2,7 +2,7 @@
 
     python -m bench.vision                 # all figures (a few minutes on two cores)
     python -m bench.vision --scenes 20     # fewer synthetic scenes (both hold-outs)
-    python -m bench.vision --only hard     # one group: speed, synthetic, hard or real
+    python -m bench.vision --only hard     # one group: speed, synthetic, decks, hard or real
     python -m bench.vision --json out.json # also write the figures as JSON
     python -m bench.vision --skip-peers    # without the peer (bench/vision_peer.py: a classical reader)
 
@@ -14,6 +14,9 @@ Figures:
 - synthetic hold-out: scenes drawn with deck styles from the hold-out font pool (never trained
   on) and scene seeds never used in training; 12 cards per 1280×720 frame. "spread" scenes have
   cards apart, "touching" scenes have neighbours touching or overlapping.
+- decks of other languages: the synthetic hold-out's scenes (cards apart and touching) with decks
+  printing French (R D V; the ace an A, or a 1) and German (K D B) index letters, read with no
+  setting. Targets: 99 % of face-up cards read right, 0.2 % wrong.
 - hard hold-out: tables dealt by :func:`vision.scene_layouts.deal_hard`, a quarter of each kind
   ("large": cards up to 70 % of the frame high; "grid": all 52 cards touching in 4 rows; "tilted":
   the camera 25-45° from straight down; "textured": wood, patterned or dark cloth, hard light and
@@ -56,6 +59,8 @@ _RANKS = {"Ace": "A", "King": "K", "Queen": "Q", "Jack": "J", "10": "T"}
 _SUITS = {"club": "c", "diamond": "d", "heart": "h", "spade": "s"}
 HARD_SEED = 2_000_000_000
 """Hard hold-out scene seeds start here: above every seed training draws (those are below 2³⁰)."""
+DECK_TARGETS = {"read": 0.99, "wrong": 0.002}
+"""What the reader is built to reach on hold-out decks with French and German index letters."""
 TARGETS = {"found": 0.99, "read": 0.98, "wrong": 0.002}
 """What the reader is being built to reach on the hard hold-out."""
 
@@ -72,14 +77,16 @@ def read_at_true_outlines(reader: CardReader, image: np.ndarray, truth: tuple[Ca
 
 
 def synthetic(reader: CardReader, scenes: int, *, touching: bool, seed: int,
-              true_outlines: bool = False) -> dict[str, Any]:  # fmt: skip
+              true_outlines: bool = False, letters: str = "en") -> dict[str, Any]:  # fmt: skip
+    """Hold-out scenes (``letters``: the index set of their decks, :data:`vision.faces.INDEX_SETS`)."""
     rng = np.random.default_rng(seed)
+    pool = "holdout" if letters == "en" else f"holdout-{letters}"
     counts = {"cards": 0, "found": 0, "face_up": 0, "found_up": 0, "right": 0, "unsure": 0, "wrong": 0,
               "side_right": 0}  # fmt: skip
     confusions: list[str] = []
     for k in range(scenes):
         number = seed * 1000 + k
-        spec = SceneSpec(cards=deal_rows(rng, touching=touching), seed=number, deck=f"holdout-{number}")
+        spec = SceneSpec(cards=deal_rows(rng, touching=touching), seed=number, deck=f"{pool}-{number}")
         scene = render_scene(spec)
         seen = read_at_true_outlines(reader, scene.image, scene.truth) if true_outlines else reader.read(scene.image)
         for truth in scene.truth:
@@ -104,7 +111,7 @@ def synthetic(reader: CardReader, scenes: int, *, touching: bool, seed: int,
             elif obs.card is not None:
                 counts["wrong"] += 1
                 confusions.append(f"back→{obs.card}({obs.confidence:.2f})")
-        sys.stderr.write(f"\r  synthetic {'touching' if touching else 'spread'} scene {k + 1}/{scenes}")
+        sys.stderr.write(f"\r  synthetic {letters} {'touching' if touching else 'spread'} scene {k + 1}/{scenes}")
     sys.stderr.write("\n")
     up = max(counts["face_up"], 1)
     found = max(counts["found"], 1)
@@ -402,7 +409,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, default=60, help="frames timed for speed (default 60)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--models", type=Path, default=MODELS_DIR, help="model folder (default: the shipped models)")
-    parser.add_argument("--only", choices=["speed", "synthetic", "hard", "real"], help="measure only this group")
+    parser.add_argument("--only", choices=["speed", "synthetic", "decks", "hard", "real"],
+                        help="measure only this group")  # fmt: skip
     parser.add_argument("--true-outlines", action="store_true",
                         help="synthetic scenes: read cards at their true outlines (the classifier alone)")  # fmt: skip
     parser.add_argument("--skip-peers", action="store_true", help="do not measure the classical template reader beside")
@@ -432,6 +440,8 @@ def main(argv: list[str] | None = None) -> int:
               f"({r['wrong_rate']:.2%}), face up/down right {r['face_up_right_of_detected']:.2%}")  # fmt: skip
         if r["confusions"]:
             print("  misses (truth→read(confidence)): " + " ".join(r["confusions"]))
+    if args.only in (None, "decks"):
+        _print_decks(figures, reader, args)
     if args.only in (None, "hard"):
         figures["hard"] = _print_hard(hard(reader, max(args.scenes // len(KINDS), 1)))
     if args.only not in (None, "real"):
@@ -475,6 +485,35 @@ def main(argv: list[str] | None = None) -> int:
     return _finish(figures, args)
 
 
+DECK_LETTERS = ("fr", "fr1", "de")
+"""The index sets of the "decks" group: French (R D V, the ace an A or a 1) and German (K D B)."""
+
+
+def _print_decks(figures: dict[str, Any], reader: CardReader, args: argparse.Namespace) -> None:
+    """Hold-out decks printing French and German index letters, cards apart and touching: the
+    scenes of the synthetic group (same seeds, cards and tables), only the letters differ."""
+    print(f"decks of other languages (hold-out fonts and styles; targets: read >= {DECK_TARGETS['read']:.0%}, "
+          f"wrong <= {DECK_TARGETS['wrong']:.1%}):")  # fmt: skip
+    total = {"face_up": 0, "right": 0, "unsure": 0, "wrong": 0}
+    for letters in DECK_LETTERS:
+        for touching in (False, True):
+            name = f"decks_{letters}_{'touching' if touching else 'spread'}"
+            figures[name] = r = synthetic(reader, args.scenes, touching=touching, seed=7 if touching else 3,
+                                          true_outlines=args.true_outlines, letters=letters)  # fmt: skip
+            for key in total:
+                total[key] += r[key]
+            where = "touching" if touching else "apart"
+            print(f"  {letters:<3} {where:<8}: {r['face_up']} face up, read right {r['right']} "
+                  f"({r['read_right_of_face_up']:.2%}), unsure {r['unsure']}, wrong {r['wrong']}")  # fmt: skip
+            wrong = [c for c in r["confusions"] if "→?" not in c]
+            if wrong:
+                print("    wrong (truth→read(confidence)): " + " ".join(wrong))
+    up = max(total["face_up"], 1)
+    figures["decks"] = {**total, "right_rate": total["right"] / up, "wrong_rate": total["wrong"] / up}
+    print(f"  all: {total['right']}/{total['face_up']} right ({total['right'] / up:.2%}), unsure {total['unsure']}, "
+          f"wrong {total['wrong']} ({total['wrong'] / up:.2%})")  # fmt: skip
+
+
 def _print_hard(r: dict[str, Any]) -> dict[str, Any]:
     a = r["all"]
     print(f"hard hold-out ({a['scenes']} scenes, hold-out decks; targets: found >= {TARGETS['found']:.0%}, "
@@ -493,7 +532,8 @@ def _print_hard(r: dict[str, Any]) -> dict[str, Any]:
 
 
 def _finish(figures: dict[str, Any], args: argparse.Namespace) -> int:
-    if not args.skip_peers and args.only != "hard":  # the peer on the same scenes, photos and frames, in this run
+    # The peer on the same scenes, photos and frames, in this run.
+    if not args.skip_peers and args.only not in ("hard", "decks"):
         from bench.vision_peer import beside  # closes the cycle tools/import_graph allows (the peer uses this module)
 
         if args.true_outlines:

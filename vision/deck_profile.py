@@ -155,6 +155,12 @@ class DeckProfile:
     name: str = ""
     created: float = 0.0
     threshold: float = 0.9
+    model_reads: Mapping[str, str] = field(default_factory=dict)
+    """For an enrolled card the models alone did not name rightly on its enrollment photos, what
+    they named (``{"Jc": "Qc"}``: this deck's jack of clubs reads as a queen to the models; ``""``:
+    they were unsure of it). Where a card matches ``Jc`` the models' reading is no evidence against
+    the profile (they did not know this deck's jack), and a card the models read as ``Qc`` that the
+    profile cannot place surely is unsure (it may be this deck's jack)."""
 
     def __post_init__(self) -> None:
         if self.face_prototypes.ndim != 2 or len(self.face_prototypes) != len(self.face_labels):
@@ -176,20 +182,29 @@ class DeckProfile:
                 raise ProfileError(f"profile back label {label!r} is not a mark like 'h:large': {error}") from None
         if not 0.0 < self.threshold < 1.0:
             raise ProfileError(f"profile threshold must be between 0 and 1, got {self.threshold!r}")
+        for enrolled, read in self.model_reads.items():
+            try:
+                Card.parse(enrolled), Card.parse(read) if read else None
+            except CardParseError as error:
+                raise ProfileError(f"profile model reading {enrolled!r}: {read!r} is not two cards: {error}") from None
 
     # ------------------------------------------------------------------ making
     @staticmethod
     def from_faces(faces: Mapping[str, Iterable[np.ndarray]], *, model_hash: str,
-                   backs: Mapping[str, Iterable[np.ndarray]] | None = None, name: str = "") -> DeckProfile:  # fmt: skip
+                   backs: Mapping[str, Iterable[np.ndarray]] | None = None, name: str = "",
+                   model_reads: Mapping[str, str] | None = None) -> DeckProfile:  # fmt: skip
         """A profile from embeddings per card (``"Ah": [vector, ...]``) and optionally back
-        descriptors per mark (``"h:large": [vector, ...]``)."""
+        descriptors per mark (``"h:large": [vector, ...]``) and the other cards the models alone
+        named on some enrolled cards' photos (:attr:`model_reads`)."""
         labels, rows = _rows(faces, canonical=lambda t: str(Card.parse(t)), what="card")
         back_labels, back_rows = _rows(backs or {}, canonical=lambda t: str(Mark.parse(t)), what="mark")
         if not rows:
             raise ProfileError("a deck profile needs at least one card")
         backs_array = _unit(np.stack(back_rows)) if back_rows else np.zeros((0, 0), np.float32)
+        reads = {str(Card.parse(c)): str(Card.parse(r)) if r else "" for c, r in (model_reads or {}).items()
+                 if c in faces}  # fmt: skip
         return DeckProfile(tuple(labels), _unit(np.stack(rows)), model_hash, tuple(back_labels), backs_array,
-                           name=name, created=time.time())  # fmt: skip
+                           name=name, created=time.time(), model_reads=reads)  # fmt: skip
 
     @property
     def cards(self) -> tuple[str, ...]:
@@ -224,7 +239,7 @@ class DeckProfile:
         path = Path(path)
         meta = {"version": PROFILE_VERSION, "model_hash": self.model_hash, "name": self.name,
                 "created": self.created, "threshold": self.threshold, "face_labels": list(self.face_labels),
-                "back_labels": list(self.back_labels)}  # fmt: skip
+                "back_labels": list(self.back_labels), "model_reads": dict(self.model_reads)}  # fmt: skip
         buffer = io.BytesIO()
         np.savez_compressed(buffer, meta=np.array(json.dumps(meta)), faces=self.face_prototypes,
                             backs=self.back_prototypes)  # fmt: skip
@@ -265,7 +280,9 @@ class DeckProfile:
                                f"{model_hash}): enroll the deck again (tocktable enroll)")  # fmt: skip
         return DeckProfile(tuple(meta["face_labels"]), faces, str(meta["model_hash"]), tuple(meta["back_labels"]),
                            backs, name=str(meta.get("name", "")), created=float(meta.get("created", 0.0)),
-                           threshold=float(meta.get("threshold", 0.9)))  # fmt: skip
+                           threshold=float(meta.get("threshold", 0.9)),
+                           model_reads={str(k): str(v)
+                                        for k, v in dict(meta.get("model_reads", {})).items()})  # fmt: skip
 
 
 def _rows(

@@ -105,10 +105,11 @@ class Sample:
     corners: np.ndarray
 
 
-def _largest(observations: Any, *, face_up: bool) -> int | None:
+def _largest(observations: Any, *, face_up: bool | None) -> int | None:
+    """The largest card lying ``face_up`` as the reader says (None: either way)."""
     best, best_area = None, 0.0
     for i in range(len(observations)):
-        if bool(observations.face_up[i]) != face_up:
+        if face_up is not None and bool(observations.face_up[i]) != face_up:
             continue
         area = float(cv2.contourArea(observations.corners[i].astype(np.float32)))
         if area > best_area:
@@ -117,13 +118,33 @@ def _largest(observations: Any, *, face_up: bool) -> int | None:
 
 
 def face_sample(reader: Any, image: Any) -> Sample:
-    """The embedding of the largest face-up card in ``image`` (EnrollError when there is none)."""
-    observations = reader.read(image)
-    i = _largest(observations, face_up=True)
+    """The embedding of the largest card in ``image``, which must be a face (EnrollError saying
+    what was seen instead).
+
+    A face is told from a back by the card itself (:mod:`vision.face_or_back`: blank paper in a
+    margin beside the middle of the card, where a back shows its pattern), or by the reader's
+    models (the card model, or an index they know). Either suffices: a deck whose index letters or
+    court pictures the models do not know is the deck that needs enrolling.
+    """
+    from vision.face_or_back import blank_margins
+    from vision.reader import check_frame
+
+    frame = check_frame(image, what="photo")
+    evidence = reader.evidence(frame)
+    observations = evidence.decide()
+    i = _largest(observations, face_up=None)
     if i is None:
-        raise EnrollError("no face-up card in the picture: lay the card face up, alone, in full view")
-    return Sample(observations.embeddings[i].copy(), observations[i].card, float(observations.confidence[i]),
-                  observations.corners[i].copy())  # fmt: skip
+        raise EnrollError("no card found in the picture: lay the card face up, alone, in full view, on a "
+                          "table of another colour than the card")  # fmt: skip
+    margins = blank_margins(frame, observations.corners[i])
+    if not margins.blank and not bool(observations.face_up[i]):
+        raise EnrollError(f"the card looks like a back, not a face: {margins.why_not()}; lay it face up, "
+                          "alone, in full view")  # fmt: skip
+    read, confidence = observations[i].card, float(observations.confidence[i])
+    if read is None and evidence.readable[i] and evidence.posterior[i] >= evidence.threshold:
+        # The models name a card surely even though they took it for a back (or the pips doubt it).
+        read, confidence = str(Card.from_id(int(evidence.best[i]))), float(evidence.posterior[i])
+    return Sample(observations.embeddings[i].copy(), read, confidence, observations.corners[i].copy())
 
 
 def back_sample(reader: Any, image: Any) -> Sample:
@@ -158,25 +179,49 @@ def enroll(reader: Any, faces: Mapping[str, Any], *, backs: Mapping[str, Any] | 
     """A deck profile from photos: ``faces`` maps a card ("Ah") to one photo (BGR array or file
     path) or several; ``backs`` maps a mark ("h:large") to photos of a back carrying it (a deck
     with another mark design than Tock stickers). Raises EnrollError naming the photo that
-    shows no card."""
+    shows no usable card: one line per such photo, card by card, each saying why."""
     face_vectors: dict[str, list[np.ndarray]] = {}
+    model_reads: dict[str, list[str]] = {}
+    problems: list[str] = []
     for card, value in faces.items():
         for k, image in enumerate(_images(value)):
             try:
-                face_vectors.setdefault(card, []).append(face_sample(reader, _load(image)).vector)
+                sample = face_sample(reader, _load(image))
             except EnrollError as error:
-                raise EnrollError(f"photo {k + 1} of {card}: {error}") from None
+                problems.append(f"photo {k + 1} of {card}: {error}")
+                continue
+            face_vectors.setdefault(card, []).append(sample.vector)
+            model_reads.setdefault(card, []).append(sample.read or "")
     back_vectors: dict[str, list[np.ndarray]] = {}
     for mark, value in (backs or {}).items():
         for k, image in enumerate(_images(value)):
             try:
                 back_vectors.setdefault(mark, []).append(back_sample(reader, _load(image)).vector)
             except EnrollError as error:
-                raise EnrollError(f"photo {k + 1} of the back {mark}: {error}") from None
+                problems.append(f"photo {k + 1} of the back {mark}: {error}")
+    if problems:
+        raise EnrollError(f"{len(problems)} photo(s) could not be enrolled:\n  " + "\n  ".join(problems))
     try:
-        return DeckProfile.from_faces(face_vectors, model_hash=reader.model_hash, backs=back_vectors, name=name)
+        return DeckProfile.from_faces(face_vectors, model_hash=reader.model_hash, backs=back_vectors, name=name,
+                                      model_reads=_misreads(model_reads))  # fmt: skip
     except ProfileError as error:
         raise EnrollError(str(error)) from None
+
+
+def _misreads(reads: Mapping[str, list[str]]) -> dict[str, str]:
+    """The cards the models alone did not name rightly on their photos, and what they named
+    (:attr:`vision.deck_profile.DeckProfile.model_reads`): one same other card on every photo, or
+    nothing (``""``: unsure, or named two ways). A card read rightly on any photo is not listed."""
+    out = {}
+    for card, named in reads.items():
+        try:
+            canonical = str(Card.parse(card))
+        except CardParseError:
+            continue  # from_faces says what is wrong with the name
+        if not named or canonical in named:
+            continue
+        out[canonical] = named[0] if len(set(named)) == 1 else ""
+    return out
 
 
 @dataclass
@@ -187,6 +232,8 @@ class FolderReport:
     enrolled: dict[str, int] = field(default_factory=dict)
     skipped: list[str] = field(default_factory=list)
     disagreements: list[str] = field(default_factory=list)
+    reasons: dict[str, list[str]] = field(default_factory=dict)
+    """For each card some photo of which could not be enrolled: why, photo by photo."""
 
     @property
     def missing(self) -> list[str]:
@@ -202,6 +249,7 @@ def enroll_folder(reader: Any, folder: str | Path, *, pattern: str = "*", name: 
     files = sorted(p for p in folder.glob(pattern) if p.suffix.lower() in IMAGE_SUFFIXES)
     report = FolderReport()
     vectors: dict[str, list[np.ndarray]] = {}
+    reads: dict[str, list[str]] = {}
     for k, path in enumerate(files):
         if progress is not None:
             progress(k, len(files))
@@ -213,8 +261,10 @@ def enroll_folder(reader: Any, folder: str | Path, *, pattern: str = "*", name: 
             sample = face_sample(reader, _load(path))
         except EnrollError as error:
             report.skipped.append(f"{path.name}: {error}")
+            report.reasons.setdefault(card, []).append(f"{path.name}: {error}")
             continue
         vectors.setdefault(card, []).append(sample.vector)
+        reads.setdefault(card, []).append(sample.read or "")
         report.enrolled[card] = report.enrolled.get(card, 0) + 1
         if sample.read is not None and sample.read != card:
             report.disagreements.append(f"{path.name}: named {card}, the reader alone reads {sample.read}")
@@ -222,7 +272,8 @@ def enroll_folder(reader: Any, folder: str | Path, *, pattern: str = "*", name: 
         progress(len(files), len(files))
     if not vectors:
         raise EnrollError(f"no photo in {folder} (pattern {pattern!r}) shows a card it is named after")
-    return DeckProfile.from_faces(vectors, model_hash=reader.model_hash, name=name), report
+    return DeckProfile.from_faces(vectors, model_hash=reader.model_hash, name=name,
+                                  model_reads=_misreads(reads)), report  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------- the guide
@@ -247,6 +298,10 @@ class Guide:
         self.steps: list[str] = chosen + (list(MARK_ORDER) if marks else [])
         self.faces: dict[str, np.ndarray] = {}
         self.backs: dict[str, np.ndarray] = {}
+        self.misreads: dict[str, str] = {}
+        """What the models alone named enrolled cards as, where it was another card (the profile's model_reads)."""
+        self.failures: dict[str, str] = {}
+        """The last reason a capture of a card failed (said again for the cards left out)."""
         self._last_frame = 0
         if restart:
             self.partial_path.unlink(missing_ok=True)
@@ -270,6 +325,7 @@ class Guide:
                               if c not in self.steps}  # fmt: skip
                 self.backs = {m: v for m, v in zip(saved.back_labels, saved.back_prototypes, strict=True)
                               if m not in self.steps}  # fmt: skip
+                self.misreads = {c: r for c, r in saved.model_reads.items() if c in self.faces}
             except ProfileError as error:
                 self._say(f"The saved profile cannot be added to ({error}): only the cards asked for are kept.")
         if not self.partial_path.is_file():
@@ -281,6 +337,7 @@ class Guide:
             return
         self.faces.update(zip(partial.face_labels, partial.face_prototypes, strict=True))
         self.backs.update(zip(partial.back_labels, partial.back_prototypes, strict=True))
+        self.misreads.update(partial.model_reads)
         self._say(f"Resuming: {self._done()} of {len(self.steps)} already enrolled.")
 
     def _done(self) -> int:
@@ -292,7 +349,8 @@ class Guide:
 
     def _profile(self) -> DeckProfile:
         return DeckProfile.from_faces({c: [v] for c, v in self.faces.items()}, model_hash=self.reader.model_hash,
-                                      backs={m: [v] for m, v in self.backs.items()}, name=self.name)  # fmt: skip
+                                      backs={m: [v] for m, v in self.backs.items()}, name=self.name,
+                                      model_reads=self.misreads)  # fmt: skip
 
     def _describe(self, step: str) -> str:
         if ":" in step:
@@ -303,6 +361,7 @@ class Guide:
     def capture(self, step: str) -> Sample:
         """Read ``frames`` fresh pictures and average what they show (EnrollError if none did)."""
         samples = []
+        reasons: list[str] = []
         for _ in range(self.frames * 3):
             frame = self.source.read(newer_than=self._last_frame, timeout=self.timeout)
             if frame is None:
@@ -311,13 +370,16 @@ class Guide:
             try:
                 sampler = back_sample if ":" in step else face_sample
                 samples.append(sampler(self.reader, frame.image))
-            except EnrollError:
+            except EnrollError as error:
+                reasons.append(str(error))
                 continue
             if len(samples) == self.frames:
                 break
         if not samples:
             what = "face-down" if ":" in step else "face-up"
-            raise EnrollError(f"no {what} card seen: put it under the camera, alone and in full view, and try again")
+            seen = f" ({max(set(reasons), key=reasons.count)})" if reasons else " (no picture came from the camera)"
+            raise EnrollError(f"no {what} card seen{seen}: put it under the camera, alone and in full view, "
+                              "and try again")  # fmt: skip
         vector = np.mean([s.vector / max(float(np.linalg.norm(s.vector)), 1e-9) for s in samples], axis=0)
         reads = [s.read for s in samples]
         read = max(set(reads), key=reads.count)
@@ -353,6 +415,7 @@ class Guide:
             try:
                 sample = self.capture(step)
             except EnrollError as error:
+                self.failures[step] = str(error)
                 self._say(f"  {error}")
                 continue
             self._say(self._verdict(step, sample))
@@ -360,6 +423,9 @@ class Guide:
             if keep in ("r", "retake", "n", "no"):
                 continue
             (self.backs if ":" in step else self.faces)[step] = sample.vector
+            self.misreads.pop(step, None)
+            if ":" not in step and sample.read != step:
+                self.misreads[step] = sample.read or ""
             self._save_partial()
         return self._finish(skipped)
 
@@ -399,6 +465,8 @@ class Guide:
         missing = [s for s in self.steps if s in skipped]
         note = f" ({len(missing)} left out: {' '.join(missing)})" if missing else ""
         self._say(f"Saved the deck profile of {len(self.faces)} cards{note} to {self.path}.")
+        for step in missing:
+            self._say(f"  {step} not enrolled: {self.failures.get(step, 'skipped')}")
         return profile
 
 
@@ -484,6 +552,9 @@ def _from_folder(reader: Any, args: argparse.Namespace, path: Path, prog: str) -
         print(f"  check {line}")
     if report.missing:
         print(f"  not enrolled: {' '.join(report.missing)}")
+        for card in report.missing:
+            for reason in report.reasons.get(card, ["no photo named after it"]):
+                print(f"    {card}: {reason}")
     return 0
 
 

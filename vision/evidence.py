@@ -5,7 +5,8 @@ The reader is a list of stages (:mod:`vision.stages`, listed in ``models/reader.
 to or revises this record and none decides. :meth:`Evidence.decide` then turns the whole record
 into :class:`vision.observations.Observations` once, by fixed rules:
 
-1. a card is face up when the card model says so or its corners plainly show an index;
+1. a card is face up when the card model says so or its corners plainly show an index, or (with a
+   deck profile) when it shows a face's blank margins and surely matches an enrolled face;
 2. a face-up card is named when the posterior of its best card reaches the reader's threshold
    (unsure is always better than wrong), and only when it is as tall as the cards the corner
    models were trained on (a smaller index is read with a confidence nothing has calibrated);
@@ -14,7 +15,9 @@ into :class:`vision.observations.Observations` once, by fixed rules:
 3. the pips may name a number card the corners hesitate over, or veto a reading they contradict;
    a body that shows a picture vetoes a number card (it is a court card);
 4. the deck profile (cards enrolled from the user's deck) may name a face-up card, or make it
-   unsure when it surely disagrees with the models;
+   unsure when it surely disagrees with the models (unless the models did not read that enrolled
+   card's own photos rightly: a deck whose letters they do not know); a card the profile cannot
+   place that the models read as they misread another enrolled card is unsure;
 5. a face-down card carries its Tock mark, and its confidence is P(face down) × P(mark).
 """
 
@@ -53,7 +56,11 @@ class Evidence:
     Ink: ``red_ink`` 1 where both index corners are printed plainly red, 0 where not, -1 not looked at.
     Body: ``pip_named``/``pip_confidence`` a card the pips name (-1: none), ``pip_veto`` the pips
     contradict the reading, ``picture_veto`` the body shows a picture where the corners read a number.
-    Profile: ``profile_card``/``profile_confidence`` (-1: no sure match).
+    Profile: ``profile_card``/``profile_confidence`` (-1: no sure match), ``profile_face`` a card
+    the models took for a back that shows a face's blank margins and surely matches an enrolled face,
+    ``profile_explains`` the models did not read the matching enrolled card's own photos rightly
+    (their reading is no evidence against the profile), ``profile_doubt`` no sure match, and the
+    models read the card as they misread another enrolled card of this deck.
     Small cards: ``small`` read by the small-card reader, ``small_best`` its best card (52: nothing
     to name), ``small_posterior`` that card's probability.
     Backs: ``marks`` and ``mark_confidence`` of face-down cards, ``backs_read`` which were read.
@@ -91,6 +98,9 @@ class Evidence:
     picture_veto: np.ndarray = field(init=False)
     profile_card: np.ndarray = field(init=False)
     profile_confidence: np.ndarray = field(init=False)
+    profile_face: np.ndarray = field(init=False)
+    profile_explains: np.ndarray = field(init=False)
+    profile_doubt: np.ndarray = field(init=False)
     small: np.ndarray = field(init=False)
     small_best: np.ndarray = field(init=False)
     small_posterior: np.ndarray = field(init=False)
@@ -122,6 +132,9 @@ class Evidence:
         self.picture_veto = np.zeros(n, bool)
         self.profile_card = np.full(n, -1, np.int64)
         self.profile_confidence = _floats(n)
+        self.profile_face = np.zeros(n, bool)
+        self.profile_explains = np.zeros(n, bool)
+        self.profile_doubt = np.zeros(n, bool)
         self.small = np.zeros(n, bool)
         self.small_best = np.full(n, 52, np.int64)
         self.small_posterior = _floats(n)
@@ -137,7 +150,7 @@ class Evidence:
     @property
     def face_up(self) -> np.ndarray:
         """Which cards lie face up (rule 1 of the module docstring)."""
-        out: np.ndarray = (self.p_face > FACE_UP) | (self.seen > PLAIN_INDEX) | self.small_named
+        out: np.ndarray = (self.p_face > FACE_UP) | (self.seen > PLAIN_INDEX) | self.small_named | self.profile_face
         return out
 
     @property
@@ -204,9 +217,10 @@ class Evidence:
         card_ids[by_pips], confidence[by_pips] = self.pip_named[by_pips], self.pip_confidence[by_pips]
         card_ids[face_up & self.pip_veto & ~by_pips] = -1  # the confidence stays the best guess's
         card_ids[face_up & self.picture_veto] = -1
+        card_ids[face_up & self.profile_doubt] = -1
         for i in np.flatnonzero(face_up & (self.profile_card >= 0) & readable):
             enrolled, sure = int(self.profile_card[i]), float(self.profile_confidence[i])
-            if card_ids[i] >= 0 and card_ids[i] != enrolled:  # both sure and they disagree
+            if card_ids[i] >= 0 and card_ids[i] != enrolled and not self.profile_explains[i]:  # both sure, disagreeing
                 card_ids[i], confidence[i] = -1, min(confidence[i], sure, 1 - sure)
             else:
                 confidence[i] = max(sure, confidence[i] if card_ids[i] >= 0 else 0.0)

@@ -2,7 +2,8 @@
 
 A :class:`DeckStyle` is everything that makes one deck look like itself: the index font and
 how the index is laid out (size, condensing, weight, the shape of the "10", two or four
-corners), the suit shapes, the colours, the pip layout, the court-card art and the back.
+corners, the letters of the aces and court cards: :data:`INDEX_SETS`), the suit shapes, the
+colours, the pip layout, the court-card art and the back.
 :func:`deck_style` makes one from a seed and a font pool; :func:`render_face` and
 :func:`render_back` draw a card at the renderer's native size (``FACE_SIZE``) as BGRA, the alpha
 channel holding the rounded corners. Both are cached, so a deck costs its drawing once.
@@ -19,7 +20,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from table.cards import Card, Rank, Suit
-from vision.errors import FontsMissingError
+from vision.errors import FontsMissingError, SceneError
 from vision.fonts import Pool, fonts_missing_message, index_fonts, load_font, suit_glyph_fonts
 from vision.suits import SuitShape, suit_mask
 
@@ -31,6 +32,17 @@ Color = tuple[int, int, int]
 BackPattern = Literal["solid", "lattice", "stripes", "dots", "checker", "rosette", "waves"]
 BACK_PATTERNS: tuple[BackPattern, ...] = ("solid", "lattice", "stripes", "dots", "checker", "rosette", "waves")
 TEN_STYLES = ("font", "tight", "overlap", "narrow")
+
+INDEX_SETS: dict[str, dict[Rank, str]] = {
+    "en": {Rank.ACE: "A", Rank.KING: "K", Rank.QUEEN: "Q", Rank.JACK: "J"},
+    "fr": {Rank.ACE: "A", Rank.KING: "R", Rank.QUEEN: "D", Rank.JACK: "V"},  # roi, dame, valet
+    "fr1": {Rank.ACE: "1", Rank.KING: "R", Rank.QUEEN: "D", Rank.JACK: "V"},  # French, the ace printed 1
+    "de": {Rank.ACE: "A", Rank.KING: "K", Rank.QUEEN: "D", Rank.JACK: "B"},  # König, Dame, Bube
+    "nl": {Rank.ACE: "A", Rank.KING: "H", Rank.QUEEN: "V", Rank.JACK: "B"},  # heer, vrouw, boer
+}
+"""The letters a deck prints on its aces and court cards, by language (number cards print their
+number in every one). English, French and German letters never name two ranks between them (D is
+the queen in both French and German); Dutch V is the queen where French V is the jack."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +60,7 @@ class IndexStyle:
     gap: float  # gap rank → suit, of the rank height
     left_aligned: bool  # rank and suit share their left edge instead of their centre
     four_corners: bool  # indices in all four corners (as on many poker decks)
+    letters: str = "en"  # the index set of the aces and court cards: a key of INDEX_SETS
 
 
 @dataclass(frozen=True)
@@ -91,8 +104,12 @@ def _color(rng: np.random.Generator, base: Color, spread: int) -> Color:
     return (b, g, r)
 
 
-def deck_style(seed: int, pool: Pool = "all") -> DeckStyle:
-    """A random but reproducible deck style; its index font comes from ``pool``."""
+def deck_style(seed: int, pool: Pool = "all", letters: str = "en") -> DeckStyle:
+    """A random but reproducible deck style; its index font comes from ``pool``, the letters of
+    its aces and court cards from ``letters`` (a key of :data:`INDEX_SETS`; the rest of the style
+    depends on ``seed`` alone)."""
+    if letters not in INDEX_SETS:
+        raise SceneError(f"unknown index letters {letters!r}: expected one of {', '.join(INDEX_SETS)}")
     rng = np.random.default_rng([seed, 7919])
     fonts = index_fonts(pool)
     if not fonts:
@@ -119,6 +136,7 @@ def deck_style(seed: int, pool: Pool = "all") -> DeckStyle:
         gap=gap,
         left_aligned=bool(rng.random() < 0.2),
         four_corners=bool(rng.random() < 0.12),
+        letters=letters,
     )
     paper_level = int(rng.integers(228, 256))
     paper = _color(rng, (paper_level - 4, paper_level - 2, paper_level), 4) if rng.random() < 0.3 else (
@@ -129,7 +147,7 @@ def deck_style(seed: int, pool: Pool = "all") -> DeckStyle:
     primary = _color(rng, back_base[int(rng.integers(len(back_base)))], 30)
     secondary = paper if rng.random() < 0.7 else _color(rng, primary, 60)
     return DeckStyle(
-        name=f"{pool}-{seed}",
+        name=f"{pool}-{seed}" if letters == "en" else f"{pool}-{letters}-{seed}",
         index=index,
         suits=SuitShape.random(rng, suit_glyph_fonts()),
         paper=paper,
@@ -184,10 +202,15 @@ def _fit(bitmap: np.ndarray, height: int, width: int) -> np.ndarray:
     return cv2.resize(bitmap, (max(width, 2), max(height, 2)), interpolation=cv2.INTER_AREA)
 
 
+def index_text(letters: str, rank: Rank) -> str:
+    """What an index of the index set ``letters`` prints for ``rank`` ("R" for a French king)."""
+    return "10" if rank == Rank.TEN else INDEX_SETS[letters].get(rank, rank.char)
+
+
 def rank_mask(index: IndexStyle, rank: Rank, height: int) -> np.ndarray:
     """The rank glyph(s) of an index, ``height`` pixels tall."""
     if rank != Rank.TEN or index.ten == "font":
-        text = "10" if rank == Rank.TEN else rank.char
+        text = index_text(index.letters, rank)
         bitmap = _text_bitmap(index.font, text, index.stroke)
         width = round(bitmap.shape[1] * height / bitmap.shape[0] * index.condense)
         return _fit(bitmap, height, width)

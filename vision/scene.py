@@ -30,7 +30,7 @@ from table.cards import Card
 from table.errors import CardParseError
 from table.tock import mark_of
 from vision.errors import SceneError
-from vision.faces import BACK_PATTERNS, DeckStyle, deck_style, render_back, render_face
+from vision.faces import BACK_PATTERNS, INDEX_SETS, DeckStyle, deck_style, render_back, render_face
 from vision.fonts import font_source
 from vision.scene_camera import Lens, View, homography, plane_maps
 from vision.scene_clutter import CLUTTER, draw_clutter
@@ -94,7 +94,8 @@ class SceneSpec:
     """What to draw. ``table`` None picks a surface from the seed; ``hands`` adds occluding hands.
 
     ``deck`` names a deck style (``"train-12"``, ``"holdout-3"``, ``"all-5"``: a font pool and a
-    style seed); None derives it from ``seed``. ``clean`` turns off the camera's blur, noise,
+    style seed; ``"holdout-de-3"``: the same with German index letters, see
+    :data:`vision.faces.INDEX_SETS`); None derives it from ``seed``. ``clean`` turns off the camera's blur, noise,
     glare, perspective and JPEG (for tests that want crisp pixels).
 
     Hard tables (all off by default): ``table`` may also name one of
@@ -162,11 +163,16 @@ class RenderedScene:
     truth: tuple[CardTruth, ...]
 
 
-def _parse_deck(name: str) -> tuple[str, int]:
-    pool, _, number = name.rpartition("-")
-    if pool not in ("train", "holdout", "all") or not number.lstrip("-").isdigit():
-        raise SceneError(f"deck style must look like 'train-12', 'holdout-3' or 'all-5', got {name!r}")
-    return pool, int(number)
+def _parse_deck(name: str) -> tuple[str, int, str]:
+    """(font pool, style seed, index letters) of a deck name: ``"holdout-3"`` (English letters)
+    or ``"holdout-fr-3"`` (a key of :data:`vision.faces.INDEX_SETS` between pool and seed)."""
+    head, _, number = name.rpartition("-")
+    pool, _, letters = head.partition("-")
+    letters = letters or "en"
+    if pool not in ("train", "holdout", "all") or not number.isdigit() or letters not in INDEX_SETS:
+        raise SceneError(f"deck style must look like 'train-12', 'holdout-3', 'all-5' or, with the letters of "
+                         f"another language, 'holdout-fr-3' ({', '.join(INDEX_SETS)}), got {name!r}")  # fmt: skip
+    return pool, int(number), letters
 
 
 def _deck(name: str, dense_courts: bool = False) -> DeckStyle:
@@ -176,8 +182,8 @@ def _deck(name: str, dense_courts: bool = False) -> DeckStyle:
 @functools.lru_cache(maxsize=64)
 def _deck_from(name: str, dense_courts: bool, source: str) -> DeckStyle:
     """The deck style ``name`` drawn from the font sources ``source`` (part of the key: see vision.fonts)."""
-    pool, number = _parse_deck(name)
-    style = deck_style(number, pool)  # type: ignore[arg-type]
+    pool, number, letters = _parse_deck(name)
+    style = deck_style(number, pool, letters)  # type: ignore[arg-type]
     return replace(style, dense_courts=True) if dense_courts else style
 
 

@@ -425,19 +425,36 @@ class Backs(Stage):
 
 class Profile(Stage):
     """The user's deck profile (:mod:`vision.enroll`): a sure match names a face-up card, or makes
-    it unsure where the models surely read another card. Nothing without a profile."""
+    it unsure where the models surely read another card. A card the models took for a back is a
+    face of the enrolled deck when it shows a face's blank margins (:mod:`vision.face_or_back`)
+    and surely matches an enrolled card: a deck whose faces the models do not know (printed court
+    pictures, other index letters) is read once enrolled. Nothing without a profile."""
 
     name = "profile"
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
         profile = sources.profile
-        up = np.flatnonzero(evidence.face_up)
-        evidence.asked[self.name] = evidence.face_up if profile is not None else np.zeros(len(evidence), bool)
-        if profile is None or not len(up):
+        up = evidence.face_up
+        evidence.asked[self.name] = up.copy() if profile is not None else np.zeros(len(evidence), bool)
+        if profile is None or not len(evidence):
             return
-        for i, match in zip(up, profile.match_faces(evidence.embedding[up]), strict=True):
+        from vision.face_or_back import blank_margins
+
+        down = np.flatnonzero(~up & evidence.readable & ~evidence.small)
+        blank = [int(i) for i in down if blank_margins(evidence.frame, evidence.corners[i]).blank]
+        rows = np.concatenate([np.flatnonzero(up), np.array(blank, np.int64)]).astype(np.int64)
+        evidence.asked[self.name][blank] = True
+        if not len(rows):
+            return
+        misread_as = set(profile.model_reads.values())
+        for i, match in zip(rows, profile.match_faces(evidence.embedding[rows]), strict=True):
+            read = str(Card.from_id(int(evidence.best[i])))
             if match.card is not None:
                 evidence.profile_card[i], evidence.profile_confidence[i] = Card.parse(match.card).id, match.confidence
+                evidence.profile_face[i] = not up[i]
+                evidence.profile_explains[i] = match.card in profile.model_reads
+            elif read in misread_as:  # the models read another enrolled card of this deck this way
+                evidence.profile_doubt[i] = True
 
 
 STAGES: dict[str, type[Stage]] = {

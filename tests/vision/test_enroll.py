@@ -162,7 +162,7 @@ def test_enrolling_rendered_photos_reads_that_deck(reader: CardReader) -> None:
 
 def test_enrolling_a_photo_without_a_card_names_it(reader: CardReader) -> None:
     table = render_scene(SceneSpec(cards=(), seed=3, table="green-felt")).image
-    with pytest.raises(EnrollError, match="photo 1 of Ah: no face-up card"):
+    with pytest.raises(EnrollError, match="photo 1 of Ah: no card found in the picture"):
         enroll(reader, {"Ah": table})
     with pytest.raises(EnrollError, match="'Xy'"):
         enroll(reader, {"Xy": alone("Ah", 1)})
@@ -248,7 +248,7 @@ def test_the_guide_enrolls_confirms_retakes_stops_resumes_and_redoes(reader: Car
         script = Script(camera, ["", "", "r", "", "", "quit"], empty=frozenset({0}))
         assert Guide(reader, camera, path, cards=cards, ask=script, out=out).run() is None
         assert "[1/3] Show the ace of spades (As) FACE UP" in script.prompts[0]
-        assert "no face-up card seen" in out.getvalue()
+        assert "no face-up card seen (no card found in the picture" in out.getvalue()
         assert out.getvalue().count("  Seen:") == 2  # captured twice (one retake)
         assert not path.exists() and (tmp_path / (PROFILE_NAME + ".partial.npz")).is_file()
         # Run again: resumes at Kh; a redo of As puts it back in front; skip is not used.

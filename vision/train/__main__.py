@@ -35,7 +35,8 @@ from vision.classify import NO_INDEX, RANKS, SUITS, corner_probabilities, prepar
 from vision.rectify import CROP_H, CROP_W, INDEX_BOX, THUMB_H, THUMB_W
 from vision.train.data import CornerData, ThumbData, concat, render_dataset
 from vision.train.model import CardNet, CornerEnsemble, CornerNet
-from vision.train.quantize import quantize
+from vision.train.onnx_weights import freeze_norms, load_onnx_weights
+from vision.train.quantize import quantize, quantize_model
 
 DATA_VERSION = 3
 FOCUS_VERSION = 1
@@ -63,16 +64,17 @@ class Progress:
         sys.stderr.flush()
 
 
-def _dataset(name: str, count: int, pool: str, seed: int, cache: Path | None, jobs: int, *, focus: bool = False
-             ) -> tuple[CornerData, ThumbData]:  # fmt: skip
+def _dataset(name: str, count: int, pool: str, seed: int, cache: Path | None, jobs: int, *, focus: bool = False,
+             letters: str = "en") -> tuple[CornerData, ThumbData]:  # fmt: skip
     version = f"focus{FOCUS_VERSION}" if focus else f"v{DATA_VERSION}"
+    version += "" if letters == "en" else f"-{letters}"
     path = cache / f"{name}-{pool}-{count}-{seed}-{version}.npz" if cache else None
     if path is not None and path.exists():
         z = np.load(path)
         keys = ("crops", "rank", "suit", "weight", "family", "pairs", "card_id", "readable")
         corner = CornerData(*(z[k] for k in keys))
         return corner, ThumbData(z["thumbs"], z["face_up"], z["thumb_family"])
-    corner, thumb = render_dataset(count, pool=pool, seed=seed, jobs=jobs, focus=focus,  # type: ignore[arg-type]
+    corner, thumb = render_dataset(count, pool=pool, seed=seed, jobs=jobs, focus=focus, letters=letters,  # type: ignore[arg-type]
                                    progress=Progress(count, f"render {name}"))  # fmt: skip
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -153,18 +155,23 @@ def corner_loss(rank_logits: torch.Tensor, suit_logits: torch.Tensor, data: Corn
 
 
 def train_corner(data: CornerData, keep: np.ndarray, *, seed: int, steps: int, label: str,
-                 augment: int = AUGMENT_VERSION) -> CornerNet:  # fmt: skip
-    """One corner reader trained on the crops where ``keep`` is true."""
+                 augment: int = AUGMENT_VERSION, init: CornerNet | None = None,
+                 lr: float = 3e-3) -> CornerNet:  # fmt: skip
+    """One corner reader trained on the crops where ``keep`` is true; ``init``: fine-tune these
+    weights (taken from an ONNX file: their batch norms stay fixed, see
+    :mod:`vision.train.onnx_weights`) instead of starting at random."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     generator = torch.Generator().manual_seed(seed)
-    net = CornerNet()
+    net = init if init is not None else CornerNet()
     index = np.flatnonzero(keep)
-    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=2e-4)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=steps)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=2e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=lr, total_steps=steps)
     progress = Progress(steps, label)
     step, running = 0, 0.0
     net.train()
+    if init is not None:
+        freeze_norms(net)
     while step < steps:
         for batch in _batches(len(index), 256, rng):
             if step >= steps:
@@ -354,20 +361,27 @@ def add_data_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--check-cards", type=int, default=2000, help="calibration and hold-out cards (each)")
     parser.add_argument("--jobs", type=int, default=2, help="processes rendering the data (default 2)")
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tocktable", help="rendered data cache")
+    parser.add_argument("--letters", choices=("en", "mix"), default="en",
+                        help="index letters of the rendered decks: English only (default), or 'mix': English, "
+                        "French and German decks (vision.train.data.LETTER_MIX)")  # fmt: skip
 
 
 def corner_sets(args: argparse.Namespace) -> CornerSets:
     """Every set, from ``args`` (cards, focus_cards, check_cards, seed, cache, jobs); the seeds of
     each set are fixed offsets of ``args.seed``, shared by ``vision.train`` and its expert."""
-    base, base_thumbs = _dataset("train", args.cards, "train", args.seed, args.cache, args.jobs)
+    letters = getattr(args, "letters", "en")
+    base, base_thumbs = _dataset("train", args.cards, "train", args.seed, args.cache, args.jobs, letters=letters)
     parts = [(base, base_thumbs)]
     if args.focus_cards:
-        parts.append(_dataset("focus", args.focus_cards, "train", args.seed + 3000, args.cache, args.jobs, focus=True))
+        parts.append(_dataset("focus", args.focus_cards, "train", args.seed + 3000, args.cache, args.jobs, focus=True,
+                              letters=letters))  # fmt: skip
     train, _ = concat(parts)
-    calib, calib_thumbs = _dataset("calibration", args.check_cards, "train", args.seed + 1000, args.cache, args.jobs)
-    hold, hold_thumbs = _dataset("holdout", args.check_cards, "holdout", args.seed + 2000, args.cache, args.jobs)
+    calib, calib_thumbs = _dataset("calibration", args.check_cards, "train", args.seed + 1000, args.cache, args.jobs,
+                                   letters=letters)  # fmt: skip
+    hold, hold_thumbs = _dataset("holdout", args.check_cards, "holdout", args.seed + 2000, args.cache, args.jobs,
+                                 letters=letters)  # fmt: skip
     hold_focus, _ = _dataset("holdout", args.check_cards, "holdout", args.seed + 4000, args.cache, args.jobs,
-                             focus=True)  # fmt: skip
+                             focus=True, letters=letters)  # fmt: skip
     return CornerSets(base, base_thumbs, train, calib, calib_thumbs, hold, hold_thumbs, hold_focus)
 
 
@@ -387,6 +401,10 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"crop augmentation version (default {AUGMENT_VERSION}; see AUGMENT_VERSION)")  # fmt: skip
     parser.add_argument("--all-fonts", action="store_true",
                         help="every corner reader sees every font family (default: member k leaves a quarter out)")
+    parser.add_argument("--init", type=Path,
+                        help="fine-tune the corner models of this model folder (its corners.onnx) instead of "
+                        "training from scratch; its card model, calibration and stages are kept")  # fmt: skip
+    parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 3e-3)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "models")
     parser.add_argument("--recalibrate", action="store_true",
                         help="only fit the temperature and threshold again for the models in --out")
@@ -410,12 +428,19 @@ def main(argv: list[str] | None = None) -> int:
     print(f"training crops {len(train.rank)} ({len(base.rank)} + {len(train.rank) - len(base.rank)} focus), "
           f"font families {len(set(train.family.tolist()))}")  # fmt: skip
 
+    inits: list[CornerNet | None] = [None] * args.members
+    if args.init is not None:
+        shipped = CornerEnsemble([CornerNet() for _ in range(args.members)])
+        inits = list(load_onnx_weights(shipped, args.init / "corners.onnx").members)  # type: ignore[arg-type]
     members = []
     for k in range(args.members):
         keep = (train.family % 4 != k) if args.members > 1 and not args.all_fonts else np.ones(len(train.rank), bool)
         members.append(train_corner(train, keep, seed=args.seed * 100 + k, steps=args.steps,
-                                    label=f"train corner {k + 1}/{args.members}", augment=args.augment))  # fmt: skip
+                                    label=f"train corner {k + 1}/{args.members}", augment=args.augment,
+                                    init=inits[k], lr=args.lr))  # fmt: skip
     ensemble = CornerEnsemble(members).eval()
+    if args.init is not None:
+        return _finish_fine_tune(args, argv, ensemble, calib, hold, hold_focus, started)
     card = train_card(train_thumbs, seed=args.seed * 100 + 99, epochs=2)
     with torch.no_grad():
         logits, _ = card(torch.from_numpy(prepare_thumbnails(hold_thumbs.thumbs)))
@@ -476,6 +501,48 @@ def _detector_beside(out: Path) -> None:
         if not (out / name).exists() and (shipped / name).is_file():
             shutil.copyfile(shipped / name, out / name)
             print(f"copied the shipped {name} to {out} to read the calibration scenes")
+
+
+def _finish_fine_tune(args: argparse.Namespace, argv: list[str] | None, ensemble: CornerEnsemble,
+                      calib: CornerData, hold: CornerData, hold_focus: CornerData, started: float) -> int:  # fmt: skip
+    """Export and quantise a fine-tuned ensemble into ``--out`` beside the ``--init`` folder's
+    card model, with that folder's reader.json (its stages, temperature and threshold: the fine-tune
+    teaches the corner models more index letters without moving their calibration), its trained
+    record and figures updated. The other model files of ``--init`` are copied when ``--out``
+    lacks them, so ``--out`` is a complete model folder to measure (``bench.vision --models``)."""
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.out.resolve() != args.init.resolve():
+        for file in args.init.iterdir():
+            if file.is_file() and file.name != "corners.onnx" and not (args.out / file.name).exists():
+                shutil.copyfile(file, args.out / file.name)
+    path = args.out / "corners.onnx"
+    torch.onnx.export(ensemble, (torch.zeros(4, 2, CROP_H, CROP_W),), str(path), input_names=["crops"],
+                      output_names=["rank_logits", "suit_logits", "embedding"],
+                      dynamic_axes={"crops": {0: "n"}, "rank_logits": {1: "n"}, "suit_logits": {1: "n"},
+                                    "embedding": {0: "n"}}, opset_version=17, dynamo=False)  # fmt: skip
+    batches = [prepare_crops(calib.crops[i : i + 64]) for i in range(0, min(len(calib.crops), 2048), 64)]
+    quantize_model(path, "crops", batches)
+    manifest = json.loads((args.init / "reader.json").read_text())
+    temperature, threshold = float(manifest["temperature"]), float(manifest["threshold"])
+    dependence = float(manifest.get("dependence", 0.0))
+    figures: dict[str, object] = {
+        "calibration_crops": summarise(evaluate(ensemble, calib, temperature, dependence), threshold),
+        "holdout_crops": summarise(evaluate(ensemble, hold, temperature, dependence), threshold),
+        "holdout_focus_crops": summarise(evaluate(ensemble, hold_focus, temperature, dependence), threshold)}
+    manifest["fine_tune"] = {
+        "command": "python -m vision.train " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "init_sha256": manifest.get("sha256", {}).get("corners.onnx"), "seed": args.seed, "cards": args.cards,
+        "focus_cards": args.focus_cards, "steps": args.steps, "lr": args.lr, "letters": args.letters,
+        "data_version": DATA_VERSION, "focus_version": FOCUS_VERSION,
+        "minutes": round((time.monotonic() - started) / 60, 1), "torch": torch.__version__,
+        "figures": figures}  # fmt: skip
+    manifest["sha256"] = {name: _sha(args.out / name) for name in ("corners.onnx", "card.onnx")}
+    (args.out / "reader.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    print(json.dumps(figures, indent=1))
+    print(f"fine-tuned from {args.init}; temperature {temperature:.3f} and threshold {threshold:.3f} kept; "
+          f"wrote {args.out}")  # fmt: skip
+    return 0
 
 
 def recalibrate(models: Path, scenes: int, seed: int, *, quantized: bool | None = None) -> int:

@@ -229,16 +229,25 @@ def draw_sample(rng: np.random.Generator, bank: _Bank, style: DeckStyle, card: C
     return image, detected, true, occluded
 
 
+LETTER_MIX: dict[str, float] = {"en": 0.4, "fr": 0.2, "fr1": 0.1, "de": 0.3}
+"""The index sets of the training decks when several are mixed (``letters="mix"``): the English,
+French (the ace an A or a 1) and German letters the reader knows with no setting
+(:data:`vision.faces.INDEX_SETS`). Dutch letters are never trained on: Dutch V is a queen."""
+
+
 def make_samples(count: int, *, pool: Pool, seed: int, cards_per_style: int = 16, focus: bool = False,
-                 progress: Callable[[int], None] | None = None) -> tuple[CornerData, ThumbData]:  # fmt: skip
+                 letters: str = "en", progress: Callable[[int], None] | None = None
+                 ) -> tuple[CornerData, ThumbData]:  # fmt: skip
     """``count`` card samples from deck styles of ``pool``, reproducible from ``seed``.
 
     Returns the index crops (two per card, plus extra "no index" crops) and one thumbnail per card.
     ``focus`` draws what limits the reader on whole-table scenes: cards 110-215 px tall (small,
     blurred index suits), neighbours lying on top of a corner as in touching rows (often of a
     four-index deck, whose own index then sits where the covered one was: "no index"), fewer
-    fanned hands.
+    fanned hands. ``letters`` is the index set of every deck (a key of
+    :data:`vision.faces.INDEX_SETS`), or ``"mix"``: each deck's drawn from :data:`LETTER_MIX`.
     """
+    mix = np.random.default_rng([seed, 17])  # its own stream: the decks' other draws do not move
     rng = np.random.default_rng([seed, 11])
     bank = _Bank(rng)
     family_of = {face.path: zlib.crc32(face.family.encode()) % 10007 for face in index_fonts("all")}
@@ -256,7 +265,8 @@ def make_samples(count: int, *, pool: Pool, seed: int, cards_per_style: int = 16
     style = deck_style(0, pool)
     for i in range(count):
         if i % cards_per_style == 0:
-            style = deck_style(int(rng.integers(1 << 30)), pool)
+            chosen = letters if letters != "mix" else str(mix.choice(list(LETTER_MIX), p=list(LETTER_MIX.values())))
+            style = deck_style(int(rng.integers(1 << 30)), pool, chosen)
             if focus and rng.random() < 0.35:
                 style = replace(style, index=replace(style.index, four_corners=True))
         family = family_of.get(style.index.font, 0)
@@ -322,16 +332,16 @@ CHUNK = 1000
 """Cards per independently seeded chunk: the data do not depend on how many processes render them."""
 
 
-def _chunk(job: tuple[int, str, int, bool]) -> tuple[CornerData, ThumbData]:
-    count, pool, seed, focus = job
-    return make_samples(count, pool=pool, seed=seed, focus=focus)  # type: ignore[arg-type]
+def _chunk(job: tuple[int, str, int, bool, str]) -> tuple[CornerData, ThumbData]:
+    count, pool, seed, focus, letters = job
+    return make_samples(count, pool=pool, seed=seed, focus=focus, letters=letters)  # type: ignore[arg-type]
 
 
-def render_dataset(count: int, *, pool: Pool, seed: int, jobs: int = 1, focus: bool = False,
+def render_dataset(count: int, *, pool: Pool, seed: int, jobs: int = 1, focus: bool = False, letters: str = "en",
                    progress: Callable[[int], None] | None = None) -> tuple[CornerData, ThumbData]:  # fmt: skip
     """``count`` cards rendered in chunks of CHUNK (each seeded from ``seed`` and its number), in
-    parallel; ``focus``: see :func:`make_samples`."""
-    work = [(min(CHUNK, count - start), pool, seed * 100003 + i, focus)
+    parallel; ``focus`` and ``letters``: see :func:`make_samples`."""
+    work = [(min(CHUNK, count - start), pool, seed * 100003 + i, focus, letters)
             for i, start in enumerate(range(0, count, CHUNK))]  # fmt: skip
     parts: list[tuple[CornerData, ThumbData]] = []
     if jobs > 1:

@@ -42,6 +42,7 @@ from vision.train.__main__ import (
     descend,
 )
 from vision.train.data import CornerData
+from vision.train.onnx_weights import freeze_norms, load_onnx_weights
 from vision.train.quantize import quantize_model
 
 WIDTHS = (16, 32, 48, 96, 128)
@@ -81,11 +82,12 @@ class ExpertNet(nn.Module):
 
 def train_expert(data: CornerData, *, seed: int, steps: int, batch: int = 256, augment: int = 2,
                  init: ExpertNet | None = None, lr: float = 3e-3,
-                 draw: np.ndarray | None = None) -> ExpertNet:  # fmt: skip
+                 draw: np.ndarray | None = None, frozen_norms: bool = False) -> ExpertNet:  # fmt: skip
     """The expert trained on the crops of ``data`` (AdamW, one-cycle, label smoothing as the ensemble).
 
     ``init``: start from these weights (a fine-tune); ``draw``: each crop's chance of being drawn
-    into a batch (None: every crop once per pass, in a random order).
+    into a batch (None: every crop once per pass, in a random order); ``frozen_norms``: batch
+    norms stay in eval mode (weights taken from an ONNX file, :mod:`vision.train.onnx_weights`).
     """
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -96,6 +98,8 @@ def train_expert(data: CornerData, *, seed: int, steps: int, batch: int = 256, a
     progress = Progress(steps, "train expert")
     step, running = 0, 0.0
     net.train()
+    if frozen_norms:
+        freeze_norms(net)
     while step < steps:
         n = len(data.rank)
         passes = [rng.choice(n, batch, p=draw)] if draw is not None else _batches(n, batch, rng)
@@ -177,7 +181,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--augment", type=int, choices=(1, 2), default=2, help="crop augmentation version")
     parser.add_argument("--leave-out", type=int, choices=(0, 1, 2, 3),
                         help="leave out font families with hash mod 4 = this (a fair gate/weight fit)")  # fmt: skip
-    parser.add_argument("--init", type=Path, help="start from these weights (an expert.pt) instead of at random")
+    parser.add_argument("--init", type=Path,
+                        help="start from these weights (an expert.pt, or an expert.onnx such as the shipped "
+                        "models/expert.onnx) instead of at random")  # fmt: skip
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 3e-3)")
     parser.add_argument("--hard", type=float, default=1.0,
                         help="draw crops the ensemble doubts (P(truth) < 0.9) this many times as often")  # fmt: skip
@@ -191,16 +197,20 @@ def main(argv: list[str] | None = None) -> int:
     sets = corner_sets(args)
     train, calib, hold, hold_focus = sets.train, sets.calib, sets.hold, sets.hold_focus
     print(f"training crops {len(train.rank)}, font families {len(set(train.family.tolist()))}")
-    init = None
-    if args.init is not None:
+    init: ExpertNet | None = None
+    if args.init is not None and args.init.suffix == ".onnx":
+        init = ExpertNet()
+        load_onnx_weights(init, args.init)
+    elif args.init is not None:
         init = ExpertNet()
         init.load_state_dict(torch.load(args.init, weights_only=True))
     if args.leave_out is not None:
         train = subset(train, train.family % 4 != args.leave_out)
         print(f"left out font families with hash mod 4 = {args.leave_out}: {len(train.rank)} crops")
     draw = hard_draw(train, args.ensemble, args.hard) if args.hard != 1.0 else None
+    from_onnx = args.init is not None and args.init.suffix == ".onnx"
     net = train_expert(train, seed=args.seed * 100 + 50, steps=args.steps, augment=args.augment, init=init,
-                       lr=args.lr, draw=draw)  # fmt: skip
+                       lr=args.lr, draw=draw, frozen_norms=from_onnx)  # fmt: skip
     args.out.mkdir(parents=True, exist_ok=True)
     torch.save(net.state_dict(), args.out / "expert.pt")
     path = export(net, args.out, calib.crops)
@@ -211,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         "trained": {"command": "python -m vision.train.expert " + " ".join(argv if argv is not None else sys.argv[1:]),
                     "seed": args.seed, "steps": args.steps, "augment": args.augment, "widths": list(WIDTHS),
                     "init": str(args.init) if args.init else None, "lr": args.lr, "hard": args.hard,
+                    "letters": args.letters,
                     "leave_out": args.leave_out,
                     "parameters": sum(p.numel() for p in net.parameters()),
                     "minutes": round((time.monotonic() - started) / 60, 1), "torch": torch.__version__},
