@@ -231,10 +231,11 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
-# Commands whose options belong to a vision tool: everything after the command name goes to it
-# untouched (argparse's REMAINDER would swallow a leading option such as ``-o``).
+# Commands whose options belong to a tool of their own (the enrollment, the sticker sheet): everything
+# after the command name goes to it untouched (argparse's REMAINDER would swallow a leading option
+# such as ``-o``).
 _DELEGATED = {
-    "enroll": ("vision.enroll", "deck enrollment"),
+    "enroll": ("tocktable.enroll_cli", "deck enrollment"),
     "marks": ("vision.marks", "the Tock sticker sheet"),
 }
 

@@ -273,12 +273,7 @@ KNOWN_MODULE_ARROWS: dict[tuple[str, str], str] = {
 }
 
 # The same for the arrows between packages.
-KNOWN_PACKAGE_ARROWS: dict[tuple[str, str], str] = {
-    ("vision", "hardware"): "vision.enroll's command line opens the camera with hardware's frame sources; "
-    "the command line in tocktable (which may import both) removes it",
-    ("vision", "tocktable"): "vision.enroll's command line takes the default data directory from "
-    "tocktable.config; removed with the same move of the command line into tocktable",
-}
+KNOWN_PACKAGE_ARROWS: dict[tuple[str, str], str] = {}
 
 # Modules or packages whose imports inside functions may go without a comment, with the reason.
 KNOWN_UNEXPLAINED: dict[str, str] = {

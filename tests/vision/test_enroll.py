@@ -1,6 +1,6 @@
 """Deck enrollment: file names, profiles (files, versions, models), enrolling rendered and real
 photos (the enrollment figures), the guided camera enrollment with a synthetic camera and scripted
-answers, the command line, and the reader and service hooks."""
+answers, and the reader and service hooks (the command line: tests/tocktable/test_enroll_cli.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from hardware.frames import FrameSource
 from table.errors import TocktableError
 from vision.deck_profile import PROFILE_NAME, PROFILE_VERSION, DeckProfile, ProfileError
 from vision.detect import quad_iou
-from vision.enroll import DECK_ORDER, EnrollError, Guide, card_from_filename, card_name, enroll, enroll_folder, main
+from vision.enroll import DECK_ORDER, EnrollError, Guide, card_from_filename, card_name, enroll, enroll_folder
 from vision.reader import CardReader
 from vision.scene import PlacedCard, SceneSpec, deal_rows, render_scene
 
@@ -279,37 +279,6 @@ def test_the_guide_answers_unknown_commands_and_bad_redo(reader: CardReader, tmp
     assert "Answer Enter to capture" in text and "Cannot redo 'zz'" in text and "9c is not one of" in text
     with pytest.raises(EnrollError, match="cards asked for"):
         Guide(reader, camera, tmp_path / PROFILE_NAME, cards=["Qq"])
-
-
-# ---------------------------------------------------------------------------------- command line
-def test_the_command_line_enrolls_a_folder_of_photos(reader: CardReader, tmp_path: Path,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
-    photos = tmp_path / "deck"
-    photos.mkdir()
-    for k, card in enumerate(("Ah", "Kd", "7c")):
-        cv2.imwrite(str(photos / f"{card}.png"), alone(card, 300 + k))
-    cv2.imwrite(str(photos / "holiday.png"), alone("2s", 1))
-    out = tmp_path / "profile.npz"
-    assert main(["--photos", str(photos), "--out", str(out)], prog="tocktable enroll") == 0
-    printed = capsys.readouterr().out
-    assert "Enrolled 3 cards from 3 photos" in printed and "holiday.png: the name does not name a card" in printed
-    assert DeckProfile.load(out, model_hash=reader.model_hash).cards == ("7c", "Ah", "Kd")
-    assert main(["--photos", str(tmp_path / "nowhere")], prog="tocktable enroll") == 2
-    assert main(["--photos", str(photos), "--out", str(out / "x.npz")], prog="tocktable enroll") == 2
-    assert "cannot write deck profile" in capsys.readouterr().err  # no traceback for an unwritable --out
-    with pytest.raises(SystemExit) as stop:
-        main(["--help"], prog="tocktable enroll")
-    assert stop.value.code == 0 and "usage: tocktable enroll" in capsys.readouterr().out
-
-
-def test_the_data_directory_is_the_default_home_of_the_profile(reader: CardReader, tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
-    photos = tmp_path / "deck"
-    photos.mkdir()
-    cv2.imwrite(str(photos / "Qs.png"), alone("Qs", 77))
-    monkeypatch.setenv("TOCKTABLE_DATA", str(tmp_path / "data"))
-    assert main(["--photos", str(photos)]) == 0
-    assert (tmp_path / "data" / PROFILE_NAME).is_file()
 
 
 # ---------------------------------------------------------------------------------- hooks

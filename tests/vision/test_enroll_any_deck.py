@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 
 from table.cards import Card, Rank
+from tocktable.enroll_cli import main
 from vision import faces
 from vision.detect import quad_iou
-from vision.enroll import EnrollError, enroll, main
+from vision.enroll import EnrollError, enroll
 from vision.face_or_back import MAX_SPREAD, blank_margins_of
 from vision.faces import BACK_PATTERNS, deck_style, render_back, render_face
 from vision.reader import CardReader
