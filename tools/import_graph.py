@@ -261,13 +261,6 @@ def unexplained(root: Path = ROOT, packages: Iterable[str] = PACKAGES) -> list[I
 # done. The list only shrinks: the check fails on a cycle it does not name, and on an entry whose
 # import is gone or no longer closes a cycle.
 KNOWN_MODULE_ARROWS: dict[tuple[str, str], str] = {
-    ("vision.reader", "vision.enroll"): "CardReader.enroll() hands the reader to vision.enroll, which reads "
-    "backs with the reader's check_frame; check_frame in a module below both removes it (a move inside "
-    "vision)",
-    ("vision.mark_reader", "vision.reader"): "the mark reader checks frames with vision.reader.check_frame "
-    "while the reader builds on the mark reader; check_frame in a module below both removes it (the same move)",
-    ("vision.mark_pips", "vision.mark_reader"): "mark_pips names mark_reader's private _Design for the type "
-    "checker while mark_reader builds on mark_pips; that type in mark_pips removes it (a move inside vision)",
     ("bench.vision_peer", "bench.vision"): "the peer is measured with bench.vision's functions and "
     "bench.vision runs the peer beside itself; the shared measurements in a module of their own remove it",
 }
@@ -277,9 +270,9 @@ KNOWN_PACKAGE_ARROWS: dict[tuple[str, str], str] = {}
 
 # Modules or packages whose imports inside functions may go without a comment, with the reason.
 KNOWN_UNEXPLAINED: dict[str, str] = {
-    "vision": "most load the renderer or the reader when first used, those in reader, enroll and "
-    "mark_reader close the cycles allowed above; each gets its comment, or goes, with the renderer's move "
-    "into a sub-package of its own",
+    "vision": "most load the renderer (faces, scene) or the reader's stages when first used, the "
+    "training code's for its calibration step alone; each gets its comment, or goes, with the renderer's "
+    "move into a sub-package of its own",
 }
 
 

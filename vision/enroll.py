@@ -42,6 +42,7 @@ from table.errors import CardParseError
 from table.tock import ALL_MARKS, mark_of
 from vision.deck_profile import DeckProfile, ProfileError, back_descriptors
 from vision.errors import VisionError
+from vision.frame_check import check_frame
 
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 DECK_ORDER: tuple[str, ...] = tuple(str(Card(rank, suit)) for suit in SUIT_ORDER
@@ -127,7 +128,6 @@ def face_sample(reader: Any, image: Any) -> Sample:
     court pictures the models do not know is the deck that needs enrolling.
     """
     from vision.face_or_back import blank_margins
-    from vision.reader import check_frame
 
     frame = check_frame(image, what="photo")
     evidence = reader.evidence(frame)
@@ -153,8 +153,6 @@ def back_sample(reader: Any, image: Any) -> Sample:
     i = _largest(observations, face_up=False)
     if i is None:
         raise EnrollError("no face-down card in the picture: lay the card face down, alone, in full view")
-    from vision.reader import check_frame
-
     descriptor = back_descriptors(check_frame(image), [observations.corners[i]])[0]
     return Sample(descriptor, observations[i].mark, float(observations.confidence[i]), observations.corners[i].copy())
 

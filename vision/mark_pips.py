@@ -19,13 +19,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import cv2
 import numpy as np
 
-if TYPE_CHECKING:
-    from vision.mark_reader import _Design
+
+class _Design(Protocol):
+    """What the pip search reads of the measured Tock design (:class:`vision.mark_reader._Design`)."""
+
+    @property
+    def area_per_height2(self) -> tuple[float, float, float, float]: ...
+
+    @property
+    def heights(self) -> dict[str, float]: ...
+
 
 PATCH = 72
 """Side in pixels of the square patch cut from the middle of a card: the smallest tried that keeps

@@ -60,6 +60,7 @@ import numpy as np
 from table.cards import Suit
 from table.tock import ALL_MARKS, Mark, SizeClass
 from vision.errors import FrameError, VisionError
+from vision.frame_check import check_frame
 from vision.mark_disc import ring as _ring
 from vision.mark_disc import stretch as _stretch
 from vision.mark_disc import white_end as _white_end
@@ -447,8 +448,6 @@ class MarkReader:
     ) -> list[MarkReading]:
         """The mark of each card (4×2 corners in ``frame``) of a BGR frame (``ordered``: see
         :func:`card_regions`)."""
-        from vision.reader import check_frame  # the reader imports this module
-
         frame = check_frame(frame)
         if not len(cards):
             return []
@@ -458,8 +457,6 @@ class MarkReader:
 
     def read_back(self, rectified: Any) -> MarkReading:
         """The mark of one card already straightened (its back, upright or on its side)."""
-        from vision.reader import check_frame
-
         image = check_frame(rectified, what="rectified card")
         h, w = image.shape[:2]
         if min(h, w) < 16:
