@@ -39,7 +39,7 @@ from vision.enroll import DECK_ORDER, card_from_filename, enroll, enroll_folder
 from vision.mark_reader import MarkReader
 from vision.reader import MODELS_DIR, CardReader
 from vision.rectify import Pyramid
-from vision.scene import PlacedCard, SceneSpec, deal_rows, render_scene
+from vision.render.scene import PlacedCard, SceneSpec, deal_rows, render_scene
 
 REAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "vision-real"
 
@@ -122,7 +122,7 @@ def _retaken(reader: CardReader, card: str, deck: str, seed: int, *, face_up: bo
 
 
 def synthetic(reader: CardReader, decks: int, scenes: int, *, seed: int, letters: str = "en") -> dict[str, Any]:
-    """Hold-out decks printing the index letters ``letters`` (:data:`vision.faces.INDEX_SETS`)
+    """Hold-out decks printing the index letters ``letters`` (:data:`vision.render.faces.INDEX_SETS`)
     enrolled from one photo per card, then 12-card tables read with and without the profile."""
     with_profile: Counter[str] = Counter()
     without: Counter[str] = Counter()

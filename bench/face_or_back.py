@@ -24,9 +24,9 @@ import numpy as np
 from table.cards import Card
 from vision.detect import quad_iou
 from vision.face_or_back import blank_margins, blank_margins_of
-from vision.faces import deck_style, render_back, render_face
 from vision.reader import MODELS_DIR, CardReader
-from vision.scene import SceneSpec, deal_rows, render_scene
+from vision.render.faces import deck_style, render_back, render_face
+from vision.render.scene import SceneSpec, deal_rows, render_scene
 
 REAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "vision-real"
 

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from table.cards import Deck
 from table.lens import replay
-from vision.fonts import label_font
+from vision.render.fonts import label_font
 
 COLOURS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"]
 

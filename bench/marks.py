@@ -38,11 +38,11 @@ import numpy as np
 
 from table.tock import ALL_MARKS
 from vision.detect import quad_iou
-from vision.faces import deck_style
 from vision.mark_reader import PLAIN, MarkReader, centre_patch
-from vision.mark_samples import card_shot, sticker_back
 from vision.rectify import Pyramid, thumbnails
-from vision.scene import PlacedCard, SceneSpec, deal_rows, render_scene
+from vision.render.faces import deck_style
+from vision.render.mark_samples import card_shot, sticker_back
+from vision.render.scene import PlacedCard, SceneSpec, deal_rows, render_scene
 
 SIZES = ("small", "medium", "large", "ace", PLAIN)
 

@@ -22,8 +22,8 @@ import numpy as np
 from table.cards import Card
 from vision.evidence import Evidence
 from vision.reader import MODELS_DIR, CardReader
-from vision.scene import render_scene
-from vision.scene_layouts import deal_hard
+from vision.render.scene import render_scene
+from vision.render.scene_layouts import deal_hard
 from vision.stages import Sources
 
 _PANEL_W = 560
@@ -108,7 +108,9 @@ def picture(reader: CardReader, frame: np.ndarray) -> np.ndarray:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.reader_stages", description=__doc__.split("\n\n")[0])
     parser.add_argument("--image", type=Path, help="a photo to read (default: a hard synthetic table)")
-    parser.add_argument("--kind", default="textured", help="the synthetic table's kind (vision.scene_layouts.KINDS)")
+    parser.add_argument(
+        "--kind", default="textured", help="the synthetic table's kind (vision.render.scene_layouts.KINDS)"
+    )
     parser.add_argument("--seed", type=int, default=2, help="the synthetic table's seed")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[1] / "docs" / "reader-stages.png")
     args = parser.parse_args(argv)

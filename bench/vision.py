@@ -17,7 +17,7 @@ Figures:
 - decks of other languages: the synthetic hold-out's scenes (cards apart and touching) with decks
   printing French (R D V; the ace an A, or a 1) and German (K D B) index letters, read with no
   setting. Targets: 99 % of face-up cards read right, 0.2 % wrong.
-- hard hold-out: tables dealt by :func:`vision.scene_layouts.deal_hard`, a quarter of each kind
+- hard hold-out: tables dealt by :func:`vision.render.scene_layouts.deal_hard`, a quarter of each kind
   ("large": cards up to 70 % of the frame high; "grid": all 52 cards touching in 4 rows; "tilted":
   the camera 25-45° from straight down; "textured": wood, patterned or dark cloth, hard light and
   things beside the cards), hold-out deck styles, scene seeds above 2·10⁹ (used nowhere else).
@@ -51,8 +51,8 @@ from table.cards import Card
 from vision.detect import Outline, quad_iou
 from vision.reader import MODELS_DIR, CardReader, Observations
 from vision.rectify import order_corners
-from vision.scene import CardTruth, PlacedCard, SceneSpec, deal_rows, render_scene
-from vision.scene_layouts import KINDS, deal_hard
+from vision.render.scene import CardTruth, PlacedCard, SceneSpec, deal_rows, render_scene
+from vision.render.scene_layouts import KINDS, deal_hard
 
 REAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "vision-real"
 _RANKS = {"Ace": "A", "King": "K", "Queen": "Q", "Jack": "J", "10": "T"}
@@ -78,7 +78,7 @@ def read_at_true_outlines(reader: CardReader, image: np.ndarray, truth: tuple[Ca
 
 def synthetic(reader: CardReader, scenes: int, *, touching: bool, seed: int,
               true_outlines: bool = False, letters: str = "en") -> dict[str, Any]:  # fmt: skip
-    """Hold-out scenes (``letters``: the index set of their decks, :data:`vision.faces.INDEX_SETS`)."""
+    """Hold-out scenes (``letters``: the index set of their decks, :data:`vision.render.faces.INDEX_SETS`)."""
     rng = np.random.default_rng(seed)
     pool = "holdout" if letters == "en" else f"holdout-{letters}"
     counts = {"cards": 0, "found": 0, "face_up": 0, "found_up": 0, "right": 0, "unsure": 0, "wrong": 0,

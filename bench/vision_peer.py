@@ -68,8 +68,8 @@ import cv2
 import numpy as np
 
 from table.cards import Card, Rank, Suit
-from vision.faces import FACE_H, FACE_W, deck_style, render_face
 from vision.reader import MODELS_DIR, CardReader, Observations, check_frame
+from vision.render.faces import FACE_H, FACE_W, deck_style, render_face
 
 BKG_OFFSET = 60
 """A card is brighter than the background sample by this many grey levels (the original's value)."""

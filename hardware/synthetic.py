@@ -4,7 +4,7 @@ The source calls ``scene(t)`` with the seconds since it started, at a steady rat
 told to fail for a while to rehearse a camera that drops out. The scene is usually a
 :class:`~hardware.table_model.TableModel` that a demo dealer changes while the camera runs, or a
 :class:`~hardware.table_script.TableScript` (steps at set times) for tests and replays; both draw
-with ``vision.scene.render_scene``. Any function of ``t`` returning a BGR image also works.
+with ``vision.render.scene.render_scene``. Any function of ``t`` returning a BGR image also works.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Cards are dealt into zones (the board, each seat) or at a point, turned, moved, mucked and
 gathered; hands can pass over the table. Every change is checked first and applied whole, under
 a lock, so the capture thread always renders a consistent table. The synthetic camera draws it
-with ``vision.scene.render_scene`` (imported only when a frame is drawn)::
+with ``vision.render.scene.render_scene`` (imported only when a frame is drawn)::
 
     model = TableModel(6, seed=3)
     with SyntheticTableSource(model, fps=10) as camera:
@@ -34,7 +34,7 @@ from table.errors import CardParseError
 from table.wording import seat_numbers, seat_word
 
 if TYPE_CHECKING:  # vision is imported when a frame is drawn, never when hardware is imported
-    from vision.scene import RenderedScene, SceneSpec
+    from vision.render.scene import RenderedScene, SceneSpec
 
 _BACKS = ("plain", "tock")
 
@@ -266,9 +266,9 @@ class TableModel:
 
     # -- drawing ----------------------------------------------------------------------
     def scene_spec(self, state: TableState | None = None) -> SceneSpec:
-        """The table as a ``vision.scene.SceneSpec`` (vision is imported here, not before)."""
+        """The table as a ``vision.render.scene.SceneSpec`` (vision is imported here, not before)."""
         # The renderer (OpenCV drawing, the fonts) loads when a frame is first drawn, not with hardware.
-        from vision.scene import PlacedCard, SceneSpec
+        from vision.render.scene import PlacedCard, SceneSpec
 
         state = self.state() if state is None else state
         placed = tuple(
@@ -282,7 +282,7 @@ class TableModel:
         """The camera's picture of the table now (``t`` is ignored: the table is what changes).
 
         A table that has not changed since the last frame is not drawn again."""
-        from vision.scene import render_scene  # the renderer loads with the first frame drawn
+        from vision.render.scene import render_scene  # the renderer loads with the first frame drawn
 
         with self._render_lock:
             state = self.state()

@@ -29,7 +29,7 @@ from hardware.table_model import TableModel, TableState
 from table.cards import Deck
 
 if TYPE_CHECKING:
-    from vision.scene import RenderedScene
+    from vision.render.scene import RenderedScene
 
 Step = Callable[[TableModel], object]
 """Anything that changes the model: one of the step values below, or a function."""

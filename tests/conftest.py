@@ -15,7 +15,7 @@ def pytest_configure(config: pytest.Config) -> None:
     Which deck a seed gives depends on the fonts found, and a machine's system fonts are its own;
     the package fonts are pinned, so every machine draws the same decks and the tests' figures
     hold everywhere. ``TOCKTABLE_FONTS=all`` runs the suite with the system fonts too, ``system``
-    with those alone (vision/fonts.py). Set here, it reaches the subprocesses the tests start.
+    with those alone (vision/render/fonts.py). Set here, it reaches the subprocesses the tests start.
     """
     os.environ["TOCKTABLE_FONTS"] = os.environ.get("TOCKTABLE_FONTS") or "packages"
 
@@ -40,7 +40,7 @@ def synthetic_frames() -> Any:
     """Frames of a whole hold'em hand with exact truth, drawn without waiting on a clock.
 
     ``synthetic_frames(seats=6, seed=0, pace=1.0, fps=2.0, folds=(), **model_options)`` returns a
-    list of ``(t, vision.scene.RenderedScene)``: hole cards dealt face down, folds mucked, flop,
+    list of ``(t, vision.render.scene.RenderedScene)``: hole cards dealt face down, folds mucked, flop,
     turn and river face up, the rest shown, all gathered (see ``TableScript.holdem_hand``).
     """
     from hardware.table_model import TableModel

@@ -87,7 +87,7 @@ def perfect_picture(model: Any) -> Callable[[], Any]:
     lock = threading.Lock()
 
     def draw() -> Any:
-        from vision.scene import render_scene  # the renderer (OpenCV, fonts) loads with the first picture
+        from vision.render.scene import render_scene  # the renderer (OpenCV, fonts) loads with the first picture
 
         with lock:
             state = model.state()

@@ -236,7 +236,7 @@ def _export(args: argparse.Namespace) -> int:
 # such as ``-o``).
 _DELEGATED = {
     "enroll": ("tocktable.enroll_cli", "deck enrollment"),
-    "marks": ("vision.marks", "the Tock sticker sheet"),
+    "marks": ("vision.render.marks", "the Tock sticker sheet"),
 }
 
 

@@ -257,7 +257,7 @@ def example(reader: Any = None) -> np.ndarray:
     """An annotated frame of a Tock table: flop face up, the last two board cards and the hole
     cards face down with their marks, one seat peeking, and a card seen twice. ``reader`` (a
     :class:`vision.CardReader`) reads the frames; None uses the scene's truth (a perfect reader)."""
-    from vision.scene import PlacedCard, SceneSpec, render_scene
+    from vision.render.scene import PlacedCard, SceneSpec, render_scene
     from vision.track import Sighting, TableTracker
 
     board = [PlacedCard(c, up, (0.32 + 0.09 * k, 0.5), back="tock", height=0.2)

@@ -22,7 +22,7 @@ class ModelError(VisionError, RuntimeError):
 
 
 class FontsMissingError(VisionError, RuntimeError):
-    """The renderer found no usable fonts to draw card indices with (see :mod:`vision.fonts`)."""
+    """The renderer found no usable fonts to draw card indices with (see :mod:`vision.render.fonts`)."""
 
 
 class FontSourceError(VisionError, ValueError):

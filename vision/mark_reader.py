@@ -25,7 +25,7 @@ black ring. Because the design is exactly known, the reader measures it instead 
    again, straightened.
 
 The reference values of every measurement are taken from the design itself (16 marks drawn by
-:func:`vision.faces.draw_tock_mark` and measured once), so a change of design is followed.
+:func:`vision.render.faces.draw_tock_mark` and measured once), so a change of design is followed.
 Each decision keeps its margin; the confidence is the product of the margins' calibrated
 probabilities, and below ``threshold`` the mark is None ("unsure"). A back with no white disc and
 pip in its middle reads ``"plain"``.
@@ -37,7 +37,7 @@ serving the shape matches and deciding; :mod:`vision.mark_pips` holds the patch'
 search for candidate pips in a patch and the shape vectors they are matched by.
 
 >>> reader = MarkReader()
->>> from vision.faces import deck_style, render_back
+>>> from vision.render.faces import deck_style, render_back
 >>> back = render_back(deck_style(3, "holdout"), "h:large")[:, :, :3]
 >>> reading = reader.read_back(back)
 >>> reading.mark, reading.confidence > 0.9
@@ -204,8 +204,8 @@ class _Design:
 
     @staticmethod
     def measure() -> _Design:
-        from vision.faces import FACE_H, TOCK_HEIGHTS, draw_tock_mark
-        from vision.suits import SuitShape, suit_mask
+        from vision.render.faces import FACE_H, TOCK_HEIGHTS, draw_tock_mark
+        from vision.render.suits import SuitShape, suit_mask
 
         shape = SuitShape()
         templates = np.zeros((4, _ROTATIONS, _SHAPE_GRID * _SHAPE_GRID), np.float32)

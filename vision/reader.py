@@ -1,6 +1,6 @@
 """The card reader: frame → observations, through the stages listed in ``models/reader.json``.
 
->>> from vision.scene import PlacedCard, SceneSpec, render_scene
+>>> from vision.render.scene import PlacedCard, SceneSpec, render_scene
 >>> frame_bgr = render_scene(SceneSpec(cards=(PlacedCard("Ah", True, (0.3, 0.5)),
 ...                                           PlacedCard("Kd", False, (0.6, 0.5))))).image
 >>> reader = CardReader.default()

@@ -175,7 +175,7 @@ def test_on_mock_pins_every_button_is_pressed_for_you(mock_pins):
 def test_the_real_card_reader_reads_a_rendered_table_in_the_check(mock_pins, tmp_path):
     """The whole camera part of the check with the shipped models: a rendered table goes through
     the replay camera and ``vision.CardReader``; every card is found, none is named wrongly."""
-    from vision.scene import PlacedCard, SceneSpec, render_scene
+    from vision.render.scene import PlacedCard, SceneSpec, render_scene
 
     faces = ("Ah", "Kd", "7c")
     cards = tuple(PlacedCard(card, True, (0.2 + 0.2 * i, 0.45), angle=10.0 * i) for i, card in enumerate(faces))

@@ -1,4 +1,4 @@
-"""The table model drawn by the real renderer (vision.scene)."""
+"""The table model drawn by the real renderer (vision.render.scene)."""
 
 import numpy as np
 

@@ -15,7 +15,7 @@ from hardware.table_script import Deal, Gather, Hands, Move, Muck, Show, TableSc
 
 @pytest.fixture
 def fake_renderer(monkeypatch):
-    """A stand-in for vision.scene: white rectangles for face-up cards, blue for backs."""
+    """A stand-in for vision.render.scene: white rectangles for face-up cards, blue for backs."""
 
     @dataclass(frozen=True)
     class PlacedCard:
@@ -52,9 +52,9 @@ def fake_renderer(monkeypatch):
             image[: height // 3, : width // 4] = (90, 140, 200)
         return types.SimpleNamespace(image=image, truth=tuple(truth))
 
-    module = types.ModuleType("vision.scene")
+    module = types.ModuleType("vision.render.scene")
     module.PlacedCard, module.SceneSpec, module.render_scene = PlacedCard, SceneSpec, render_scene
-    monkeypatch.setitem(sys.modules, "vision.scene", module)
+    monkeypatch.setitem(sys.modules, "vision.render.scene", module)
     return calls
 
 

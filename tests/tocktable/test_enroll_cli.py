@@ -12,7 +12,7 @@ import pytest
 from tocktable.enroll_cli import main
 from vision.deck_profile import PROFILE_NAME, DeckProfile
 from vision.reader import CardReader
-from vision.scene import PlacedCard, SceneSpec, render_scene
+from vision.render.scene import PlacedCard, SceneSpec, render_scene
 
 
 @pytest.fixture(scope="module")

@@ -12,8 +12,8 @@ import pytest
 
 from table.tock import ALL_MARKS
 from vision.deck_profile import BACK_FEATURES, PROFILE_VERSION, DeckProfile, ProfileError, back_descriptors
-from vision.faces import deck_style
-from vision.mark_samples import card_shot, sticker_back
+from vision.render.faces import deck_style
+from vision.render.mark_samples import card_shot, sticker_back
 
 
 def _descriptor(back: np.ndarray, rng: np.random.Generator, *, height: float) -> np.ndarray:

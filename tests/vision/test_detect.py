@@ -16,7 +16,7 @@ from vision.errors import FrameError
 from vision.quads import holds_many
 from vision.reader import CardReader
 from vision.rectify import CARD_ASPECT, CROP_H, CROP_W, card_homography, index_crops, order_corners, rectify, thumbnails
-from vision.scene import PlacedCard, SceneSpec, render_scene
+from vision.render.scene import PlacedCard, SceneSpec, render_scene
 from vision.segment import CardSegmenter, cores, instances, split_cores
 
 FELTS = ("green-felt", "blue-felt", "red-felt", "black-cloth", "dark-wood", "grey-laminate")

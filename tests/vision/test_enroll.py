@@ -19,7 +19,7 @@ from vision.deck_profile import PROFILE_NAME, PROFILE_VERSION, DeckProfile, Prof
 from vision.detect import quad_iou
 from vision.enroll import DECK_ORDER, EnrollError, Guide, card_from_filename, card_name, enroll, enroll_folder
 from vision.reader import CardReader
-from vision.scene import PlacedCard, SceneSpec, deal_rows, render_scene
+from vision.render.scene import PlacedCard, SceneSpec, deal_rows, render_scene
 
 REAL = Path(__file__).resolve().parents[2] / ".." / "shared" / "vision-real" / "bicycle-webcam"
 DECK = "holdout-4242"

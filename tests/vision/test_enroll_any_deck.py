@@ -15,13 +15,13 @@ import pytest
 
 from table.cards import Card, Rank
 from tocktable.enroll_cli import main
-from vision import faces
 from vision.detect import quad_iou
 from vision.enroll import EnrollError, enroll
 from vision.face_or_back import MAX_SPREAD, blank_margins_of
-from vision.faces import BACK_PATTERNS, deck_style, render_back, render_face
 from vision.reader import CardReader
-from vision.scene import PlacedCard, SceneSpec, deal_rows, render_scene
+from vision.render import faces
+from vision.render.faces import BACK_PATTERNS, deck_style, render_back, render_face
+from vision.render.scene import PlacedCard, SceneSpec, deal_rows, render_scene
 
 MADE_UP = "made-up"
 """An index set no deck prints and no model saw: E for the ace, M, F, G for the court cards."""

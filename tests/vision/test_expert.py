@@ -16,7 +16,7 @@ from vision.errors import ModelError
 from vision.expert import SETTINGS_FILE, Expert, ExpertSettings
 from vision.reader import MODELS_DIR, CardReader
 from vision.rectify import CROP_H, CROP_W, Pyramid, index_crops, order_corners
-from vision.scene import SceneSpec, deal_rows, render_scene
+from vision.render.scene import SceneSpec, deal_rows, render_scene
 
 TEMPERATURE = 0.5
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import vision.fonts as fonts
+import vision.render.fonts as fonts
 from table.errors import TocktableError
 from vision.errors import FontsMissingError, FontSourceError
-from vision.faces import _text_bitmap, deck_style
-from vision.fonts import FONT_PACKAGES, family_pool, index_fonts, load_font, package_font_files, suit_glyph_fonts
+from vision.render.faces import _text_bitmap, deck_style
+from vision.render.fonts import FONT_PACKAGES, family_pool, index_fonts, load_font, package_font_files, suit_glyph_fonts
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,8 +10,8 @@ import pytest
 
 from table.cards import Card, Rank
 from vision.errors import SceneError
-from vision.faces import FACE_H, FACE_W, INDEX_SETS, deck_style, index_text, render_face
-from vision.scene import SceneSpec, _parse_deck, render_scene
+from vision.render.faces import FACE_H, FACE_W, INDEX_SETS, deck_style, index_text, render_face
+from vision.render.scene import SceneSpec, _parse_deck, render_scene
 from vision.train.data import LETTER_MIX
 
 
@@ -62,7 +62,7 @@ def test_unknown_letters_and_deck_names_are_refused() -> None:
 
 
 def test_a_scene_of_a_german_deck_is_the_english_scene_but_for_the_letters() -> None:
-    from vision.scene import PlacedCard
+    from vision.render.scene import PlacedCard
 
     cards = (PlacedCard("Qh", True, (0.3, 0.5)), PlacedCard("5c", True, (0.7, 0.5)))
     english = render_scene(SceneSpec(cards=cards, seed=5, deck="holdout-5", clean=True))

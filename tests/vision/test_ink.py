@@ -9,7 +9,7 @@ from vision.evidence import Evidence
 from vision.ink import red_inks, red_likelihood
 from vision.reader import MODELS_DIR, CardReader
 from vision.rectify import Pyramid, index_crops, order_corners
-from vision.scene import SceneSpec, deal_rows, render_scene
+from vision.render.scene import SceneSpec, deal_rows, render_scene
 from vision.stages import Corners, Ink, Sources
 
 

@@ -9,10 +9,10 @@ import pytest
 from table.errors import TocktableError
 from table.tock import ALL_MARKS
 from vision.errors import FrameError
-from vision.faces import deck_style, render_back
 from vision.mark_reader import PATCH, PLAIN, MarkFeatures, MarkReader, MarkReaderError, centre_patch
-from vision.mark_samples import card_shot, sticker_back
-from vision.scene import PlacedCard, SceneSpec, deal_rows, render_scene
+from vision.render.faces import deck_style, render_back
+from vision.render.mark_samples import card_shot, sticker_back
+from vision.render.scene import PlacedCard, SceneSpec, deal_rows, render_scene
 
 FAR_SIZES = {("small", "large"), ("large", "small"), ("ace", "small"), ("ace", "large"), ("small", "ace"),
              ("large", "ace")}  # fmt: skip
@@ -39,7 +39,7 @@ def test_every_mark_on_a_clean_back_reads_right_and_sure(reader: MarkReader, see
 def test_plain_backs_of_every_pattern_read_plain(reader: MarkReader) -> None:
     from dataclasses import replace
 
-    from vision.faces import BACK_PATTERNS
+    from vision.render.faces import BACK_PATTERNS
 
     for k, pattern in enumerate(BACK_PATTERNS):
         for pool_seed in (5, 41):
@@ -147,8 +147,8 @@ def test_an_outline_too_long_does_not_turn_a_club_into_a_spade(reader: MarkReade
 def test_the_aces_ring_is_seen_on_a_light_back(reader: MarkReader) -> None:
     """On a light back the ace's black ring shows as a dark band with lighter back beyond it; a
     large pip's disc ends straight onto the back."""
-    from vision.faces import FACE_H, draw_tock_mark
     from vision.rectify import CARD_ASPECT
+    from vision.render.faces import FACE_H, draw_tock_mark
 
     rings = {}
     for mark in ("h:ace", "s:ace", "h:large", "s:large"):

@@ -14,8 +14,8 @@ from PIL import Image
 from table.cards import Card, Suit
 from table.errors import TocktableError
 from table.tock import mark_of
-from vision.faces import FACE_H, FACE_W, TOCK_HEIGHTS, draw_tock_mark
-from vision.marks import (
+from vision.render.faces import FACE_H, FACE_W, TOCK_HEIGHTS, draw_tock_mark
+from vision.render.marks import (
     LABEL_MM,
     MARGIN_MM,
     PAPERS,
@@ -194,8 +194,8 @@ def test_the_design_figure_shows_sixteen_marked_backs() -> None:
 
 
 def test_a_sheet_needs_no_system_font_and_is_the_same_without_one(tmp_path: Path, monkeypatch) -> None:
-    import vision.fonts as fonts
-    from vision.marks import _font
+    import vision.render.fonts as fonts
+    from vision.render.marks import _font
 
     assert _font(30, bold=True).getname() == ("Arimo", "Bold")  # the label font of a font package
     here = np.asarray(render_sheets(dpi=100, cards="Kc Qh 10d")[0])

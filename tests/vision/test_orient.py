@@ -8,7 +8,7 @@ import numpy as np
 from vision.orient import AMBIGUOUS, ambiguous, side_ratio, turned
 from vision.reader import MODELS_DIR, CardReader
 from vision.rectify import CARD_ASPECT, order_corners
-from vision.scene import PlacedCard, SceneSpec, render_scene
+from vision.render.scene import PlacedCard, SceneSpec, render_scene
 
 
 def _rect(w: float, h: float, x: float = 100.0, y: float = 50.0) -> np.ndarray:

@@ -9,7 +9,7 @@ from vision.evidence import Evidence
 from vision.picture import pictures
 from vision.reader import MODELS_DIR, CardReader
 from vision.rectify import Pyramid, order_corners
-from vision.scene import PlacedCard, RenderedScene, SceneSpec, deal_rows, render_scene
+from vision.render.scene import PlacedCard, RenderedScene, SceneSpec, deal_rows, render_scene
 from vision.stages import Corners, Picture, Sources
 
 

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from table.cards import Card
-from vision.faces import deck_style, render_face
 from vision.mark_reader import card_regions
 from vision.pip_check import BODY, PipLayout, count_pips, pip_layout, pip_verdicts
 from vision.rectify import Pyramid, order_corners
+from vision.render.faces import deck_style, render_face
 
 RANKS = "23456789T"
 

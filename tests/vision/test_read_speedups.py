@@ -21,9 +21,9 @@ import vision.mark_pips as mp
 import vision.mark_reader as mr
 from table.cards import Suit
 from vision.mark_reader import MarkReader, centre_patch
-from vision.mark_samples import card_shot, sticker_back
 from vision.rectify import Pyramid, _warp, card_homography, index_crops, order_corners, thumbnails
-from vision.scene import PlacedCard, SceneSpec, deal_rows, render_scene
+from vision.render.mark_samples import card_shot, sticker_back
+from vision.render.scene import PlacedCard, SceneSpec, deal_rows, render_scene
 
 
 # ------------------------------------------------------------------------------ references
@@ -136,7 +136,7 @@ def _face_down_scenes(count: int, seed: int) -> list[tuple[np.ndarray, list[np.n
 
 def _sticker_shots(count: int, seed: int) -> list[tuple[np.ndarray, list[np.ndarray]]]:
     from table.tock import ALL_MARKS
-    from vision.faces import deck_style
+    from vision.render.faces import deck_style
 
     rng = np.random.default_rng(seed)
     out = []

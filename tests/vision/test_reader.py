@@ -13,7 +13,7 @@ from vision import CardReader, Observation, Observations
 from vision.detect import quad_iou
 from vision.errors import FrameError, ModelError
 from vision.rectify import rectify
-from vision.scene import PlacedCard, SceneSpec, render_scene
+from vision.render.scene import PlacedCard, SceneSpec, render_scene
 
 
 @pytest.fixture(scope="module")

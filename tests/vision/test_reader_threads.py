@@ -11,7 +11,7 @@ import pytest
 
 from vision.errors import ModelError
 from vision.reader import CardReader
-from vision.scene import SceneSpec, deal_rows, render_scene
+from vision.render.scene import SceneSpec, deal_rows, render_scene
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from vision.detect import Outline
 from vision.reader import MODELS_DIR, CardReader
 from vision.rectify import order_corners
 from vision.reframe import MIN_CARDS, NARROW, aspects, narrow_cards, widened
-from vision.scene import SceneSpec, deal_rows, render_scene
+from vision.render.scene import SceneSpec, deal_rows, render_scene
 
 
 def _card(x: float, y: float, w: float = 63.0, h: float = 88.0, turn: float = 0.0) -> np.ndarray:

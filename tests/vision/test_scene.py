@@ -8,8 +8,8 @@ import pytest
 from table.cards import Card
 from table.errors import TocktableError
 from vision.errors import SceneError
-from vision.faces import FACE_H, FACE_W, deck_style, render_back, render_face
-from vision.scene import TABLES, PlacedCard, SceneSpec, card_corners, render_scene
+from vision.render.faces import FACE_H, FACE_W, deck_style, render_back, render_face
+from vision.render.scene import TABLES, PlacedCard, SceneSpec, card_corners, render_scene
 
 
 def _spec(seed: int = 3, **kwargs: object) -> SceneSpec:
@@ -114,7 +114,7 @@ SYSTEM_FONT_HASHES = {"three-3": "20213a7bd071e0e4", "empty-wood": "d5b47aa0cdcb
 
 
 def _old_specs() -> dict[str, SceneSpec]:
-    from vision.scene import deal_rows
+    from vision.render.scene import deal_rows
 
     return {
         "three-3": _spec(3),

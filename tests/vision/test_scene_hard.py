@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from vision.errors import SceneError
-from vision.scene import PlacedCard, SceneSpec, render_scene
-from vision.scene_camera import Lens, View, homography, project
-from vision.scene_clutter import CLUTTER
-from vision.scene_layouts import KINDS, deal_hard
-from vision.scene_surfaces import LIGHTS, SURFACES
+from vision.render.scene import PlacedCard, SceneSpec, render_scene
+from vision.render.scene_camera import Lens, View, homography, project
+from vision.render.scene_clutter import CLUTTER
+from vision.render.scene_layouts import KINDS, deal_hard
+from vision.render.scene_surfaces import LIGHTS, SURFACES
 
 SIZE = (640, 360)
 

@@ -13,7 +13,7 @@ from table.cards import Card
 from vision.detect import find_cards, quad_iou
 from vision.learned_outlines import complete_hidden, fit_sides, fit_sides_many, segmented
 from vision.reader import MODELS_DIR, CardReader
-from vision.scene import PlacedCard, SceneSpec, deal_rows, render_scene
+from vision.render.scene import PlacedCard, SceneSpec, deal_rows, render_scene
 from vision.segment import STRIDE, SegmenterSettings, instances, prepare_frame
 from vision.train.seg_data import _targets, sample
 

@@ -122,7 +122,7 @@ def test_a_nearly_square_small_outline_is_read_both_ways_and_the_way_that_shows_
 
 def test_the_shipped_small_reader_reads_rendered_small_cards_and_is_sure_only_when_right() -> None:
     from table.cards import Card
-    from vision.scene import PlacedCard, SceneSpec, render_scene
+    from vision.render.scene import PlacedCard, SceneSpec, render_scene
 
     reader = SmallReader(MODELS_DIR)
     rng = np.random.default_rng(5)
@@ -143,7 +143,7 @@ def test_the_shipped_small_reader_reads_rendered_small_cards_and_is_sure_only_wh
 @pytest.mark.slow
 def test_the_reader_names_small_cards_of_a_whole_table_at_2304_pixels() -> None:
     from bench.vision import _ring
-    from vision.scene import SceneSpec, render_scene
+    from vision.render.scene import SceneSpec, render_scene
 
     reader = CardReader(MODELS_DIR)
     scene = render_scene(SceneSpec(cards=_ring(np.random.default_rng(2304), 6, 0.055), size=(2304, 1296), seed=5100))

@@ -18,7 +18,7 @@ from vision.errors import ModelError
 from vision.evidence import Evidence
 from vision.reader import DEFAULT_STAGES, MODELS_DIR, CardReader
 from vision.rectify import Pyramid, order_corners
-from vision.scene import RenderedScene, SceneSpec, deal_rows, render_scene
+from vision.render.scene import RenderedScene, SceneSpec, deal_rows, render_scene
 from vision.stages import STAGES, Backs, Corners, Pipeline, Pips, Profile, Reframe, Sources, Witness
 
 
@@ -206,7 +206,7 @@ def test_read_and_read_card_share_the_pipeline_and_time_each_stage(reader: CardR
 @pytest.mark.slow
 def test_the_pipeline_on_hard_synthetic_tables_is_never_confidently_wrong_about_large_or_tilted_cards(
         reader: CardReader) -> None:  # fmt: skip
-    from vision.scene_layouts import deal_hard
+    from vision.render.scene_layouts import deal_hard
 
     rng = np.random.default_rng(77)
     named = right = 0

@@ -14,8 +14,8 @@ import pytest
 from table.cards import Card
 from table.errors import TocktableError
 from vision.errors import FrameError, ModelError
-from vision.faces import deck_style, render_face
 from vision.rectify import Pyramid
+from vision.render.faces import deck_style, render_face
 from vision.suit_symbols import SYMBOL, crop_symbol
 from vision.suit_witness import MODELS_DIR, SuitWitness, apply_evidence, suit_evidence, symbol_boxes
 

@@ -1,7 +1,7 @@
 """Synthetic video through the real card reader and the tracker (the tracking figures).
 
 Frames of whole hands are rendered by the table model (``hardware.table_script``) through
-``vision.scene``, read by ``vision.CardReader`` and tracked: cards dealt, turned, moved, hands
+``vision.render.scene``, read by ``vision.CardReader`` and tracked: cards dealt, turned, moved, hands
 passing over the table. No wrong card may ever be reported in the TableView, and a card turned
 (or dealt) face up is reported within 5 frames in which nothing covers it.
 """

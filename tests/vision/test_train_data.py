@@ -8,7 +8,7 @@ import pytest
 
 from vision.classify import NO_INDEX
 from vision.rectify import CROP_H, CROP_W
-from vision.scene import CARD_ASPECT
+from vision.render.scene import CARD_ASPECT
 from vision.train.data import _corners, _row_neighbour, concat, make_samples
 
 

@@ -13,9 +13,9 @@ import pytest
 
 from vision.mark_reader import PLAIN
 from vision.reader import MODELS_DIR, CardReader
+from vision.render.scene import BACKS, TABLES, PlacedCard, SceneSpec, deal_rows, render_scene
+from vision.render.scene_layouts import deal_hard
 from vision.scale import FAR_HEIGHT, MIN_LOOK
-from vision.scene import BACKS, TABLES, PlacedCard, SceneSpec, deal_rows, render_scene
-from vision.scene_layouts import deal_hard
 from vision.segment import OUT_SCALE
 from vision.train.seg_data import (
     LOOKS_PER_SCENE,

@@ -91,7 +91,7 @@ def test_the_corner_trainer_writes_models_the_reader_reads(tmp_path: Path, cache
     from vision.classify import NO_INDEX
     from vision.reader import CardReader
     from vision.rectify import CROP_H, CROP_W, THUMB_H, THUMB_W
-    from vision.scene import PlacedCard, SceneSpec, render_scene
+    from vision.render.scene import PlacedCard, SceneSpec, render_scene
     from vision.train import __main__ as corners
 
     steps = Steps()

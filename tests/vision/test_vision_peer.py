@@ -15,8 +15,8 @@ from table.cards import Card, Rank, Suit
 from table.errors import TocktableError
 from vision.detect import quad_iou
 from vision.errors import FrameError
-from vision.faces import deck_style
-from vision.scene import PlacedCard, SceneSpec, render_scene
+from vision.render.faces import deck_style
+from vision.render.scene import PlacedCard, SceneSpec, render_scene
 
 CARDS = ("Ah", "7s", "Qd", "Ts", "3h", "9s")
 

@@ -295,7 +295,7 @@ def scene_readings(models: Path, scenes: int, seed: int) -> dict[str, np.ndarray
     from vision.detect import quad_iou
     from vision.reader import CardReader
     from vision.rectify import Pyramid, index_crops, thumbnails
-    from vision.scene import SceneSpec, deal_rows, render_scene
+    from vision.render.scene import SceneSpec, deal_rows, render_scene
 
     reader = CardReader(models, stages=("find", "corners"))  # the detector and the corner and card models
     rng = np.random.default_rng(seed)

@@ -19,11 +19,11 @@ import numpy as np
 
 from table.cards import Card
 from vision.classify import NO_INDEX
-from vision.faces import DeckStyle, deck_style
-from vision.fonts import Pool, index_fonts
 from vision.rectify import CROP_H, CROP_W, INDEX_BOX, Pyramid, _warp, card_homography, index_crops, order_corners
 from vision.rectify import thumbnails as cut_thumbnails
-from vision.scene import CARD_ASPECT, TABLES, _draw_card, _pyramid, _surface
+from vision.render.faces import DeckStyle, deck_style
+from vision.render.fonts import Pool, index_fonts
+from vision.render.scene import CARD_ASPECT, TABLES, _draw_card, _pyramid, _surface
 
 BANK_SIZE = 720
 _CORE_BOX = (0.02, 0.03, 0.2, 0.3)  # where the index ink is on most decks
@@ -232,7 +232,7 @@ def draw_sample(rng: np.random.Generator, bank: _Bank, style: DeckStyle, card: C
 LETTER_MIX: dict[str, float] = {"en": 0.4, "fr": 0.2, "fr1": 0.1, "de": 0.3}
 """The index sets of the training decks when several are mixed (``letters="mix"``): the English,
 French (the ace an A or a 1) and German letters the reader knows with no setting
-(:data:`vision.faces.INDEX_SETS`). Dutch letters are never trained on: Dutch V is a queen."""
+(:data:`vision.render.faces.INDEX_SETS`). Dutch letters are never trained on: Dutch V is a queen."""
 
 
 def make_samples(count: int, *, pool: Pool, seed: int, cards_per_style: int = 16, focus: bool = False,
@@ -245,7 +245,7 @@ def make_samples(count: int, *, pool: Pool, seed: int, cards_per_style: int = 16
     blurred index suits), neighbours lying on top of a corner as in touching rows (often of a
     four-index deck, whose own index then sits where the covered one was: "no index"), fewer
     fanned hands. ``letters`` is the index set of every deck (a key of
-    :data:`vision.faces.INDEX_SETS`), or ``"mix"``: each deck's drawn from :data:`LETTER_MIX`.
+    :data:`vision.render.faces.INDEX_SETS`), or ``"mix"``: each deck's drawn from :data:`LETTER_MIX`.
     """
     mix = np.random.default_rng([seed, 17])  # its own stream: the decks' other draws do not move
     rng = np.random.default_rng([seed, 11])

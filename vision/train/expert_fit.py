@@ -36,8 +36,8 @@ WEIGHTS = (0.25, 0.4, 0.5, 0.6, 0.75, 1.0)
 
 def deck_family(number: int) -> int:
     """The font family hash of deck ``train-{number}`` (as :mod:`vision.train.data` numbers families)."""
-    from vision.faces import deck_style
-    from vision.fonts import index_fonts
+    from vision.render.faces import deck_style
+    from vision.render.fonts import index_fonts
 
     font = deck_style(number, "train").index.font
     return next((zlib.crc32(f.family.encode()) % 10007 for f in index_fonts("all") if f.path == font), 0)
@@ -55,7 +55,7 @@ def scene_crops(models: Path, scenes: int, seed: int, cache: Path | None, *,
     from vision.detect import quad_iou
     from vision.reader import CardReader
     from vision.rectify import Pyramid, index_crops
-    from vision.scene import SceneSpec, deal_rows, render_scene
+    from vision.render.scene import SceneSpec, deal_rows, render_scene
 
     reader = CardReader(models)
     reader.expert = None  # the ensemble's own readings

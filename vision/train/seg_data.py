@@ -1,6 +1,6 @@
 """Training data for the card segmenter: rendered tables and, for each, exact card and core maps.
 
-Each sample is a whole table scene drawn by :func:`vision.scene.render_scene` (deck styles from
+Each sample is a whole table scene drawn by :func:`vision.render.scene.render_scene` (deck styles from
 the "train" font pool only) in one of several layouts a real night produces: rows apart, rows
 touching, piles, fanned hands, a board with hole cards around it, one or two large cards cut by
 the frame's edge, sometimes hands reaching over the cards; with ``rows``, a share of the tables
@@ -15,7 +15,7 @@ earlier one), with the hands' own pixels removed:
   card's shorter side inside its visible edge (the frame's border is not an edge).
 
 With ``hard``, a share of the samples are instead looks at hard tables (:func:`hard_sample`): the
-kinds of :func:`vision.scene_layouts.deal_hard` (one large card, a 4×13 grid, a tilted camera with
+kinds of :func:`vision.render.scene_layouts.deal_hard` (one large card, a 4×13 grid, a tilted camera with
 a wide lens, textured cloth or wood with clutter and hard light) and ordinary layouts on such
 tables, each seen as the detector sees it (:mod:`vision.scale`): the whole frame shrunk to the
 work width, and second looks at crops where a card is 36–70 pixels tall, a large card alone about
@@ -34,12 +34,12 @@ import cv2
 import numpy as np
 
 from table.cards import Card
+from vision.render.scene import BACKS, TABLES, PlacedCard, SceneSpec, _draw_hands, deal_rows, render_scene
+from vision.render.scene_camera import Lens, View
+from vision.render.scene_clutter import CLUTTER
+from vision.render.scene_layouts import KINDS, SceneOptions, deal_hard
+from vision.render.scene_surfaces import LIGHTS, SURFACES
 from vision.scale import FAR_HEIGHT, MIN_LOOK, TRAINED_HEIGHT, crop_box, shrink
-from vision.scene import BACKS, TABLES, PlacedCard, SceneSpec, _draw_hands, deal_rows, render_scene
-from vision.scene_camera import Lens, View
-from vision.scene_clutter import CLUTTER
-from vision.scene_layouts import KINDS, SceneOptions, deal_hard
-from vision.scene_surfaces import LIGHTS, SURFACES
 from vision.segment import CORE_FRACTION, OUT_SCALE
 
 WORK_WIDTH = 320
@@ -250,7 +250,7 @@ _HARD_SHARES = (0.15, 0.2, 0.2, 0.2, 0.25)
 class HardTable:
     """A rendered hard table: the frame, each card's visible outline in drawing order (frame
     pixels; a polygon that follows a wide lens's bowed edges), and the kind of table it is
-    (one of :data:`vision.scene_layouts.KINDS` or ``"mixed"``: an ordinary layout on a hard table)."""
+    (one of :data:`vision.render.scene_layouts.KINDS` or ``"mixed"``: an ordinary layout on a hard table)."""
 
     image: np.ndarray
     outlines: tuple[np.ndarray, ...]
@@ -297,7 +297,7 @@ def _mixed(rng: np.random.Generator) -> tuple[tuple[PlacedCard, ...], SceneOptio
 
 @functools.lru_cache(maxsize=2)
 def hard_table(group: int) -> HardTable:
-    """The hard table of a group of seeds (deterministic): one of :func:`vision.scene_layouts.deal_hard`'s
+    """The hard table of a group of seeds (deterministic): one of :func:`vision.render.scene_layouts.deal_hard`'s
     kinds or an ordinary layout on a hard table (:func:`_mixed`), face-down cards given any back,
     a "train" deck."""
     rng = np.random.default_rng([group, 7005])

@@ -40,13 +40,13 @@ from torch.nn import functional as F
 
 from table.cards import Card
 from vision.classify import prepare_crops
-from vision.faces import deck_style
-from vision.fonts import Pool, index_fonts
 from vision.orient import turned
 from vision.rectify import Pyramid, order_corners
-from vision.scene import TABLES, SceneSpec, render_scene
-from vision.scene_clutter import CLUTTER
-from vision.scene_surfaces import SURFACES
+from vision.render.faces import deck_style
+from vision.render.fonts import Pool, index_fonts
+from vision.render.scene import TABLES, SceneSpec, render_scene
+from vision.render.scene_clutter import CLUTTER
+from vision.render.scene_surfaces import SURFACES
 from vision.small import NOTHING, SMALL_H, SMALL_W, whole_cards
 from vision.train.data import BANK_SIZE, _Bank, _corners, draw_sample
 from vision.train.quantize import quantize_model

@@ -4,7 +4,7 @@ diamond, heart, spade or "not a suit symbol".
     python -m vision.train.suits                       # 60,000 drawn symbols, 6 epochs, seed 1
     python -m vision.train.suits --samples 8000 --epochs 1 --out /tmp/s/models   # a quick try
 
-Every sample is drawn here: suits from :class:`vision.suits.SuitShape` (random shapes and the
+Every sample is drawn here: suits from :class:`vision.render.suits.SuitShape` (random shapes and the
 glyph fonts, as every deck style draws them), 5-44 pixels tall as they lie in a frame, upright or
 upside down, leaning a little, squeezed by perspective, on tinted paper with neighbouring ink
 (another pip, a frame line, a rank glyph), blurred, noisy, JPEG-compressed, sometimes scaled up
@@ -31,10 +31,10 @@ from torch.nn import functional as F
 
 from table.cards import Card, Rank, Suit
 from vision.classify import prepare_crops
-from vision.faces import FACE_H, FACE_W, _text_bitmap, deck_style, render_back, render_face
-from vision.fonts import index_fonts, suit_glyph_fonts
+from vision.render.faces import FACE_H, FACE_W, _text_bitmap, deck_style, render_back, render_face
+from vision.render.fonts import index_fonts, suit_glyph_fonts
+from vision.render.suits import SuitShape, suit_mask
 from vision.suit_symbols import CLASSES, SYMBOL, crop_symbol
-from vision.suits import SuitShape, suit_mask
 from vision.train.__main__ import Progress, descend
 
 NONE = len(CLASSES) - 1

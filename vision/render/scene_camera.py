@@ -1,7 +1,7 @@
-"""A pinhole camera over the table for :mod:`vision.scene`: tilt, foreshortening and a wide lens's edge.
+"""A pinhole camera over the table for :mod:`vision.render.scene`: tilt, foreshortening and a wide lens's edge.
 
 The table is a plane whose coordinates are the frame's pixels when the camera looks straight down
-(so a :class:`~vision.scene.PlacedCard`'s centre and height keep their meaning). A :class:`View`
+(so a :class:`~vision.render.scene.PlacedCard`'s centre and height keep their meaning). A :class:`View`
 turns the camera about the frame's centre point on the table: ``tilt`` degrees away from straight
 down, so that the far side of the table lies ``azimuth`` degrees round from the bottom of the
 frame (0: the bottom is far, 90: the left, 180: the top, 270: the right); ``roll`` then turns the

@@ -21,8 +21,8 @@ from PIL import Image, ImageDraw
 
 from table.cards import Card, Rank, Suit
 from vision.errors import FontsMissingError, SceneError
-from vision.fonts import Pool, fonts_missing_message, index_fonts, load_font, suit_glyph_fonts
-from vision.suits import SuitShape, suit_mask
+from vision.render.fonts import Pool, fonts_missing_message, index_fonts, load_font, suit_glyph_fonts
+from vision.render.suits import SuitShape, suit_mask
 
 FACE_W, FACE_H = 300, 419
 FACE_SIZE = (FACE_W, FACE_H)

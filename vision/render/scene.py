@@ -1,6 +1,6 @@
 """Whole table scenes with exact labels: the training data, the tests' frames and the demo camera.
 
->>> from vision.scene import PlacedCard, SceneSpec, render_scene
+>>> from vision.render.scene import PlacedCard, SceneSpec, render_scene
 >>> scene = render_scene(SceneSpec(cards=(PlacedCard("Ah", True, (0.3, 0.5)), PlacedCard("Kd", False, (0.6, 0.5)))))
 >>> scene.image.shape, [t.card for t in scene.truth]
 ((720, 1280, 3), ['Ah', 'Kd'])
@@ -11,10 +11,10 @@ moving cards keeps the deck, the table and the light. Surfaces, lights and card 
 cached, so a 1280×720 frame with a dozen cards takes a few tens of milliseconds.
 
 Hard tables are asked for with options that are off by default (so a spec without them draws the
-same pixels as ever): ``table`` may name a procedural surface of :mod:`vision.scene_surfaces`
+same pixels as ever): ``table`` may name a procedural surface of :mod:`vision.render.scene_surfaces`
 (wood grain, patterned or dark cloth), ``light`` a hard light, ``clutter`` objects beside the
-cards (:mod:`vision.scene_clutter`) and ``camera`` a tilted pinhole view with a wide lens
-(:mod:`vision.scene_camera`). :func:`vision.scene_layouts.deal_hard` deals such tables.
+cards (:mod:`vision.render.scene_clutter`) and ``camera`` a tilted pinhole view with a wide lens
+(:mod:`vision.render.scene_camera`). :func:`vision.render.scene_layouts.deal_hard` deals such tables.
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ from table.cards import Card
 from table.errors import CardParseError
 from table.tock import mark_of
 from vision.errors import SceneError
-from vision.faces import BACK_PATTERNS, INDEX_SETS, DeckStyle, deck_style, render_back, render_face
-from vision.fonts import font_source
-from vision.scene_camera import Lens, View, homography, plane_maps
-from vision.scene_clutter import CLUTTER, draw_clutter
-from vision.scene_surfaces import LIGHTS, SURFACES, light, surface
+from vision.render.faces import BACK_PATTERNS, INDEX_SETS, DeckStyle, deck_style, render_back, render_face
+from vision.render.fonts import font_source
+from vision.render.scene_camera import Lens, View, homography, plane_maps
+from vision.render.scene_clutter import CLUTTER, draw_clutter
+from vision.render.scene_surfaces import LIGHTS, SURFACES, light, surface
 
 CARD_ASPECT = 63 / 88
 """Width / height of a poker-size card."""
@@ -95,15 +95,15 @@ class SceneSpec:
 
     ``deck`` names a deck style (``"train-12"``, ``"holdout-3"``, ``"all-5"``: a font pool and a
     style seed; ``"holdout-de-3"``: the same with German index letters, see
-    :data:`vision.faces.INDEX_SETS`); None derives it from ``seed``. ``clean`` turns off the camera's blur, noise,
-    glare, perspective and JPEG (for tests that want crisp pixels).
+    :data:`vision.render.faces.INDEX_SETS`); None derives it from ``seed``. ``clean`` turns off the
+    camera's blur, noise, glare, perspective and JPEG (for tests that want crisp pixels).
 
     Hard tables (all off by default): ``table`` may also name one of
-    :data:`vision.scene_surfaces.SURFACES`; ``light`` one of :data:`vision.scene_surfaces.LIGHTS`;
-    ``clutter`` objects of :data:`vision.scene_clutter.CLUTTER` placed beside the cards; ``camera``
-    a :class:`vision.scene_camera.View` (its tilt and lens apply even when ``clean``).
+    :data:`vision.render.scene_surfaces.SURFACES`; ``light`` one of :data:`vision.render.scene_surfaces.LIGHTS`;
+    ``clutter`` objects of :data:`vision.render.scene_clutter.CLUTTER` placed beside the cards; ``camera``
+    a :class:`vision.render.scene_camera.View` (its tilt and lens apply even when ``clean``).
     ``dense_courts`` draws the deck's court pictures dense and dark, as printed ones are
-    (:attr:`vision.faces.DeckStyle.dense_courts`).
+    (:attr:`vision.render.faces.DeckStyle.dense_courts`).
     """
 
     cards: tuple[PlacedCard, ...]
@@ -128,7 +128,7 @@ class SceneSpec:
             raise SceneError(f"unknown table {self.table!r}: expected one of {', '.join([*TABLES, *SURFACES])} "
                              "or None")  # fmt: skip
         if self.camera is not None and not isinstance(self.camera, View):
-            raise SceneError(f"scene camera must be a vision.scene_camera.View or None, got {self.camera!r}")
+            raise SceneError(f"scene camera must be a vision.render.scene_camera.View or None, got {self.camera!r}")
         if not isinstance(self.clutter, tuple) or any(c not in CLUTTER for c in self.clutter):
             raise SceneError(f"scene clutter must be a tuple of {', '.join(CLUTTER)}, got {self.clutter!r}")
         if self.light is not None and self.light not in LIGHTS:
@@ -165,7 +165,7 @@ class RenderedScene:
 
 def _parse_deck(name: str) -> tuple[str, int, str]:
     """(font pool, style seed, index letters) of a deck name: ``"holdout-3"`` (English letters)
-    or ``"holdout-fr-3"`` (a key of :data:`vision.faces.INDEX_SETS` between pool and seed)."""
+    or ``"holdout-fr-3"`` (a key of :data:`vision.render.faces.INDEX_SETS` between pool and seed)."""
     head, _, number = name.rpartition("-")
     pool, _, letters = head.partition("-")
     letters = letters or "en"
@@ -181,7 +181,7 @@ def _deck(name: str, dense_courts: bool = False) -> DeckStyle:
 
 @functools.lru_cache(maxsize=64)
 def _deck_from(name: str, dense_courts: bool, source: str) -> DeckStyle:
-    """The deck style ``name`` drawn from the font sources ``source`` (part of the key: see vision.fonts)."""
+    """The deck style ``name`` drawn from the font sources ``source`` (part of the key: see vision.render.fonts)."""
     pool, number, letters = _parse_deck(name)
     style = deck_style(number, pool, letters)  # type: ignore[arg-type]
     return replace(style, dense_courts=True) if dense_courts else style

@@ -1,7 +1,7 @@
-"""Hard table surfaces and hard light for :mod:`vision.scene`, drawn in the table's own plane.
+"""Hard table surfaces and hard light for :mod:`vision.render.scene`, drawn in the table's own plane.
 
 A surface is a function of the table-plane coordinates every image pixel sees (from
-:func:`vision.scene_camera.plane_maps`), so its pattern is foreshortened exactly like the cards
+:func:`vision.render.scene_camera.plane_maps`), so its pattern is foreshortened exactly like the cards
 under a tilted camera: checks shrink towards the far side, planks converge. Each surface has a
 pattern a card reader can mistake for a card's edge or ink: the seams and rings of wood, the
 lines of checked and striped cloth, the outlined blobs of paisley, the weave of felt, or so little

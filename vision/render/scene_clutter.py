@@ -1,4 +1,4 @@
-"""Things beside the cards that are not cards, for :mod:`vision.scene`: the reader must ignore them.
+"""Things beside the cards that are not cards, for :mod:`vision.render.scene`: the reader must ignore them.
 
 Each object is drawn as polygons on the table plane, projected through the scene's camera, so a
 tilted camera foreshortens it like the cards. Sizes are in card heights (a poker card is 88 mm):

@@ -1,6 +1,6 @@
 """Printable Tock mark stickers: turn any deck into a Tock-Poker deck.
 
-The design (DESIGN.md §4, drawn by :func:`vision.faces.draw_tock_mark`, the same drawing the
+The design (DESIGN.md §4, drawn by :func:`vision.render.faces.draw_tock_mark`, the same drawing the
 card reader learns from) is a white disc in the middle of the card's back holding the suit pip
 at one of three heights, 12 % of the card's height for small cards (2-5), 20 % for medium (6-9)
 and 30 % for large (10-K); the ace's pip is 20 % high inside a black ring. On a 63 × 88 mm card
@@ -10,10 +10,10 @@ the discs are about 18, 25 and 34 mm across.
 pages at true size, each inside a cut circle and labelled with the card it goes on, and writes a
 PDF (one page per sheet) or PNG pages. From the command line::
 
-    python -m vision.marks -o tock-stickers.pdf              # A4, 300 dpi
-    python -m vision.marks -o stickers.png --paper letter    # stickers-1.png, stickers-2.png
-    python -m vision.marks -o spare.pdf --cards "As 7h Td"   # reprint a few
-    python -m vision.marks --figure docs/tock-marks.png      # the design, for the docs
+    python -m vision.render.marks -o tock-stickers.pdf              # A4, 300 dpi
+    python -m vision.render.marks -o stickers.png --paper letter    # stickers-1.png, stickers-2.png
+    python -m vision.render.marks -o spare.pdf --cards "As 7h Td"   # reprint a few
+    python -m vision.render.marks --figure docs/tock-marks.png      # the design, for the docs
 
 Print at 100 % ("actual size", never "fit to page"): the scale bar on each page must measure
 50 mm. Stick each disc in the middle of the back of its card.
@@ -36,9 +36,9 @@ from table.cards import Card, Rank, Suit
 from table.errors import CardParseError
 from table.tock import Mark, SizeClass, mark_of
 from vision.errors import VisionError
-from vision.faces import FACE_H, FACE_W, deck_style, draw_tock_mark, render_back
-from vision.fonts import label_font
-from vision.suits import SuitShape, suit_mask
+from vision.render.faces import FACE_H, FACE_W, deck_style, draw_tock_mark, render_back
+from vision.render.fonts import label_font
+from vision.render.suits import SuitShape, suit_mask
 
 CARD_MM = (63.0, 88.0)
 """Width and height of a poker-size card, millimetres."""
@@ -359,8 +359,8 @@ def design_figure(*, deck: int = 3) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------- command line
-def main(argv: Sequence[str] | None = None, *, prog: str = "python -m vision.marks") -> int:
-    """``python -m vision.marks -o FILE [--paper a4|letter] [--dpi N] [--cards "As Kh"]``.
+def main(argv: Sequence[str] | None = None, *, prog: str = "python -m vision.render.marks") -> int:
+    """``python -m vision.render.marks -o FILE [--paper a4|letter] [--dpi N] [--cards "As Kh"]``.
 
     ``prog`` is the name shown in help and errors (``tocktable marks`` when run from the CLI).
     """

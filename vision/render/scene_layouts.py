@@ -1,4 +1,4 @@
-"""Hard table layouts for :mod:`vision.scene`: what a reader meets on a real table, dealt at random.
+"""Hard table layouts for :mod:`vision.render.scene`: what a reader meets on a real table, dealt at random.
 
 >>> import numpy as np
 >>> cards, options = deal_hard(np.random.default_rng(1), kind="grid")
@@ -26,10 +26,10 @@ import numpy as np
 
 from table.cards import Card
 from vision.errors import SceneError
-from vision.scene import CARD_ASPECT, TABLES, PlacedCard, SceneSpec
-from vision.scene_camera import Lens, View, homography, local_scale, to_plane
-from vision.scene_clutter import CLUTTER
-from vision.scene_surfaces import LIGHTS, SURFACES
+from vision.render.scene import CARD_ASPECT, TABLES, PlacedCard, SceneSpec
+from vision.render.scene_camera import Lens, View, homography, local_scale, to_plane
+from vision.render.scene_clutter import CLUTTER
+from vision.render.scene_surfaces import LIGHTS, SURFACES
 
 KINDS = ("large", "grid", "tilted", "textured")
 """The kinds of hard table :func:`deal_hard` deals."""
@@ -40,7 +40,7 @@ _HALF_DIAGONAL = math.hypot(1.0, CARD_ASPECT) / 2
 
 @dataclass(frozen=True)
 class SceneOptions:
-    """Everything of a :class:`~vision.scene.SceneSpec` but its cards, seed and deck."""
+    """Everything of a :class:`~vision.render.scene.SceneSpec` but its cards, seed and deck."""
 
     size: tuple[int, int] = (1280, 720)
     table: str | None = None
