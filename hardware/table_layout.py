@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hardware.errors import TableModelError
+from table.polygons import inside
 from table.wording import seat_numbers, seat_word
 
 Point = tuple[float, float]
@@ -132,18 +133,6 @@ def centroid(points: Sequence[Point]) -> Point:
         sx += (x0 + x1) * cross
         sy += (y0 + y1) * cross
     return sx / (6 * area), sy / (6 * area)
-
-
-def inside(point: Point, polygon: Sequence[Point]) -> bool:
-    """Whether a point lies inside a polygon (even-odd rule; points on an edge may go either way)."""
-    # The same test as vision.zones._inside, kept twice on purpose: hardware may not import vision
-    # at import time, and table/ (which both may import) holds poker, not image geometry.
-    x, y = point
-    result = False
-    for (x0, y0), (x1, y1) in zip(polygon, (*polygon[1:], polygon[0]), strict=True):
-        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
-            result = not result
-    return result
 
 
 def card_corners(center: Point, angle: float, height: float, size: tuple[int, int]) -> tuple[Point, ...]:

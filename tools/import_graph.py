@@ -26,14 +26,14 @@ import ast
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The project's packages, the lowest first: an arrow may only point to the left in this list,
-# except hardware → vision (the synthetic camera draws with vision's renderer).
+# The project's packages, the lowest first: an arrow points to the left in this list. vision and
+# hardware both stand on table; hardware reaches vision through its renderer alone (THROUGH).
 PACKAGES = ("table", "vision", "hardware", "web", "tocktable", "bench", "tools")
 
 Where = Literal["module", "function", "typing"]
@@ -279,11 +279,45 @@ KNOWN_UNEXPLAINED: dict[str, str] = {
 # Code kept twice because the import that would share it is not allowed yet: each pair of
 # functions (module.function) with why and what removes the copy. The check fails once either
 # function is gone, so the entry goes with the copy.
-KNOWN_COPIES: dict[tuple[str, str], str] = {
-    ("hardware.table_layout.inside", "vision.zones._inside"): "the point-in-polygon test of the zones; "
-    "one copy at the lowest level both need removes it, with the renderer's move into a sub-package of "
-    "its own (zones and shapes in one geometry module that hardware and vision import)",
-}
+KNOWN_COPIES: dict[tuple[str, str], str] = {}
+
+
+# Package arrows that may land in a few modules of the imported package only: what the importing
+# package reaches there, directly or through the imports of what it imports, must lie under one of
+# these prefixes. hardware's synthetic camera draws with the renderer, which needs the errors of
+# vision and nothing of the reader (no model, no onnxruntime).
+THROUGH: dict[tuple[str, str], tuple[str, ...]] = {("hardware", "vision"): ("vision.render", "vision.errors")}
+
+
+def reached(imports: Iterable[Import], through: Mapping[tuple[str, str], tuple[str, ...]] = THROUGH) -> list[str]:
+    """The modules a package reaches in another beyond the prefixes :data:`THROUGH` allows it,
+    each with the chain of imports that leads there (empty when every arrow keeps to its own)."""
+    imports = list(imports)
+    graph = graph_of(found.arrow for found in imports)
+    out = []
+    for (source, target), prefixes in through.items():
+        came_from: dict[str, str] = {}
+        stack = []
+        for found in imports:
+            arrow = package_of(found.source), package_of(found.target)
+            if arrow == (source, target) and found.target not in came_from:
+                came_from[found.target] = found.source
+                stack.append(found.target)
+        while stack:
+            module = stack.pop()
+            for following in sorted(graph.get(module, set())):
+                if package_of(following) == target and following not in came_from:
+                    came_from[following] = module
+                    stack.append(following)
+        for module in sorted(came_from):
+            if any(module == prefix or module.startswith(prefix + ".") for prefix in prefixes):
+                continue
+            chain = [module]
+            while package_of(chain[-1]) == target:
+                chain.append(came_from[chain[-1]])
+            out.append(f"{source} reaches {module} ({' → '.join(reversed(chain))}): {source} may import "
+                       f"{target} only through {', '.join(prefixes)}")  # fmt: skip
+    return out
 
 
 def defined(name: str, root: Path = ROOT) -> bool:
@@ -304,16 +338,18 @@ class Report:
     package_cycles: list[list[str]]
     stale: list[str]
     unexplained: list[Import]
+    reached: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not (self.module_cycles or self.package_cycles or self.stale or self.unexplained)
+        return not (self.module_cycles or self.package_cycles or self.stale or self.unexplained or self.reached)
 
     def lines(self) -> list[str]:
         out = [f"module cycle (no allowed arrow breaks it): {' '.join(c)}" for c in self.module_cycles]
         out += [f"package cycle (no allowed arrow breaks it): {' '.join(c)}" for c in self.package_cycles]
         out += [f"stale entry: {entry}" for entry in self.stale]
         out += [f"import inside a function without a comment saying why: {i}" for i in self.unexplained]
+        out += self.reached
         return out
 
 
@@ -345,10 +381,12 @@ def check(
     package_arrows_allowed: Mapping[tuple[str, str], str] = KNOWN_PACKAGE_ARROWS,
     unexplained_allowed: Mapping[str, str] = KNOWN_UNEXPLAINED,
     copies: Mapping[tuple[str, str], str] = KNOWN_COPIES,
+    through: Mapping[tuple[str, str], tuple[str, ...]] = THROUGH,
     root: Path = ROOT,
 ) -> Report:
-    """Cycles left once the allowed arrows are taken out, allowed arrows gone stale, and the
-    unexplained imports inside functions of modules (or packages) not allowed any."""
+    """Cycles left once the allowed arrows are taken out, allowed arrows gone stale, the
+    unexplained imports inside functions of modules (or packages) not allowed any, and modules
+    reached beyond what :data:`THROUGH` allows."""
     modules = graph_of(found.arrow for found in imports)
     packages = graph_of(package_arrows(imports))
     kept_modules = graph_of(found.arrow for found in imports if found.arrow not in module_arrows)
@@ -370,6 +408,7 @@ def check(
             if not any(_allowed_by(found.source, {name: ""}) for found in unexplained_imports)
         ],
         unexplained=[found for found in unexplained_imports if _allowed_by(found.source, unexplained_allowed) is None],
+        reached=reached(imports, through),
     )
 
 
@@ -401,6 +440,8 @@ def picture(imports: list[Import]) -> str:
         counts.items(), key=lambda item: (PACKAGES.index(item[0][0]), PACKAGES.index(item[0][1]))
     ):
         label = " + ".join(w for w in ("module", "function", "typing") if count[w])
+        if (source, target) in THROUGH:
+            label += f" · {THROUGH[source, target][0]} only"
         link = "-.->" if (source, target) in KNOWN_PACKAGE_ARROWS else "-->"
         lines.append(f"    {source} {link}|{label}| {target}")
     lines += [
@@ -408,7 +449,12 @@ def picture(imports: list[Import]) -> str:
         "",
         "Each arrow is a package importing another: the imports at module level, inside functions "
         "(run on first call) and for the type checker alone (`bench/`, the benchmarks, may import any "
-        "package and is left out). Dotted: an arrow that closes a cycle, allowed for now.",
+        "package and is left out). Dotted: an arrow that closes a cycle, allowed for now. "
+        + " ".join(
+            f"{source} → {target} lands in {' and '.join(f'`{p}`' for p in prefixes)} alone, and so does "
+            f"all they import in {target} (`THROUGH`)."
+            for (source, target), prefixes in THROUGH.items()
+        ),
     ]
     left = [
         *(f"- package arrow {a} → {b}: {why}." for (a, b), why in KNOWN_PACKAGE_ARROWS.items()),

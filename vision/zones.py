@@ -24,6 +24,7 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from table.polygons import inside
 from vision.errors import VisionError
 from vision.view import BOARD, Point
 
@@ -104,16 +105,6 @@ def _long_axis(xx: float, xy: float, yy: float) -> tuple[float, float]:
         return 1.0, 0.0
     angle = 0.5 * math.atan2(2 * xy, xx - yy)
     return math.cos(angle), math.sin(angle)
-
-
-def _inside(point: Point, polygon: Sequence[Point]) -> bool:
-    # hardware.table_layout.inside is the same even-odd test (vision and hardware stay apart).
-    x, y = point
-    result = False
-    for (x0, y0), (x1, y1) in zip(polygon, (*polygon[1:], polygon[0]), strict=True):
-        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
-            result = not result
-    return result
 
 
 def _check_size(size: object) -> tuple[int, int]:
@@ -198,7 +189,7 @@ class TableZones:
         :data:`OUTSIDE` (``""``) if none."""
         best: Zone | None = None
         for zone in self.zones:
-            if _inside(point, zone.polygon) and (best is None or zone.area_px < best.area_px):
+            if inside(point, zone.polygon) and (best is None or zone.area_px < best.area_px):
                 best = zone
         return OUTSIDE if best is None else best.name
 

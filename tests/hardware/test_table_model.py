@@ -9,12 +9,12 @@ from hardware.table_layout import (
     card_corners,
     centroid,
     default_zones,
-    inside,
     seat_zone,
     zone_name,
 )
 from hardware.table_model import TableModel
 from table.errors import TocktableError
+from table.polygons import inside
 
 
 def config_style_zones(seats):

@@ -125,3 +125,33 @@ def test_cycles_are_the_strongly_connected_parts() -> None:
 
 def test_an_import_names_where_it_is() -> None:
     assert str(Import("web.join", "web.security", 12, "module")) == "web.join:12 → web.security (module)"
+
+
+def test_an_arrow_kept_to_a_sub_package_fails_on_any_module_reached_beyond_it(tmp_path: Path) -> None:
+    root = _project(tmp_path, {
+        "low/__init__.py": "",
+        "low/draw/__init__.py": "",
+        "low/draw/scene.py": "from low.errors import E\n",
+        "low/errors.py": "E = 1\n",
+        "low/read.py": "",
+        "high/__init__.py": "",
+        "high/camera.py": "def frame():\n    from low.draw.scene import E  # drawn when asked\n    return E\n",
+    })  # fmt: skip
+    through = {("high", "low"): ("low.draw", "low.errors")}
+    assert import_graph.reached(read_imports(root, ("low", "high")), through) == []
+    _project(tmp_path, {"low/draw/scene.py": "from low.errors import E\nfrom low import read\n"})
+    found = import_graph.reached(read_imports(root, ("low", "high")), through)
+    assert found == [
+        "high reaches low.read (high.camera → low.draw.scene → low.read): high may import low only through "
+        "low.draw, low.errors"
+    ]
+    report = check(read_imports(root, ("low", "high")), [], module_arrows={}, package_arrows_allowed={},
+                   unexplained_allowed={}, copies={}, through=through, root=root)  # fmt: skip
+    assert not report.ok and report.lines() == found
+
+
+def test_hardware_reaches_vision_through_the_renderer_alone() -> None:
+    imports = read_imports()
+    landing = {i.target for i in imports if i.source.startswith("hardware.") and i.target.startswith("vision")}
+    assert landing and all(target.startswith("vision.render.") for target in landing), landing
+    assert import_graph.reached(imports) == []
