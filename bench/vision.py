@@ -47,122 +47,20 @@ from typing import Any
 import cv2
 import numpy as np
 
+from bench.vision_peer import beside
+from bench.vision_sets import REAL, bicycle, speed, synthetic
 from table.cards import Card
-from vision.detect import Outline, quad_iou
+from vision.detect import quad_iou
 from vision.reader import MODELS_DIR, CardReader, Observations
-from vision.rectify import order_corners
-from vision.render.scene import CardTruth, PlacedCard, SceneSpec, deal_rows, render_scene
+from vision.render.scene import CardTruth, PlacedCard, SceneSpec, render_scene
 from vision.render.scene_layouts import KINDS, deal_hard
 
-REAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "vision-real"
-_RANKS = {"Ace": "A", "King": "K", "Queen": "Q", "Jack": "J", "10": "T"}
-_SUITS = {"club": "c", "diamond": "d", "heart": "h", "spade": "s"}
 HARD_SEED = 2_000_000_000
 """Hard hold-out scene seeds start here: above every seed training draws (those are below 2³⁰)."""
 DECK_TARGETS = {"read": 0.99, "wrong": 0.002}
 """What the reader is built to reach on hold-out decks with French and German index letters."""
 TARGETS = {"found": 0.99, "read": 0.98, "wrong": 0.002}
 """What the reader is being built to reach on the hard hold-out."""
-
-
-def read_at_true_outlines(reader: CardReader, image: np.ndarray, truth: tuple[CardTruth, ...]) -> Observations:
-    """``reader.read`` with its detector replaced by the scene's true outlines (the classifier alone)."""
-    outlines = [Outline(order_corners(t.corners), partial=False, fit=1.0) for t in truth]
-    detect = reader.detect
-    reader.detect = lambda frame, **_: outlines  # type: ignore[method-assign]
-    try:
-        return reader.read(image)
-    finally:
-        reader.detect = detect  # type: ignore[method-assign]
-
-
-def synthetic(reader: CardReader, scenes: int, *, touching: bool, seed: int,
-              true_outlines: bool = False, letters: str = "en") -> dict[str, Any]:  # fmt: skip
-    """Hold-out scenes (``letters``: the index set of their decks, :data:`vision.render.faces.INDEX_SETS`)."""
-    rng = np.random.default_rng(seed)
-    pool = "holdout" if letters == "en" else f"holdout-{letters}"
-    counts = {"cards": 0, "found": 0, "face_up": 0, "found_up": 0, "right": 0, "unsure": 0, "wrong": 0,
-              "side_right": 0}  # fmt: skip
-    confusions: list[str] = []
-    for k in range(scenes):
-        number = seed * 1000 + k
-        spec = SceneSpec(cards=deal_rows(rng, touching=touching), seed=number, deck=f"{pool}-{number}")
-        scene = render_scene(spec)
-        seen = read_at_true_outlines(reader, scene.image, scene.truth) if true_outlines else reader.read(scene.image)
-        for truth in scene.truth:
-            counts["cards"] += 1
-            counts["face_up"] += truth.face_up
-            ious = [quad_iou(truth.corners, c) for c in seen.corners]
-            if not ious or max(ious) < 0.5:
-                continue
-            obs = seen[int(np.argmax(ious))]
-            counts["found"] += 1
-            counts["side_right"] += obs.face_up == truth.face_up
-            if truth.face_up:
-                counts["found_up"] += 1
-                if obs.card == truth.card:
-                    counts["right"] += 1
-                elif obs.card is None:
-                    counts["unsure"] += 1
-                    confusions.append(f"{truth.card}→?({obs.confidence:.2f})")
-                else:
-                    counts["wrong"] += 1
-                    confusions.append(f"{truth.card}→{obs.card}({obs.confidence:.2f})")
-            elif obs.card is not None:
-                counts["wrong"] += 1
-                confusions.append(f"back→{obs.card}({obs.confidence:.2f})")
-        sys.stderr.write(f"\r  synthetic {letters} {'touching' if touching else 'spread'} scene {k + 1}/{scenes}")
-    sys.stderr.write("\n")
-    up = max(counts["face_up"], 1)
-    found = max(counts["found"], 1)
-    return {
-        **counts,
-        "detected": counts["found"] / max(counts["cards"], 1),
-        "read_right_of_face_up": counts["right"] / up,
-        "read_right_of_detected_face_up": counts["right"] / max(counts["found_up"], 1),
-        "wrong_rate": counts["wrong"] / max(counts["cards"], 1),
-        "face_up_right_of_detected": counts["side_right"] / found,
-        "confusions": confusions,
-    }
-
-
-def label_of(path: Path) -> str:
-    rank, suit, _ = path.stem.split("_")
-    return _RANKS.get(rank, rank) + _SUITS[suit]
-
-
-def bicycle(reader: CardReader) -> dict[str, Any] | None:
-    folder = REAL / "bicycle-webcam"
-    if not folder.is_dir():
-        return None
-    files = sorted(folder.glob("*.jpg"))
-    right = unsure = wrong = missed = extra = 0
-    times, misses = [], []
-    for path in files:
-        image = cv2.imread(str(path))
-        start = time.perf_counter()
-        seen = reader.read(image)
-        times.append(time.perf_counter() - start)
-        truth = label_of(path)
-        if not len(seen):
-            missed += 1
-            misses.append(f"{path.name}: no card")
-            continue
-        extra += len(seen) - 1
-        areas = [cv2.contourArea(c.astype(np.float32)) for c in seen.corners]
-        card = seen[int(np.argmax(areas))].card
-        if card == truth:
-            right += 1
-        elif card is None:
-            unsure += 1
-            misses.append(f"{path.name}: unsure")
-        else:
-            wrong += 1
-            misses.append(f"{path.name}: read {card}")
-    n = len(files)
-    return {"photos": n, "right": right, "unsure": unsure, "wrong": wrong, "no_card": missed, "extra_outlines": extra,
-            "right_rate": right / n, "wrong_rate": wrong / n, "ms_per_photo_median": 1000 * float(np.median(times)),
-            "misses": misses}  # fmt: skip
 
 
 def fanned(reader: CardReader) -> dict[str, Any] | None:
@@ -188,27 +86,6 @@ def fanned(reader: CardReader) -> dict[str, Any] | None:
             wrong += 1
         details.append(f"{shape['label']}→{card or '?' + reading.guess}({confidence:.2f})")
     return {"corners": len(shapes), "right": right, "unsure": unsure, "wrong": wrong, "details": details}
-
-
-def speed(reader: CardReader, frames: int, models: Path) -> dict[str, Any]:
-    rng = np.random.default_rng(99)
-    images = [render_scene(SceneSpec(cards=deal_rows(rng, touching=False), seed=5000 + k)).image for k in range(8)]
-    reader.read(images[0])
-    total, detect, cpu = [], [], []
-    for k in range(frames):
-        image = images[k % len(images)]
-        start, start_cpu = time.perf_counter(), time.process_time()
-        reader.read(image)
-        total.append(time.perf_counter() - start)
-        cpu.append(time.process_time() - start_cpu)
-        start = time.perf_counter()
-        reader.detect(image)
-        detect.append(time.perf_counter() - start)
-    sizes = {p.name: p.stat().st_size for p in sorted(models.glob("*.onnx"))}
-    return {"frames": frames, "median_ms": 1000 * float(np.median(total)),
-            "p95_ms": 1000 * float(np.percentile(total, 95)), "detect_median_ms": 1000 * float(np.median(detect)),
-            "cpu_median_ms": 1000 * float(np.median(cpu)),
-            "model_bytes": sizes}  # fmt: skip
 
 
 def _ring(rng: np.random.Generator, seats: int, height: float) -> tuple[PlacedCard, ...]:
@@ -534,8 +411,6 @@ def _print_hard(r: dict[str, Any]) -> dict[str, Any]:
 def _finish(figures: dict[str, Any], args: argparse.Namespace) -> int:
     # The peer on the same scenes, photos and frames, in this run.
     if not args.skip_peers and args.only not in ("hard", "decks"):
-        from bench.vision_peer import beside  # closes the cycle tools/import_graph allows (the peer uses this module)
-
         if args.true_outlines:
             print("(the peer finds its own outlines: --true-outlines applies to tocktable only)")
         figures["peer_template_reader"] = beside(figures, scenes=args.scenes, frames=args.frames, only=args.only)

@@ -67,6 +67,7 @@ from typing import Any, cast
 import cv2
 import numpy as np
 
+from bench.vision_sets import bicycle, speed, synthetic
 from table.cards import Card, Rank, Suit
 from vision.reader import MODELS_DIR, CardReader, Observations, check_frame
 from vision.render.faces import FACE_H, FACE_W, deck_style, render_face
@@ -302,19 +303,17 @@ SETS = ("synthetic_spread", "synthetic_touching", "bicycle_webcam")
 
 def measure(reader: CardReader | TemplateReader, *, scenes: int, frames: int,
             only: str | None = None) -> dict[str, Any]:  # fmt: skip
-    """Speed, the synthetic hold-out and the Bicycle photos, exactly as :mod:`bench.vision` measures them."""
-    from bench import vision as bench  # the cycle tools/import_graph allows: bench.vision runs the peer
-
-    # bench.vision's measurements only call read() and detect(), which the peer has too.
+    """Speed, the synthetic hold-out and the Bicycle photos, measured as for tocktable (:mod:`bench.vision_sets`)."""
+    # The shared measurements only call read() and detect(), which the peer has too.
     as_reader = cast(CardReader, reader)
     figures: dict[str, Any] = {}
     if only in (None, "speed"):
-        figures["speed"] = bench.speed(as_reader, frames, MODELS_DIR)
+        figures["speed"] = speed(as_reader, frames, MODELS_DIR)
     if only in (None, "synthetic"):
         for touching in (False, True):
-            figures[SETS[touching]] = bench.synthetic(as_reader, scenes, touching=touching, seed=7 if touching else 3)
+            figures[SETS[touching]] = synthetic(as_reader, scenes, touching=touching, seed=7 if touching else 3)
     if only in (None, "real"):
-        real = bench.bicycle(as_reader)
+        real = bicycle(as_reader)
         if real is not None:
             figures["bicycle_webcam"] = real
     return figures

@@ -260,20 +260,13 @@ def unexplained(root: Path = ROOT, packages: Iterable[str] = PACKAGES) -> list[I
 # Each entry is one import that closes a cycle, allowed while the work named beside it is not
 # done. The list only shrinks: the check fails on a cycle it does not name, and on an entry whose
 # import is gone or no longer closes a cycle.
-KNOWN_MODULE_ARROWS: dict[tuple[str, str], str] = {
-    ("bench.vision_peer", "bench.vision"): "the peer is measured with bench.vision's functions and "
-    "bench.vision runs the peer beside itself; the shared measurements in a module of their own remove it",
-}
+KNOWN_MODULE_ARROWS: dict[tuple[str, str], str] = {}
 
 # The same for the arrows between packages.
 KNOWN_PACKAGE_ARROWS: dict[tuple[str, str], str] = {}
 
 # Modules or packages whose imports inside functions may go without a comment, with the reason.
-KNOWN_UNEXPLAINED: dict[str, str] = {
-    "vision": "most load the renderer (faces, scene) or the reader's stages when first used, the "
-    "training code's for its calibration step alone; each gets its comment, or goes, with the renderer's "
-    "move into a sub-package of its own",
-}
+KNOWN_UNEXPLAINED: dict[str, str] = {}
 
 
 # Code kept twice because the import that would share it is not allowed yet: each pair of

@@ -32,7 +32,9 @@ import cv2
 import numpy as np
 
 from vision.errors import FrameError
-from vision.track import TrackInfo, TrackStatus
+from vision.reader import CardReader
+from vision.render.scene import PlacedCard, SceneSpec, render_scene
+from vision.track import Sighting, TableTracker, TrackInfo, TrackStatus
 from vision.view import BOARD, Point, SeenCard, TableView
 from vision.zones import TableZones
 
@@ -257,9 +259,6 @@ def example(reader: Any = None) -> np.ndarray:
     """An annotated frame of a Tock table: flop face up, the last two board cards and the hole
     cards face down with their marks, one seat peeking, and a card seen twice. ``reader`` (a
     :class:`vision.CardReader`) reads the frames; None uses the scene's truth (a perfect reader)."""
-    from vision.render.scene import PlacedCard, SceneSpec, render_scene
-    from vision.track import Sighting, TableTracker
-
     board = [PlacedCard(c, up, (0.32 + 0.09 * k, 0.5), back="tock", height=0.2)
              for k, (c, up) in enumerate([("7c", True), ("Qh", True), ("2d", True), ("As", False), ("9h", False)])]
     holes = [("Kh", 0.445, 0.85, 0, False), ("5c", 0.555, 0.85, 0, False), ("Jd", 0.12, 0.4, 90, False),
@@ -291,8 +290,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     reader = None
     if not args.perfect:
         try:
-            from vision import CardReader
-
             reader = CardReader.default()
         except Exception as exc:  # no reader or no models yet: say so, draw with the truth
             print(f"card reader not available ({exc}): using the scene's truth", file=sys.stderr)

@@ -42,6 +42,7 @@ from table.errors import CardParseError
 from table.tock import ALL_MARKS, mark_of
 from vision.deck_profile import DeckProfile, ProfileError, back_descriptors
 from vision.errors import VisionError
+from vision.face_or_back import blank_margins
 from vision.frame_check import check_frame
 
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
@@ -127,8 +128,6 @@ def face_sample(reader: Any, image: Any) -> Sample:
     models (the card model, or an index they know). Either suffices: a deck whose index letters or
     court pictures the models do not know is the deck that needs enrolling.
     """
-    from vision.face_or_back import blank_margins
-
     frame = check_frame(image, what="photo")
     evidence = reader.evidence(frame)
     observations = evidence.decide()

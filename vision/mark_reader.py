@@ -90,6 +90,8 @@ from vision.mark_pips import SPAN as SPAN
 from vision.mark_pips import _central_blob as _central_blob
 from vision.mark_pips import _components as _components
 from vision.rectify import CARD_ASPECT, Pyramid, card_homography, order_corners
+from vision.render.faces import FACE_H, TOCK_HEIGHTS, draw_tock_mark
+from vision.render.suits import SuitShape, suit_mask
 
 PLAIN = "plain"
 """The reading of an unmarked back."""
@@ -204,9 +206,6 @@ class _Design:
 
     @staticmethod
     def measure() -> _Design:
-        from vision.render.faces import FACE_H, TOCK_HEIGHTS, draw_tock_mark
-        from vision.render.suits import SuitShape, suit_mask
-
         shape = SuitShape()
         templates = np.zeros((4, _ROTATIONS, _SHAPE_GRID * _SHAPE_GRID), np.float32)
         offsets = np.zeros((4, _ROTATIONS, 2), np.float64)

@@ -48,6 +48,7 @@ from vision.classify import (
 )
 from vision.deck_profile import DeckProfile, ProfileError, model_hash
 from vision.detect import Outline, find_cards
+from vision.enroll import enroll
 from vision.errors import FrameError, ModelError
 from vision.evidence import Evidence
 from vision.expert import Expert
@@ -217,8 +218,6 @@ class CardReader:
     def enroll(self, faces: Mapping[str, Any], *, backs: Mapping[str, Any] | None = None,
                name: str = "") -> DeckProfile:  # fmt: skip
         """A deck profile from one photo per card (``{"Ah": image, ...}``; see :func:`vision.enroll.enroll`)."""
-        from vision.enroll import enroll  # enroll reads with a reader: imported when asked
-
         return enroll(self, faces, backs=backs, name=name)
 
     # --- what the stages use ---------------------------------------------------------------------

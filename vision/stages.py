@@ -40,6 +40,7 @@ from vision.deck_profile import read_backs
 from vision.detect import Outline
 from vision.errors import ModelError
 from vision.evidence import FACE_UP, PLAIN_INDEX, Evidence
+from vision.face_or_back import blank_margins
 from vision.ink import red_inks, red_likelihood
 from vision.mark_reader import PLAIN
 from vision.orient import ambiguous, turned
@@ -438,8 +439,6 @@ class Profile(Stage):
         evidence.asked[self.name] = up.copy() if profile is not None else np.zeros(len(evidence), bool)
         if profile is None or not len(evidence):
             return
-        from vision.face_or_back import blank_margins
-
         down = np.flatnonzero(~up & evidence.readable & ~evidence.small)
         blank = [int(i) for i in down if blank_margins(evidence.frame, evidence.corners[i]).blank]
         rows = np.concatenate([np.flatnonzero(up), np.array(blank, np.int64)]).astype(np.int64)

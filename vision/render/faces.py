@@ -20,6 +20,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from table.cards import Card, Rank, Suit
+from table.tock import Mark
 from vision.errors import FontsMissingError, SceneError
 from vision.render.fonts import Pool, fonts_missing_message, index_fonts, load_font, suit_glyph_fonts
 from vision.render.suits import SuitShape, suit_mask
@@ -461,8 +462,6 @@ def draw_tock_mark(canvas: np.ndarray, mark: str) -> None:
     A first rendering of the printable design of the Tock marks; the mark sits on a white disc so it
     reads on any back pattern.
     """
-    from table.tock import Mark
-
     parsed = Mark.parse(mark)
     height = round(TOCK_HEIGHTS[parsed.size.value] * FACE_H)
     shape = SuitShape()

@@ -13,14 +13,12 @@ import functools
 import cv2
 import numpy as np
 
-from vision.render.faces import FACE_H, FACE_W, DeckStyle, render_back
+from vision.render.faces import FACE_H, FACE_W, DeckStyle, draw_tock_mark, render_back
 
 
 @functools.lru_cache(maxsize=256)
 def _disc_mask(mark: str) -> np.ndarray:
     """Where the sticker covers a back (bool FACE_H × FACE_W): the marked back differs there."""
-    from vision.render.faces import draw_tock_mark
-
     black = np.zeros((FACE_H, FACE_W, 3), np.float32)
     white = np.full((FACE_H, FACE_W, 3), 255.0, np.float32)
     draw_tock_mark(black, mark)

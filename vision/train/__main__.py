@@ -32,7 +32,10 @@ from torch.nn import functional as F
 
 from table.cards import Card
 from vision.classify import NO_INDEX, RANKS, SUITS, corner_probabilities, prepare_crops, prepare_thumbnails, vote
-from vision.rectify import CROP_H, CROP_W, INDEX_BOX, THUMB_H, THUMB_W
+from vision.detect import quad_iou
+from vision.reader import CardReader
+from vision.rectify import CROP_H, CROP_W, INDEX_BOX, THUMB_H, THUMB_W, Pyramid, index_crops, thumbnails
+from vision.render.scene import SceneSpec, deal_rows, render_scene
 from vision.train.data import CornerData, ThumbData, concat, render_dataset
 from vision.train.model import CardNet, CornerEnsemble, CornerNet
 from vision.train.onnx_weights import freeze_norms, load_onnx_weights
@@ -292,11 +295,6 @@ def scene_readings(models: Path, scenes: int, seed: int) -> dict[str, np.ndarray
     touching row, whose outlines and covered corners are harder than cards apart), read through
     the whole pipeline: corner probabilities and truth, for fitting the temperature and the
     threshold."""
-    from vision.detect import quad_iou
-    from vision.reader import CardReader
-    from vision.rectify import Pyramid, index_crops, thumbnails
-    from vision.render.scene import SceneSpec, deal_rows, render_scene
-
     reader = CardReader(models, stages=("find", "corners"))  # the detector and the corner and card models
     rng = np.random.default_rng(seed)
     cards, nones, truths = [], [], []

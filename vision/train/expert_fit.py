@@ -27,7 +27,14 @@ from typing import Any
 import numpy as np
 
 from table.cards import Card
+from vision.classify import posteriors
+from vision.detect import quad_iou
 from vision.expert import SETTINGS_FILE, Expert, ExpertSettings
+from vision.reader import CardReader, ReaderSettings
+from vision.rectify import Pyramid, index_crops
+from vision.render.faces import deck_style
+from vision.render.fonts import index_fonts
+from vision.render.scene import SceneSpec, deal_rows, render_scene
 from vision.train.__main__ import MAX_WRONG, Progress
 
 GATES = (0.9, 0.95, 0.98, 0.99, 0.995, 0.999)
@@ -36,9 +43,6 @@ WEIGHTS = (0.25, 0.4, 0.5, 0.6, 0.75, 1.0)
 
 def deck_family(number: int) -> int:
     """The font family hash of deck ``train-{number}`` (as :mod:`vision.train.data` numbers families)."""
-    from vision.render.faces import deck_style
-    from vision.render.fonts import index_fonts
-
     font = deck_style(number, "train").index.font
     return next((zlib.crc32(f.family.encode()) % 10007 for f in index_fonts("all") if f.path == font), 0)
 
@@ -52,11 +56,6 @@ def scene_crops(models: Path, scenes: int, seed: int, cache: Path | None, *,
     path = cache / f"expert-fit-{scenes}-{seed}{tag}.npz" if cache else None
     if path is not None and path.exists():
         return dict(np.load(path))
-    from vision.detect import quad_iou
-    from vision.reader import CardReader
-    from vision.rectify import Pyramid, index_crops
-    from vision.render.scene import SceneSpec, deal_rows, render_scene
-
     reader = CardReader(models)
     reader.expert = None  # the ensemble's own readings
     rng = np.random.default_rng(seed)
@@ -128,8 +127,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tocktable")
     parser.add_argument("--install", action="store_true", help="copy expert.onnx and the fitted json to --models")
     args = parser.parse_args(argv)
-    from vision.reader import ReaderSettings
-
     settings = ReaderSettings.load(args.models / "reader.json")
     data = scene_crops(args.models, args.scenes, args.seed, args.cache, family_mod=args.family_mod)
     manifest = json.loads((args.expert / SETTINGS_FILE).read_text())
@@ -187,8 +184,6 @@ def _judge(data: dict[str, np.ndarray], expert_cards: np.ndarray, expert_none: n
            weight: float, temperature: float, dependence: float, threshold: float,
            max_cards: int | None) -> dict[str, float]:  # fmt: skip
     """Right, wrong and unsure face-up cards, and cards looked at per scene, for one gate and weight."""
-    from vision.classify import posteriors
-
     expert = _FixedExpert(_Fixed(expert_cards, expert_none),
                           ExpertSettings("expert.onnx", gate, weight, max_cards=max_cards))  # fmt: skip
     right = wrong = unsure = asked = 0

@@ -255,6 +255,8 @@ def export(net: nn.Module, path: Path) -> None:
 def quantize_detector(path: Path, frames: list[np.ndarray]) -> float:
     """Replace the float model at ``path`` by its 8-bit version (per-channel weights, activations
     calibrated on ``frames``); the share of output pixels on which both agree (card and core)."""
+    # onnx (through onnxruntime's quantizer, the train extra) loads only for this step: the detector
+    # trains with torch alone.
     import onnxruntime as ort
     from onnxruntime.quantization import QuantFormat, QuantType, quantize_static
     from onnxruntime.quantization.shape_inference import quant_pre_process
