@@ -1,8 +1,9 @@
-"""The chips of one hand: seats, blinds, the flow of the betting rounds, legality, pots and settling.
+"""The chips of one hand: seats, blinds, the flow of the betting rounds, pots and settling.
 
 :class:`HandBetting` is the base of :class:`table.engine.Hand`, which adds the cards (board,
 hole cards, marks, mucks) and the record (replay, undo, snapshot); use :class:`Hand`. The two
-share one state, set up here, so every check still happens before anything changes.
+share one state, set up here, so every check still happens before anything changes. What the
+seat to act may do, and why not, is read from that state by :mod:`table.engine.legality`.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from table.engine.events import (
     PotAwarded,
     StreetStarted,
 )
+from table.engine.legality import legal_actions, reopening_raise, verify_act
 from table.engine.pots import Pot, build_pots
-from table.engine.rules import ActionKind, LegalAction, Rules, Street
+from table.engine.rules import ActionKind, LegalAction, Rules, Street, is_seat
 from table.engine.showdown import PotResult, award_pots
 from table.errors import IllegalActionError, IllegalDealError, RulesError
 from table.evaluate import evaluate
@@ -31,7 +33,7 @@ from table.tock_marks import Mark
 from table.wording import seat_word
 from table.wording import seats as seats_words
 
-__all__ = ["HandBetting", "Input", "is_seat"]
+__all__ = ["HandBetting", "Input"]
 
 
 Input = tuple[str, tuple[Any, ...]]
@@ -130,7 +132,9 @@ class HandBetting:
         """Seats still in the hand that have chips to act with."""
         return [s for s in self.in_hand if not self.folded[s] and self.stacks[s] > 0]
 
-    def _live(self) -> list[int]:
+    @property
+    def live(self) -> list[int]:
+        """Seats still in the hand (not folded)."""
         return [s for s in self.in_hand if not self.folded[s]]
 
     def _open_round(self, *, first: int) -> None:
@@ -150,7 +154,7 @@ class HandBetting:
         self._return_uncalled()
         self.bets = [0] * self.seats
         self.betting = BettingRound(self.seats, self.rules.big_blind)
-        if len(self._live()) == 1:
+        if len(self.live) == 1:
             self._award_to_last()
         elif self.street == Street.RIVER:
             self.street = Street.SHOWDOWN
@@ -176,7 +180,7 @@ class HandBetting:
             self.events.append(BetReturned(seat, excess))
 
     def _advance(self, seat: int) -> None:
-        if len(self._live()) == 1:
+        if len(self.live) == 1:
             self._close_round()
             return
         able = self._able()
@@ -186,51 +190,15 @@ class HandBetting:
             return
         self.to_act = nxt
 
-    # ----------------------------------------------------------------- legality
-    def _reopening_raise(self) -> int:
-        """How much the bet must rise to reopen the betting (TDA rule 43): a full raise in
-        no-limit (the last full bet or raise), half a bet in fixed-limit."""
-        if self.rules.fixed_limit:
-            return (self.rules.bet_size(self.street) + 1) // 2
-        return self.betting.last_raise
-
-    def _reopened(self, seat: int) -> bool:
-        """A seat may raise if it has not acted on this street, or if the bet has risen by a
-        reopening raise since it did (:meth:`BettingRound.reopened`)."""
-        return self.betting.reopened(seat, self._reopening_raise())
-
-    def _can_raise(self, seat: int) -> bool:
-        bet = self.betting.current_bet
-        reopened = self._reopened(seat)
-        capped = self.rules.fixed_limit and self.betting.capped(self.rules.raise_cap)
-        someone_can_call = any(s != seat and self.stacks[s] + self.bets[s] > bet for s in self._live())
-        return reopened and not capped and someone_can_call and self.stacks[seat] + self.bets[seat] > bet
+    # ----------------------------------------------------------------- legality (table.engine.legality)
+    @property
+    def awaiting_board(self) -> bool:
+        """Whether a street's betting is over and the hand waits for the next cards (in draw: the draws)."""
+        return self._awaiting_board
 
     def legal_actions(self) -> list[LegalAction]:
         """What the seat to act may do now (empty when nobody is to act)."""
-        seat = self.to_act
-        if seat is None:
-            return []
-        bet = self.betting.current_bet
-        most = self.stacks[seat] + self.bets[seat]
-        to_call = bet - self.bets[seat]
-        out = [LegalAction(ActionKind.FOLD, self.bets[seat], self.bets[seat])]
-        if to_call == 0:
-            out.append(LegalAction(ActionKind.CHECK, self.bets[seat], self.bets[seat]))
-        else:
-            out.append(LegalAction(ActionKind.CALL, min(bet, most), min(bet, most)))
-        if self._can_raise(seat):
-            kind = ActionKind.BET if bet == 0 else ActionKind.RAISE
-            if self.rules.fixed_limit:
-                target = bet + self.rules.bet_size(self.street)
-                out.append(LegalAction(kind, min(target, most), min(target, most)))
-            else:
-                least = bet + self.betting.last_raise
-                out.append(LegalAction(kind, min(least, most), most))
-        within_limit = not self.rules.fixed_limit or most <= bet + self.rules.bet_size(self.street)
-        if most > 0 and (most <= bet or (self._can_raise(seat) and within_limit)):
-            out.append(LegalAction(ActionKind.ALL_IN, most, most))
-        return out
+        return legal_actions(self)
 
     def can_act(self, seat: int, action: ActionKind | str, amount: int | None = None) -> bool:
         """Whether :meth:`act` would accept this, without raising."""
@@ -243,57 +211,7 @@ class HandBetting:
     def verify_act(self, seat: int, action: ActionKind | str, amount: int | None = None) -> tuple[ActionKind, int]:
         """Check an action; return it normalised with the street total it leads to. Raises
         :class:`IllegalActionError` saying what is wrong and what is allowed."""
-        try:
-            kind = ActionKind(action)
-        except ValueError:
-            allowed = ", ".join(a.value for a in ActionKind)
-            raise IllegalActionError(f"unknown action {action!r}: use one of {allowed}") from None
-        if self.is_complete:
-            raise IllegalActionError("the hand is over: no more actions")
-        if self.to_act is None:
-            what = "cards to be dealt" if self._awaiting_board else "the showdown"
-            raise IllegalActionError(f"nobody is to act now: the hand is waiting for {what}")
-        if not is_seat(seat, self.seats) or seat != self.to_act:
-            raise IllegalActionError(f"it is {seat_word(self.to_act)}'s turn, not {seat_word(seat)}'s")
-        legal = {a.action: a for a in self.legal_actions()}
-        allowed = ", ".join(a.describe() for a in legal.values())
-        if kind not in legal:
-            reason = {
-                ActionKind.CHECK: f"there is a bet of {self.betting.current_bet} to call",
-                ActionKind.CALL: "there is nothing to call",
-                ActionKind.BET: "there is already a bet: raise instead"
-                if self.betting.current_bet
-                else "a bet is not possible now",
-                ActionKind.RAISE: self._why_no_raise(seat),
-                ActionKind.ALL_IN: self._why_no_raise(seat),
-            }.get(kind, "")
-            raise IllegalActionError(f"{seat_word(seat)} cannot {kind.value}: {reason}; allowed: {allowed}")
-        option = legal[kind]
-        if kind in (ActionKind.BET, ActionKind.RAISE):
-            if amount is None:
-                raise IllegalActionError(f"{kind.value} needs an amount (the street total): {option.describe()}")
-            if isinstance(amount, bool) or not isinstance(amount, int):
-                raise IllegalActionError(f"amounts are whole numbers of chips, got {amount!r}")
-            if not option.min_to <= amount <= option.max_to:
-                raise IllegalActionError(f"{seat_word(seat)} cannot {kind.value} to {amount}: {option.describe()}")
-            return kind, amount
-        if amount is not None and amount != option.min_to:
-            raise IllegalActionError(f"{kind.value} takes no amount other than {option.min_to}, got {amount}")
-        return kind, option.min_to
-
-    def _why_no_raise(self, seat: int) -> str:
-        if self.stacks[seat] + self.bets[seat] <= self.betting.current_bet:
-            return "not enough chips to raise (all in is a call)"
-        if not any(s != seat and self.stacks[s] + self.bets[s] > self.betting.current_bet for s in self._live()):
-            return "no other player has chips to call more than the current bet"
-        if not self._reopened(seat):
-            return (
-                f"the betting was not reopened: since this seat acted the bet rose by less than "
-                f"{self._reopening_raise()} (short all-ins only)"
-            )
-        if self.rules.fixed_limit:
-            return f"the raise cap of {self.rules.raise_cap} raises is reached, or all in exceeds the limit"
-        return "raising is not possible now"
+        return verify_act(self, seat, action, amount)
 
     # ----------------------------------------------------------------- acting
     def act(self, seat: int, action: ActionKind | str, amount: int | None = None) -> None:
@@ -306,7 +224,7 @@ class HandBetting:
             self.events.append(ActionTaken(seat, kind, self.bets[seat], 0, False))
             self._advance(seat)
             return
-        full = to - self.betting.current_bet >= self._reopening_raise()
+        full = to - self.betting.current_bet >= reopening_raise(self)
         added = self._pay(seat, to - self.bets[seat])
         self.betting.acted(
             seat, to, full=full, sizes_raises=not self.rules.fixed_limit, able=self._able(), bets=self.bets
@@ -336,7 +254,7 @@ class HandBetting:
         return [self.stacks[s] - self.starting_stacks[s] for s in range(self.seats)]
 
     def _contenders(self) -> list[int]:
-        return [s for s in self._live() if s not in self.mucked]
+        return [s for s in self.live if s not in self.mucked]
 
     def _maybe_settle(self) -> None:
         if self.street != Street.SHOWDOWN or self.is_complete:
@@ -374,14 +292,9 @@ class HandBetting:
         self.events.append(HandEnded(tuple(self.stacks)))
 
     def _award_to_last(self) -> None:
-        winner = self._live()[0]
+        winner = self.live[0]
         total = sum(self.committed)
         self.stacks[winner] += total
         self.events.append(PotAwarded(0, winner, total, None))
         self.showdown = [PotResult(0, total, (winner,), (winner,), {winner: total})]
         self.events.append(HandEnded(tuple(self.stacks)))
-
-
-def is_seat(seat: object, seats: int) -> bool:
-    """Whether ``seat`` is a seat number (not a bool) of a table of ``seats``."""
-    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats

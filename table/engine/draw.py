@@ -12,7 +12,8 @@ are the Hold'em engine's. The first betting round is played as the engine's ``PR
 second as its ``RIVER`` (so fixed-limit uses the small bet before the draw and the big bet
 after); :attr:`DrawHand.phase` names the rounds for display. The house's choices are
 :class:`DrawRules` (:mod:`table.engine.draw_rules`) and the dealer's passes during the draw are
-planned by :mod:`table.engine.draw_dealing`; both are re-exported here.
+planned by :mod:`table.engine.draw_dealing`; both are re-exported here. The cards shown at the
+showdown are checked and valued by :mod:`table.engine.draw_showdown`.
 
 >>> from table.cards import parse_cards
 >>> hand = DrawHand(DrawRules(ante=1, jokers=1), stacks=[50, 50, 50], button=0)
@@ -35,23 +36,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from enum import Enum
 from typing import Any, cast
 
-from table.cards import Card, Joker
+from table.cards import Card
 from table.draw import (
     DrawCard,
     DrawValue,
-    evaluate_draw,
-    evaluate_low,
-    parse_draw_cards,
 )
 from table.engine.betting_round import BettingRound
 from table.engine.draw_dealing import PER_PASS, CardsExchanged, DealStep, deal_plan
 from table.engine.draw_rules import MAX_PLAYERS, MIN_PLAYERS, WARN_ABOVE, DrawRules, TooFewPlayersError
+from table.engine.draw_showdown import check_against_shown, draw_value, parse_shown
 from table.engine.events import BlindPosted, HandMucked, HoleDealt, StreetStarted
 from table.engine.hand import Hand, Input
 from table.engine.pots import build_pots
 from table.engine.rules import ActionKind, Street
 from table.engine.showdown import PotResult, award_pots
-from table.errors import IllegalActionError, IllegalDealError, InvalidCardsError, RulesError
+from table.errors import IllegalActionError, IllegalDealError, RulesError
 from table.evaluate import HandValue
 from table.wording import counted, seat_word
 from table.wording import seats as seats_words
@@ -159,7 +158,7 @@ class DrawHand(Hand):
 
     def _draw_order(self) -> list[int]:
         """Players still in, clockwise from the left of the dealer."""
-        return sorted(self._live(), key=lambda s: (s - self.button - 1) % self.seats)
+        return sorted(self.live, key=lambda s: (s - self.button - 1) % self.seats)
 
     @property
     def to_draw(self) -> int | None:
@@ -209,7 +208,7 @@ class DrawHand(Hand):
         self.inputs.append(("draw", (seat, count)))
         self.draws[seat] = count
         self.exchanges.append(CardsExchanged(seat, count))
-        if all(s in self.draws for s in self._live()):
+        if all(s in self.draws for s in self.live):
             self._awaiting_board = False
             self.street = Street.RIVER
             self.betting = BettingRound(self.seats, self.draw_rules.small_bet)
@@ -238,10 +237,7 @@ class DrawHand(Hand):
     def deal_hole(self, seat: int, cards: Iterable[DrawCard | str] | str) -> None:
         """Record a player's five cards at the showdown, as the camera reads them (jokers as
         ``"Jk"``/:data:`Card.JOKER`); settles the hand once every hand still in is known."""
-        try:
-            new = tuple(parse_draw_cards(cards))
-        except (InvalidCardsError, ValueError) as exc:
-            raise IllegalDealError(f"{seat_word(seat)}'s cards: {exc}") from None
+        new = parse_shown(seat, cards)
         if isinstance(seat, bool) or not isinstance(seat, int) or seat not in self.in_hand:
             raise IllegalDealError(f"{seat_word(seat)} is not in this hand (in the hand: {seats_words(self.in_hand)})")
         if self.is_complete:
@@ -255,17 +251,7 @@ class DrawHand(Hand):
             raise IllegalDealError(f"{seat_word(seat)}'s cards are already known: {known}")
         if seat in self.mucked:
             raise IllegalDealError(f"{seat_word(seat)} mucked: its cards stay unknown")
-        if len(new) != 5:
-            raise IllegalDealError(f"a draw hand has 5 cards, got {len(new)}")
-        shown = [c for cards_ in self.hole.values() for c in cards_]
-        jokers = sum(1 for c in [*shown, *new] if isinstance(c, Joker))
-        if jokers > self.draw_rules.jokers:
-            deck = counted(self.draw_rules.jokers, "joker") if self.draw_rules.jokers else "no joker"
-            raise IllegalDealError(f"the deck has {deck}; {jokers} would be on the table")
-        taken = {c for c in shown if isinstance(c, Card)}
-        again = [str(c) for c in new if isinstance(c, Card) and c in taken]
-        if again:
-            raise IllegalDealError(f"{' '.join(again)} already shown in another hand: a deck holds each card once")
+        check_against_shown(new, rules=self.draw_rules, shown=self.hole)
         self.inputs.append(("deal_hole", (seat, new)))
         # The Hold'em engine types hole cards as Card; a draw hand's may be jokers.
         self.hole[seat] = cast(tuple[Card, ...], new)
@@ -274,10 +260,7 @@ class DrawHand(Hand):
 
     def value_of(self, cards: Iterable[DrawCard | str] | str) -> DrawValue:
         """The value of five cards under this hand's rules (high or low, jokers, wild rank)."""
-        rules = self.draw_rules
-        if rules.lowball is None:
-            return evaluate_draw(cards, wild_rank=rules.wild_rank, ties=rules.ties)
-        return evaluate_low(cards, wild_rank=rules.wild_rank, rule=rules.lowball)
+        return draw_value(self.draw_rules, cards)
 
     def values(self) -> dict[int, DrawValue]:
         """The value of every hand shown so far, by seat."""

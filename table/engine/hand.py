@@ -20,11 +20,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from table.cards import Card, ensure_distinct
-from table.engine.betting import HandBetting, Input, is_seat
+from table.engine.betting import HandBetting, Input
 from table.engine.events import BoardDealt, HandMucked, HoleDealt, MarkSeen, StreetStarted
 from table.engine.marks import check_mark_pools, check_marked_cards
 from table.engine.pots import build_pots
-from table.engine.rules import LegalAction, Rules, Street
+from table.engine.rules import LegalAction, Rules, Street, is_seat
 from table.engine.showdown import PotResult
 from table.errors import IllegalActionError, IllegalDealError, InvalidCardsError
 from table.tock_marks import Mark, mark_of
@@ -122,7 +122,7 @@ class Hand(HandBetting):
         """Whether the hands still in may be turned face up now (:meth:`deal_hole`): betting is
         closed for the rest of the hand and two or more hands are live. That is the showdown,
         or an all-in before the rest of the board, where every hand is tabled at once (TDA)."""
-        return self.betting_closed and not self.is_complete and len(self._live()) >= 2
+        return self.betting_closed and not self.is_complete and len(self.live) >= 2
 
     def _why_not_shown(self) -> str:
         """Why hands cannot be shown now, and when they can."""
@@ -174,7 +174,7 @@ class Hand(HandBetting):
         """Raise :class:`IllegalDealError` if ``seat`` may not muck now, saying why."""
         if self.street != Street.SHOWDOWN or self.is_complete:
             raise IllegalDealError("mucking happens at the showdown, after the last betting round")
-        if seat not in self._live() or seat in self.hole or seat in self.mucked:
+        if seat not in self.live or seat in self.hole or seat in self.mucked:
             raise IllegalDealError(f"{seat_word(seat)} has no unshown hand to muck")
         for index, pot in enumerate(build_pots(self.committed, self.folded)):
             if seat in pot.eligible and all(s == seat or s in self.mucked for s in pot.eligible):

@@ -108,3 +108,8 @@ class Rules:
         if street <= Street.FLOP:
             return self.small_bet if self.small_bet is not None else self.big_blind
         return self.big_bet if self.big_bet is not None else 2 * (self.small_bet or self.big_blind)
+
+
+def is_seat(seat: object, seats: int) -> bool:
+    """Whether ``seat`` is a seat number (not a bool) of a table of ``seats``."""
+    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats

@@ -37,6 +37,7 @@ import pytest
 
 from table.cards import Deck
 from table.engine import ActionKind, Hand, Rules, Street, build_pots
+from table.engine.legality import reopening_raise
 
 pokerkit = pytest.importorskip("pokerkit")
 
@@ -177,7 +178,7 @@ def play(seed: int, *, fixed: bool) -> Counter[str]:
             seen["raise refused after a short all-in"] += 1
             option = next(o for o in hand.legal_actions() if o.action in (ActionKind.CALL, ActionKind.CHECK))
             amount, raising = None, False
-        full = hand.rules.bet_size(hand.street) if fixed else hand._reopening_raise()
+        full = hand.rules.bet_size(hand.street) if fixed else reopening_raise(hand)
         if raising and to - max(hand.bets) < full:
             short_all_in_street = True
         if raising and to == hand.stacks[seat] + hand.bets[seat]:
