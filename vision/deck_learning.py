@@ -9,9 +9,11 @@ leaves the old file or the new one) and gives it to the reader; the next time th
 lies on the table it reads right (:class:`vision.stages.Profile`). A correction the host undoes
 (corrects the same place again) removes its example first.
 
+>>> from vision.deck_examples import CROP_ROWS, CROP_W
 >>> from vision.deck_profile import DeckProfile
 >>> learner = DeckLearner(reader=None, path=None, profile=DeckProfile.empty(model_hash="m", width=4))
->>> sample = CardSample((0.5, 0.5), np.ones(4, np.float32), np.zeros((2, CROP_ROWS, CROP_W), np.uint8), "Js", "Js")
+>>> crops = np.zeros((2, CROP_ROWS, CROP_W), np.uint8)
+>>> sample = CardSample((0.5, 0.5), np.ones(4, np.float32), crops, guess="Js", read="Js", sure=True)
 >>> learner.learn(sample, "Qs", key="1/3/board/2"), [e.card for e in learner.profile.examples]
 (True, ['Qs'])
 >>> learner.forget("1/3/board/2"), learner.profile.examples
@@ -44,14 +46,15 @@ Point = tuple[float, float]
 @dataclass(frozen=True)
 class CardSample:
     """One face-up card as one frame saw it: ``centre`` (0..1 of the frame), the corner models'
-    ``vector``, ``crops`` (2, CROP_ROWS, CROP_W) grey, their best ``guess``, and ``read``: what
-    the reader named (None: unsure)."""
+    ``vector``, ``crops`` (2, CROP_ROWS, CROP_W) grey, their best ``guess``, ``read``: what the
+    reader named (None: unsure), and ``sure``: whether the models alone named their guess."""
 
     centre: Point
     vector: np.ndarray
     crops: np.ndarray
     guess: str
     read: str | None
+    sure: bool = False
 
 
 def samples(evidence: Evidence, observations: Observations) -> list[CardSample]:
@@ -68,7 +71,7 @@ def samples(evidence: Evidence, observations: Observations) -> list[CardSample]:
         read = int(observations.card_ids[i])
         out.append(CardSample((float(x) / w, float(y) / h), evidence.embedding[i].copy(), crops[k],
                               str(Card.from_id(int(evidence.best[i]))),
-                              str(Card.from_id(read)) if read >= 0 else None))  # fmt: skip
+                              str(Card.from_id(read)) if read >= 0 else None, bool(evidence.named[i])))  # fmt: skip
     return out
 
 
@@ -86,17 +89,21 @@ class DeckLearner:
         """Examples kept since this learner started."""
 
     def learn(self, sample: CardSample, card: str, *, key: str) -> bool:
-        """Keep ``sample`` as an example of ``card`` (replacing the example taught at ``key``). A
-        card the reader already named rightly teaches nothing (False)."""
+        """Keep ``sample`` as an example of ``card`` (replacing the example taught at ``key``).
+        Nothing is learned (False) from a card the reader named rightly, nor from one the models
+        alone named rightly that an example made the reader name otherwise: the host undoing a
+        correction, whose example was just forgotten, teaches nothing new. A card the reader was
+        unsure of is learned even when the models guessed it (an example of their misreading
+        another card made it unsure: its own example lets it be named)."""
         try:
             card = str(Card.parse(card))
         except CardParseError:
             return False  # a joker or another card the corner index cannot show
-        if sample.read == card:
+        if sample.read == card or (sample.read is not None and sample.sure and sample.guess == card):
             return self.forget(key)
-        read = sample.read or ""
+        misread = sample.guess if sample.sure and sample.guess != card else ""
         example = Example(card, np.asarray(sample.vector, np.float32), np.asarray(sample.crops, np.uint8),
-                          sample.guess, read, key, time.time())  # fmt: skip
+                          sample.guess, misread, key, time.time())  # fmt: skip
         self._keep(self.profile.with_example(example))
         return True
 

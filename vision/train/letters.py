@@ -59,7 +59,7 @@ def _unit(x: np.ndarray) -> np.ndarray:
     return out
 
 
-def fit_softmax(x: np.ndarray, y: np.ndarray, *, l2: float = 1e-3, steps: int = 3000, lr: float = 0.5) -> np.ndarray:
+def fit_softmax(x: np.ndarray, y: np.ndarray, *, l2: float = 1e-4, steps: int = 10000, lr: float = 1.0) -> np.ndarray:
     """Softmax regression by gradient descent on unit-length rows: (D + 1, classes) weights."""
     x = np.hstack([_unit(x), np.ones((len(x), 1))])
     classes = int(y.max()) + 1
