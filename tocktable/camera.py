@@ -187,8 +187,8 @@ class VisionWatcher:
         watcher = cls._default(zones, size=size, indices=indices)
         if data_dir is not None:
             watcher.profile_note = _use_profile(watcher.reader, data_dir)
-            from vision.deck_learning import DeckLearner
-            from vision.deck_profile import PROFILE_NAME
+            from vision.deck_learning import DeckLearner  # with the card reader only (OpenCV, numpy)
+            from vision.deck_profile import PROFILE_NAME  # with the card reader only
 
             watcher.learner = DeckLearner(watcher.reader, Path(data_dir) / PROFILE_NAME)
         return watcher
@@ -221,7 +221,7 @@ class VisionWatcher:
         if self.learner is None:
             observations = self.reader.read(image)
         else:
-            from vision.deck_learning import samples
+            from vision.deck_learning import samples  # with the card reader only (OpenCV, numpy)
 
             evidence = self.reader.evidence(image)
             observations = evidence.decide()

@@ -539,8 +539,8 @@ class Demo:
         size = min(window, (last - first + 1) // 2)
         if size < 1:
             return ""
-        early = sum(k for n, k in self.host_cards if n < first + size)
-        late = sum(k for n, k in self.host_cards if n > last - size)
+        early = sum(k for n, k in self.host_cards if n < first + size)  # the draw for the button too
+        late = sum(k for n, k in self.host_cards if last - size < n <= last)
         return (f"Host corrections (cards corrected or entered): {early} in the first {size} hands, {late} in the "
                 f"last {size}.\n")  # fmt: skip
 
