@@ -154,14 +154,7 @@ def demo_run(minutes: float, *, env: dict[str, str] | None = None, log: Path | N
         return found.group(1) if found else None
 
     host = HostWatching(port, printed_pin)
-    with open(log, "w") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=child_env(env))
-        host.start()
-        try:
-            sample(process, run, minutes * 60)
-        finally:
-            host.stopped.set()
-            run.exit_code = stop(process)
+    watched(command, log, run, host, minutes, env)
     text = log.read_text()
     hands = len(re.findall(r"^hand +\d+:", text, re.MULTILINE))
     reader = "the card reader" if "card reader reads" in text else "a perfect camera (no card reader!)"
@@ -198,17 +191,25 @@ def serve_config(path: Path, frames: Path, zones: dict[str, Any]) -> None:
     path.write_text("\n".join(lines))
 
 
+def log_in(opener: urllib.request.OpenerDirector, base: str, pin: str) -> bool:
+    """Log ``opener`` in as the host with ``pin`` (the login form's CSRF token first); False when
+    the page has no form yet."""
+    page = opener.open(f"{base}/admin", timeout=10).read().decode()
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    if token is None:
+        return False
+    body = urllib.parse.urlencode({"pin": pin, "csrf_token": token.group(1)}).encode()
+    opener.open(f"{base}/admin/login", data=body, timeout=10).read()
+    return True
+
+
 def camera_frame(port: int) -> int | None:
     """The index of the frame the camera page shows (the newest one read), as the host sees it."""
     opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(CookieJar()))
     base = f"http://127.0.0.1:{port}"
     try:
-        page = opener.open(f"{base}/admin", timeout=10).read().decode()
-        token = re.search(r'name="csrf_token" value="([^"]+)"', page)
-        if token is None:
+        if not log_in(opener, base, SERVE_PIN):
             return None
-        body = urllib.parse.urlencode({"pin": SERVE_PIN, "csrf_token": token.group(1)}).encode()
-        opener.open(f"{base}/admin/login", data=body, timeout=10).read()
         view = json.loads(opener.open(f"{base}/admin/camera/view.json", timeout=10).read())
     except (OSError, ValueError):
         return None
@@ -234,11 +235,7 @@ class HostWatching(threading.Thread):
         while not self.stopped.is_set():  # log in once the server answers
             try:
                 pin = self.pin()
-                page = opener.open(f"{base}/admin", timeout=10).read().decode() if pin else ""
-                token = re.search(r'name="csrf_token" value="([^"]+)"', page)
-                if token is not None:
-                    body = urllib.parse.urlencode({"pin": pin, "csrf_token": token.group(1)}).encode()
-                    opener.open(f"{base}/admin/login", data=body, timeout=10).read()
+                if pin and log_in(opener, base, pin):
                     break
             except OSError:
                 pass
@@ -256,6 +253,20 @@ class HostWatching(threading.Thread):
                 continue
 
 
+def watched(command: Sequence[str], log: Path, run: Run, host: HostWatching, minutes: float,
+            env: dict[str, str] | None) -> None:  # fmt: skip
+    """Run ``command`` (output to ``log``) for ``minutes`` with the host's phone watching, sampling
+    its memory into ``run``; stopped as systemd stops it, its exit status kept."""
+    with open(log, "w") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=child_env(env))
+        host.start()
+        try:
+            sample(process, run, minutes * 60)
+        finally:
+            host.stopped.set()
+            run.exit_code = stop(process)
+
+
 def serve_run(minutes: float, *, env: dict[str, str] | None = None, log: Path | None = None,
               tocktable: Sequence[str] = TOCKTABLE) -> Run:  # fmt: skip
     """``tocktable serve --mock-pins`` reading a replayed camera, for ``minutes``."""
@@ -268,14 +279,7 @@ def serve_run(minutes: float, *, env: dict[str, str] | None = None, log: Path | 
                "--data", str(folder / "data"), "--port", str(port), "--host", "127.0.0.1"]  # fmt: skip
     run = Run("tocktable serve (replayed camera)", SERVE_BUDGET_MB)
     host = HostWatching(port, lambda: SERVE_PIN)
-    with open(log, "w") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=child_env(env))
-        host.start()
-        try:
-            sample(process, run, minutes * 60)
-        finally:
-            host.stopped.set()
-            run.exit_code = stop(process)
+    watched(command, log, run, host, minutes, env)
     text = log.read_text()
     reader = "the card reader" if "Card reader: ready" in text else "NO card reader"
     count = len(list((folder / "frames").iterdir()))

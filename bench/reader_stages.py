@@ -72,7 +72,7 @@ def _panel(frame: np.ndarray, title: str, quads: np.ndarray, colours: list[tuple
 
 def picture(reader: CardReader, frame: np.ndarray) -> np.ndarray:
     """The panels of every stage on ``frame``, two across."""
-    sources = Sources(reader.profile, reader.marks)
+    sources = Sources(reader.profile, reader.marks, reader.letters)
     sizes = (reader.embedding_size, reader.card_embedding_size)
     start = time.perf_counter()
     ev = reader.pipeline.find.start(frame, reader, threshold=reader.settings.threshold, sizes=sizes,

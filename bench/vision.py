@@ -291,6 +291,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--true-outlines", action="store_true",
                         help="synthetic scenes: read cards at their true outlines (the classifier alone)")  # fmt: skip
     parser.add_argument("--skip-peers", action="store_true", help="do not measure the classical template reader beside")
+    parser.add_argument("--letters", default="fr,fr1,de,nl",
+                        help="decks group: the index sets measured (default fr,fr1,de,nl; nl is read with the "
+                             "setting indices = \"nl\")")  # fmt: skip
     args = parser.parse_args(argv)
     reader = CardReader(args.models)
     figures: dict[str, Any] = {}
@@ -372,7 +375,11 @@ def _print_decks(figures: dict[str, Any], reader: CardReader, args: argparse.Nam
     print(f"decks of other languages (hold-out fonts and styles; targets: read >= {DECK_TARGETS['read']:.0%}, "
           f"wrong <= {DECK_TARGETS['wrong']:.1%}):")  # fmt: skip
     total = {"face_up": 0, "right": 0, "unsure": 0, "wrong": 0}
-    for letters in DECK_LETTERS:
+    asked = [letters for letters in args.letters.split(",") if letters]
+    unknown = [letters for letters in asked if letters not in (*DECK_LETTERS, "nl")]
+    if unknown:
+        raise SystemExit(f"--letters: {', '.join(unknown)} not known; use some of {', '.join(DECK_LETTERS)}, nl")
+    for letters in [letters for letters in DECK_LETTERS if letters in asked]:
         for touching in (False, True):
             name = f"decks_{letters}_{'touching' if touching else 'spread'}"
             figures[name] = r = synthetic(reader, args.scenes, touching=touching, seed=7 if touching else 3,
@@ -387,8 +394,30 @@ def _print_decks(figures: dict[str, Any], reader: CardReader, args: argparse.Nam
                 print("    wrong (truth→read(confidence)): " + " ".join(wrong))
     up = max(total["face_up"], 1)
     figures["decks"] = {**total, "right_rate": total["right"] / up, "wrong_rate": total["wrong"] / up}
-    print(f"  all: {total['right']}/{total['face_up']} right ({total['right'] / up:.2%}), unsure {total['unsure']}, "
-          f"wrong {total['wrong']} ({total['wrong'] / up:.2%})")  # fmt: skip
+    if total["face_up"]:
+        print(f"  all: {total['right']}/{total['face_up']} right ({total['right'] / up:.2%}), "
+              f"unsure {total['unsure']}, wrong {total['wrong']} ({total['wrong'] / up:.2%})")  # fmt: skip
+    if "nl" in asked:
+        _print_dutch(figures, reader, args)
+
+
+def _print_dutch(figures: dict[str, Any], reader: CardReader, args: argparse.Namespace) -> None:
+    """Hold-out decks printing Dutch letters (H V B), read with the setting indices = "nl" (the
+    letter probe, vision.letters): not counted in "all", which needs no setting."""
+    reader.use_indices("nl")
+    try:
+        for touching in (False, True):
+            name = f"decks_nl_{'touching' if touching else 'spread'}"
+            figures[name] = r = synthetic(reader, args.scenes, touching=touching, seed=7 if touching else 3,
+                                          true_outlines=args.true_outlines, letters="nl")  # fmt: skip
+            where = "touching" if touching else "apart"
+            print(f"  nl  {where:<8} (indices = \"nl\"): {r['face_up']} face up, read right {r['right']} "
+                  f"({r['read_right_of_face_up']:.2%}), unsure {r['unsure']}, wrong {r['wrong']}")  # fmt: skip
+            wrong = [c for c in r["confusions"] if "→?" not in c]
+            if wrong:
+                print("    wrong (truth→read(confidence)): " + " ".join(wrong))
+    finally:
+        reader.use_indices("en-fr-de")
 
 
 def _print_hard(r: dict[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import math
+import queue
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from table.cards import Card
 from table.tock import mark_of
 from tocktable.service import CameraStatus
 from tocktable.tap import tracks_of
+from tocktable.teaching import HostCard, find_card
 from vision.view import BOARD, SeenCard, TableView
 
 log = logging.getLogger("tocktable.camera")
@@ -152,28 +154,47 @@ def _corners(center: Point, angle: float, height: float, size: Sequence[int]) ->
 # ---------------------------------------------------------------------------------- vision
 class VisionWatcher:
     """``vision``'s reader and tracker: ``reader.read(image)`` gives observations, the tracker
-    turns them into a stable view over several frames."""
+    turns them into a stable view over several frames. With a ``learner``
+    (:class:`vision.deck_learning.DeckLearner`), the cards the host enters or corrects
+    (:meth:`teach`, from the service's thread) are learned on the camera's own thread, at the
+    next frame: the crop read where each lies becomes an example of it (:mod:`tocktable.teaching`)."""
 
-    def __init__(self, reader: Any, tracker: Any) -> None:
+    KEEP_FRAMES = 600
+    """Frames a card's last sample is kept after it was last seen (a correction may come late)."""
+
+    def __init__(self, reader: Any, tracker: Any, *, learner: Any = None) -> None:
         self.reader = reader
         self.tracker = tracker
         self.needs_image = not isinstance(reader, TruthReader)
+        self.learner = learner if hasattr(reader, "evidence") else None
+        self._lessons: queue.SimpleQueue[list[HostCard]] = queue.SimpleQueue()
+        self._samples: list[tuple[int, Any]] = []  # (frame index, vision.deck_learning.CardSample)
+        self.taught = 0
+        """Lessons the reader learned an example from (or forgot one by)."""
 
     profile_note = ""
     """What became of the deck profile (``tocktable enroll``), for the start-up messages."""
 
     @classmethod
-    def default(cls, zones: Mapping[str, Any], *, size: tuple[int, int], data_dir: Path | None = None) -> VisionWatcher:
+    def default(cls, zones: Mapping[str, Any], *, size: tuple[int, int], data_dir: Path | None = None,
+                indices: str = "en-fr-de") -> VisionWatcher:  # fmt: skip
         """The shipped models and a tracker for ``zones``; :class:`VisionUnavailable` when vision
-        does not provide them yet. The deck profile in ``data_dir`` (made by ``tocktable enroll``)
-        is used when there is one; one that cannot be used (other models) is reported, not fatal."""
-        watcher = cls._default(zones, size=size)
+        does not provide them yet. ``indices``: the deck's court letters (``[vision] indices``).
+        The deck profile in ``data_dir`` (made by ``tocktable enroll``, and by the host's
+        corrections) is used when there is one; one that cannot be used (other models) is
+        reported, not fatal. With a ``data_dir``, the reader learns from the host's corrections
+        and keeps what it learned there."""
+        watcher = cls._default(zones, size=size, indices=indices)
         if data_dir is not None:
             watcher.profile_note = _use_profile(watcher.reader, data_dir)
+            from vision.deck_learning import DeckLearner  # with the card reader only (OpenCV, numpy)
+            from vision.deck_profile import PROFILE_NAME  # with the card reader only
+
+            watcher.learner = DeckLearner(watcher.reader, Path(data_dir) / PROFILE_NAME)
         return watcher
 
     @classmethod
-    def _default(cls, zones: Mapping[str, Any], *, size: tuple[int, int]) -> VisionWatcher:
+    def _default(cls, zones: Mapping[str, Any], *, size: tuple[int, int], indices: str = "en-fr-de") -> VisionWatcher:
         try:
             import vision  # the card reader (onnxruntime and its models) loads when it is asked for
         except ImportError as exc:  # pragma: no cover - vision is part of this project
@@ -185,15 +206,59 @@ class VisionWatcher:
         if tracker_factory is None:
             raise VisionUnavailable("the vision package has no table tracker: reinstall tocktable")
         try:
-            reader = reader_cls.default()
+            reader = reader_cls.default(indices=indices)
         except Exception as exc:  # missing model files, onnxruntime problems: say so, fall back
             raise VisionUnavailable(f"the card reader could not start: {exc}") from None
         return cls(reader, tracker_factory(zones=zones, size=size))
 
+    def teach(self, lessons: Sequence[HostCard]) -> None:
+        """The cards the host entered or corrected (any thread): learned at the next frame."""
+        if self.learner is not None and lessons:
+            self._lessons.put(list(lessons))
+
     def watch(self, image: Any, *, index: int, timestamp: float) -> TableView:
-        observations = self.reader.read(image)
+        self._learn()
+        if self.learner is None:
+            observations = self.reader.read(image)
+        else:
+            from vision.deck_learning import samples  # with the card reader only (OpenCV, numpy)
+
+            evidence = self.reader.evidence(image)
+            observations = evidence.decide()
+            self._keep(index, samples(evidence, observations))
         view: TableView = self.tracker.update(observations, frame_index=index, timestamp=timestamp)
         return view
+
+    def _keep(self, index: int, new: Sequence[Any]) -> None:
+        """The latest sample of each card seen: a new one replaces those near its centre."""
+        kept = [(i, s) for i, s in self._samples if index - i <= self.KEEP_FRAMES
+                and all(math.dist(s.centre, n.centre) > 0.02 for n in new)]  # fmt: skip
+        self._samples = (kept + [(index, n) for n in new])[-96:]
+
+    def _learn(self) -> None:
+        """Take the lessons waiting: each card the host named, found on the last view, becomes an
+        example of it (a correction first forgets what its place taught before)."""
+        view = getattr(self.tracker, "last_view", None)
+        learner = self.learner
+        while learner is not None:
+            try:
+                lessons = self._lessons.get_nowait()
+            except queue.Empty:
+                return
+            for lesson in lessons:
+                if lesson.corrected and learner.forget(lesson.key):
+                    self.taught += 1
+                seen = find_card(lesson, view, lessons) if view is not None else None
+                if seen is None:
+                    continue
+                centre = (sum(p[0] for p in seen.corners) / 4, sum(p[1] for p in seen.corners) / 4)
+                width = math.dist(seen.corners[0], seen.corners[1])
+                near = [s for _, s in self._samples if math.dist(s.centre, centre) <= width / 2]
+                if near and learner.learn(min(near, key=lambda s: math.dist(s.centre, centre)), lesson.card,
+                                               key=lesson.key):  # fmt: skip
+                    self.taught += 1
+                if hasattr(self.tracker, "correct"):
+                    self.tracker.correct(centre, lesson.card)
 
 
 def _use_profile(reader: Any, data_dir: Path) -> str:
@@ -214,10 +279,12 @@ def _use_profile(reader: Any, data_dir: Path) -> str:
 CAMERAS = ("auto", "perfect", "view")
 
 
-def demo_watcher(model: Any, *, camera: str = "auto") -> tuple[Watcher, str]:
+def demo_watcher(model: Any, *, camera: str = "auto", data_dir: Path | None = None,
+                 indices: str = "en-fr-de") -> tuple[Watcher, str]:  # fmt: skip
     """The demo camera for a table model, and a line saying what it is.
 
-    ``"auto"``: vision's reader and tracker when installed, else as ``"perfect"``; ``"perfect"``: a
+    ``"auto"``: vision's reader and tracker when installed (reading ``indices`` letters; learning
+    from the host into the deck profile of ``data_dir``), else as ``"perfect"``; ``"perfect"``: a
     perfect card reader with vision's tracker (else as ``"view"``); ``"view"``: the model's
     contents as a view, no reader, no tracker."""
     if camera not in CAMERAS:
@@ -225,7 +292,9 @@ def demo_watcher(model: Any, *, camera: str = "auto") -> tuple[Watcher, str]:
     why = ""
     if camera == "auto":
         try:
-            return VisionWatcher.default(model.zones, size=model.size), "the card reader reads the rendered table"
+            watcher = VisionWatcher.default(model.zones, size=model.size, data_dir=data_dir, indices=indices)
+            note = f"; {watcher.profile_note}" if data_dir is not None else ""
+            return watcher, f"the card reader reads the rendered table{note}"
         except VisionUnavailable as exc:
             why = f" ({exc})"
     tracker_factory = _tracker_factory() if camera != "view" else None

@@ -98,6 +98,18 @@ class CameraConfig:
     fps: float = 15.0
 
 
+INDEX_LETTERS = ("en-fr-de", "nl")
+"""``[vision] indices``: the court letters of the deck (:data:`vision.letters.INDEX_SETTINGS`,
+kept here too so that reading a configuration does not load the card reader)."""
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    indices: str = "en-fr-de"
+    """The deck's court letters: ``"en-fr-de"`` (English K Q J, French R D V, German K D B, read
+    together) or ``"nl"`` (Dutch H V B, whose V is the queen where the French V is the jack)."""
+
+
 @dataclass(frozen=True)
 class ZonesConfig:
     board: Zone = ((0.3, 0.38), (0.7, 0.38), (0.7, 0.62), (0.3, 0.62))
@@ -127,6 +139,7 @@ class Config:
     data_dir: Path = field(default_factory=lambda: default_data_dir())
     source: str = "defaults"
     draw: DrawConfig = field(default_factory=DrawConfig)
+    vision: VisionConfig = field(default_factory=VisionConfig)
 
     def seat_zones(self) -> tuple[Zone, ...]:
         """The configured seat zones, or an even layout round the image edge."""
@@ -235,6 +248,7 @@ def parse_config(data: Mapping[str, Any], *, source: str = "config") -> Config:
     pins = _parse_pins(root.table("pins"), table.seats, source)
     web = _parse_web(root.table("web"))
     draw = _parse_draw(root.table("draw"))
+    vision = _parse_vision(root.table("vision"))
     if table.variant in DRAW_VARIANTS and table.seats > MAX_DRAW_PLAYERS:
         low = 2 if draw.two_players else MIN_DRAW_PLAYERS
         raise ConfigError(f"{source}: table.seats = {table.seats} is not allowed with variant = {table.variant!r}: "
@@ -248,7 +262,16 @@ def parse_config(data: Mapping[str, Any], *, source: str = "config") -> Config:
     data_section.finish()
     root.finish()
     data_dir = Path(data_dir_text).expanduser() if data_dir_text else default_data_dir()
-    return Config(table, blinds, camera, zones, pins, web, data_dir, source, draw)
+    return Config(table, blinds, camera, zones, pins, web, data_dir, source, draw, vision)
+
+
+def _parse_vision(r: _Reader) -> VisionConfig:
+    indices = r.get("indices", str, "en-fr-de")
+    if indices not in INDEX_LETTERS:
+        raise r.fail("indices", f"= {indices!r} is not allowed: choose one of \"en-fr-de\" (English K Q J, French "
+                                "R D V and German K D B letters, read together: the default) or \"nl\" (Dutch H V B)")
+    r.finish()
+    return VisionConfig(indices)
 
 
 def _parse_draw(r: _Reader) -> DrawConfig:
@@ -433,6 +456,10 @@ source = "picamera"           # "picamera", a webcam number ("0"), a stream URL,
                               # or "none" to play without a camera (cards entered on the admin page)
 size = [1280, 720]
 fps = 15
+
+[vision]
+indices = "en-fr-de"          # the deck's court letters: "en-fr-de" (English K Q J, French R D V, German
+                              # K D B: read together) or "nl" (Dutch H V B: heer, vrouw, boer)
 
 [zones]
 # Where the board and each seat's cards lie, in image coordinates from 0 (left/top) to 1.

@@ -405,6 +405,8 @@ class Demo:
         """Cards the host entered because the camera could not read them."""
         self.corrected = 0
         """Cards the camera read wrong and the host corrected."""
+        self.host_cards: list[tuple[int, int]] = []
+        """(hand number, cards) of each entry or correction of the host (:meth:`learning_line`)."""
         self.counts: CardCounts | None = None
         """The cards counted at the end of the last run (:meth:`count_cards`)."""
         self.played = 0
@@ -416,6 +418,7 @@ class Demo:
         first = service.snapshot().to_dict()
         self._session = first["session"]
         self._last_number = _last_number(first)
+        self._first_number = self._last_number
         self._unplayable: str | None = self._cannot_deal(first)
 
     @property
@@ -507,8 +510,10 @@ class Demo:
             if entry.seat is None and entry.kind != "choose_button"
             else ("for the draw for the button" if entry.kind == "choose_button" else f"for {seat_word(entry.seat)}")
         )
+        number = int(self.service.snapshot().to_dict()["hand_number"])
         if entry.kind == "correct":
             self.corrected += 1
+            self.host_cards.append((number, 1))
             place = (
                 f"board card {entry.index + 1}"
                 if entry.seat is None
@@ -517,12 +522,27 @@ class Demo:
             self._say(f"host corrected {place} to {entry.cards[0]}: the camera read it as {entry.was}")
         else:
             self.entered += len(unread)
+            if unread:
+                self.host_cards.append((number, len(unread)))
             them = "it" if len(unread or entry.cards) == 1 else "them"
             if unread:
                 self._say(f"host entered {' '.join(unread)} {where}: the camera could not read {them}")
             else:  # the game takes the board only up to its first unread card, so a later one waits
                 self._say(f"host entered {' '.join(entry.cards)} {where}: the camera read {them}, the game "
                           f"could not take {them} yet")  # fmt: skip
+
+    def learning_line(self, window: int = 20) -> str:
+        """The host's corrections and entries in the first ``window`` hands of this run against
+        its last ``window`` (fewer when fewer hands were played): with a deck the models never saw,
+        the reader learns from them (:mod:`tocktable.teaching`), so the last need fewer."""
+        first, last = self._first_number + 1, self._last_number
+        size = min(window, (last - first + 1) // 2)
+        if size < 1:
+            return ""
+        early = sum(k for n, k in self.host_cards if n < first + size)  # the draw for the button too
+        late = sum(k for n, k in self.host_cards if last - size < n <= last)
+        return (f"Host corrections (cards corrected or entered): {early} in the first {size} hands, {late} in the "
+                f"last {size}.\n")  # fmt: skip
 
     def _camera_read(self, entry: HostEntry) -> set[str]:
         """The cards the camera's latest view reads where the entry's cards lie."""
@@ -637,7 +657,7 @@ class Demo:
         self._check_saving()
         self.counts = self.count_cards()
         if self.out is not None:
-            self.out.write(self.counts.line())
+            self.out.write(self.counts.line() + self.learning_line())
 
     def run_live(self, stop: threading.Event, *, pace: float = 1.0) -> None:
         """Play in real time until ``stop`` is set or the store stops saving (the camera runs on
@@ -665,7 +685,7 @@ class Demo:
             return
         self.counts = self.count_cards()
         if self.out is not None:
-            self.out.write(self.counts.line())
+            self.out.write(self.counts.line() + self.learning_line())
 
     def _report_hand(self, record: dict[str, Any] | None) -> None:
         """One line for a finished hand (from the published snapshot: safe on any thread)."""

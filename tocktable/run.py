@@ -141,12 +141,12 @@ def _ignore_fault(fault: NotSaving) -> None:
 
 
 def vision_watcher(zones: dict[str, Any], size: tuple[int, int], out: TextIO, *,
-                   data_dir: Path | None = None) -> Watcher | None:  # fmt: skip
+                   data_dir: Path | None = None, indices: str = "en-fr-de") -> VisionWatcher | None:  # fmt: skip
     """The real card reader and tracker, or None (with a line saying why) when not installed."""
     out.write("Card reader: loading the models...\n")
     out.flush()
     try:
-        watcher = VisionWatcher.default(zones, size=size, data_dir=data_dir)
+        watcher = VisionWatcher.default(zones, size=size, data_dir=data_dir, indices=indices)
         out.write(f"Card reader: ready{'; ' + watcher.profile_note if watcher.profile_note else ''}.\n")
         return watcher
     except VisionUnavailable as exc:
@@ -173,6 +173,10 @@ class DemoOptions:
     """The command line, written into the data directory's lock for a second start to name."""
     lan: bool = False
     """Serve the dashboard on every interface (phones on the Wi-Fi join), not on this machine only."""
+    deck: str = "trained"
+    """The cards' look: ``"trained"`` (a deck style of the fonts the models were trained on) or
+    ``"untrained"`` (a hold-out font and style, printing Dutch court letters H V B, which the
+    models read as jacks: the reader learns them from the host's corrections)."""
 
 
 @contextmanager
@@ -188,10 +192,11 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
     clock = VirtualClock() if options.fast else None
     back = "tock" if config.table.variant == "tock" else "plain"
     hole_cards = 5 if config.table.variant in ("draw", "lowball") else 2
-    model = TableModel(config.table.seats, seed=options.seed, back=back, hole_cards=hole_cards)
+    deck = demo_deck(options.deck, options.seed)
+    model = TableModel(config.table.seats, seed=options.seed, back=back, hole_cards=hole_cards, deck=deck)
     if options.camera == "auto":
         out.write("Camera: loading the card reader...\n")
-    watcher, what = demo_watcher(model, camera=options.camera)
+    watcher, what = demo_watcher(model, camera=options.camera, data_dir=data_dir, indices=config.vision.indices)
     out.write(f"Camera: {what}.\n")
     factory = _pin_factory(True)
     port = options.port if options.port is not None else config.web.port
@@ -205,6 +210,7 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
         service = Service(store, settings, players=players, lights=lights, clock=clock or _wall,
                           confirm_seconds=options.confirm_seconds, new_session=new_session,
                           on_fault=_ignore_fault)  # fmt: skip
+        service.teacher = getattr(watcher, "teach", None)
         stack.enter_context(_closing(service.start()))
         hold = 0.05 if options.fast else 1.0
         stack.enter_context(_closing(Console(config.pins, service.inbox, pin_factory=factory, hold_time=hold,
@@ -237,6 +243,16 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
         demo.lights, demo.factory, demo.tap, demo.app = lights, factory, tap, app
         demo.rig, demo.aim, demo.zones, demo.dry_run = rig, aim, zones, dry_run
         yield demo
+
+
+DEMO_DECKS = ("trained", "untrained")
+
+
+def demo_deck(deck: str, seed: int | None) -> str | None:
+    """The renderer's deck style of a demo ``--deck`` (None: the table model's own, from its seed)."""
+    if deck not in DEMO_DECKS:
+        raise StartError(f"deck {deck!r} is not known: use one of {', '.join(DEMO_DECKS)}")
+    return None if deck == "trained" else f"holdout-nl-{seed if seed is not None else 22}"
 
 
 def run_demo(config: Config, options: DemoOptions, *, out: TextIO) -> int:
@@ -389,8 +405,10 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
         stack.enter_context(_closing(service.start()))
         stack.enter_context(_closing(_gpio(lambda: Console(config.pins, service.inbox, pin_factory=factory))))
         if source is not None:
-            watcher = vision_watcher(zones.current()["zones"], config.camera.size, out, data_dir=data_dir)
+            watcher = vision_watcher(zones.current()["zones"], config.camera.size, out, data_dir=data_dir,
+                                     indices=config.vision.indices)  # fmt: skip
             if watcher is not None:
+                service.teacher = watcher.teach
                 zones.add_user(for_tracker(watcher))
                 stack.enter_context(_closing(CameraLoop(source, watcher, service.submit, tap=tap).start()))
             else:

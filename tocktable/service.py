@@ -42,14 +42,17 @@ from table.errors import TocktableError
 from table.session import SessionSettings
 from table.steps import (
     STEP_TYPES,
+    ChooseButton,
     CommandError,
     Confirm,
     Correct,
+    DealBoard,
     NewSession,
     Press,
     Seat,
     SetBet,
     SetDraw,
+    Show,
     Step,
     Tick,
     payload_of,
@@ -63,6 +66,7 @@ from tocktable.replay import replay_session
 from tocktable.saving import NotSaving, Saving
 from tocktable.snapshot import Snapshot
 from tocktable.store import Store, StoreError
+from tocktable.teaching import HostCard, host_cards
 from tocktable.tickets import Ack, ServiceError, Subscription, Ticket, _Barrier
 from tocktable.watch import Notice, ViewInterpreter
 from vision.view import TableView
@@ -129,6 +133,9 @@ class Service:
         self.faulted = self._saving.faulted
         """Set once the store could not keep a step (see :attr:`fault`)."""
         self.resumed = False
+        self.teacher: Callable[[Sequence[HostCard]], None] | None = None
+        """Given the cards the host enters or corrects once the game has taken them (the camera's
+        reader learns from them: :mod:`tocktable.teaching`); None: nobody is taught."""
         self.records = StoredRecords(self)
         """The open session read back from the store (the dashboard's history and exports)."""
         self.session_id, self.game = self._open(settings, players, new_session=new_session)
@@ -332,9 +339,26 @@ class Service:
                 self._publish()
             return Ack(None, self._version)
         if type(item) in STEP_TYPES.values():
+            lessons = self._lessons(item)
             ack = self._commit(item)
+            self._teach(lessons)
             return self._follow(ack)
         raise CommandError(f"the service does not take {type(item).__name__} inputs")
+
+    # ------------------------------------------------------------------ the host teaching the camera
+    def _lessons(self, step: Step) -> list[HostCard]:
+        """The cards a host step puts into the game, for the teacher (none without one)."""
+        if self.teacher is None or not isinstance(step, Correct | DealBoard | Show | ChooseButton):
+            return []
+        return host_cards(step, {**self.game.snapshot(), "session": self.session_id})
+
+    def _teach(self, lessons: list[HostCard]) -> None:
+        if not lessons or self.teacher is None:
+            return
+        try:
+            self.teacher(lessons)
+        except Exception:  # the camera's learning must never stop the game
+            log.exception("the camera could not take the host's cards as lessons")
 
     # ------------------------------------------------------------------ steps
     def _commit(self, step: Step, *, publish: bool = True) -> Ack:

@@ -34,7 +34,7 @@ import math
 import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +44,7 @@ import numpy as np
 from table.cards import Card
 from table.errors import CardParseError
 from table.tock import Mark, MarkParseError
+from vision.deck_examples import CROP_ROWS, Example, added
 from vision.errors import VisionError
 from vision.mark_reader import CENTRE_BOX, card_regions
 from vision.rectify import Pyramid
@@ -161,6 +162,8 @@ class DeckProfile:
     they were unsure of it). Where a card matches ``Jc`` the models' reading is no evidence against
     the profile (they did not know this deck's jack), and a card the models read as ``Qc`` that the
     profile cannot place surely is unsure (it may be this deck's jack)."""
+    examples: tuple[Example, ...] = ()
+    """Cards the host taught at the table (:mod:`vision.deck_examples`), newest last."""
 
     def __post_init__(self) -> None:
         if self.face_prototypes.ndim != 2 or len(self.face_prototypes) != len(self.face_labels):
@@ -187,6 +190,16 @@ class DeckProfile:
                 Card.parse(enrolled), Card.parse(read) if read else None
             except CardParseError as error:
                 raise ProfileError(f"profile model reading {enrolled!r}: {read!r} is not two cards: {error}") from None
+        for example in self.examples:
+            try:
+                Card.parse(example.card)
+            except CardParseError as error:
+                raise ProfileError(f"profile example {example.key!r}: {example.card!r} is not a card: "
+                                   f"{error}") from None  # fmt: skip
+            width = self.face_prototypes.shape[1]
+            if width and example.vector.shape != (width,):
+                raise ProfileError(f"profile example {example.key!r} has an embedding of shape "
+                                   f"{example.vector.shape}, the profile's are {width} long")  # fmt: skip
 
     # ------------------------------------------------------------------ making
     @staticmethod
@@ -205,6 +218,20 @@ class DeckProfile:
                  if c in faces}  # fmt: skip
         return DeckProfile(tuple(labels), _unit(np.stack(rows)), model_hash, tuple(back_labels), backs_array,
                            name=name, created=time.time(), model_reads=reads)  # fmt: skip
+
+    @staticmethod
+    def empty(*, model_hash: str, width: int) -> DeckProfile:
+        """A profile with nothing enrolled, for the examples the host teaches (embeddings of ``width``)."""
+        return DeckProfile((), np.zeros((0, width), np.float32), model_hash, created=time.time())
+
+    def with_example(self, example: Example) -> DeckProfile:
+        """This profile with one more taught example (one from the same place replaced; bounded:
+        :func:`vision.deck_examples.added`)."""
+        return replace(self, examples=added(self.examples, example))
+
+    def without_example(self, key: str) -> DeckProfile:
+        """This profile without the example taught at ``key`` (a correction undone)."""
+        return replace(self, examples=tuple(e for e in self.examples if e.key != key))
 
     @property
     def cards(self) -> tuple[str, ...]:
@@ -239,10 +266,17 @@ class DeckProfile:
         path = Path(path)
         meta = {"version": PROFILE_VERSION, "model_hash": self.model_hash, "name": self.name,
                 "created": self.created, "threshold": self.threshold, "face_labels": list(self.face_labels),
-                "back_labels": list(self.back_labels), "model_reads": dict(self.model_reads)}  # fmt: skip
+                "back_labels": list(self.back_labels), "model_reads": dict(self.model_reads),
+                "examples": [{"card": e.card, "guess": e.guess, "read": e.read, "key": e.key, "created": e.created}
+                             for e in self.examples]}  # fmt: skip
+        width = self.face_prototypes.shape[1]
+        vectors = np.stack([e.vector for e in self.examples]) if self.examples else np.zeros((0, width), np.float32)
+        crops = (np.stack([e.crops for e in self.examples]) if self.examples
+                 else np.zeros((0, 2, CROP_ROWS, 0), np.uint8))  # fmt: skip
         buffer = io.BytesIO()
         np.savez_compressed(buffer, meta=np.array(json.dumps(meta)), faces=self.face_prototypes,
-                            backs=self.back_prototypes)  # fmt: skip
+                            backs=self.back_prototypes, example_vectors=vectors.astype(np.float32),
+                            example_crops=crops.astype(np.uint8))  # fmt: skip
         partial = path.with_name(path.name + ".tmp")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -266,6 +300,8 @@ class DeckProfile:
             with np.load(path, allow_pickle=False) as data:
                 meta: dict[str, Any] = json.loads(str(data["meta"]))
                 faces, backs = np.asarray(data["faces"], np.float32), np.asarray(data["backs"], np.float32)
+                vectors = np.asarray(data["example_vectors"], np.float32) if "example_vectors" in data else None
+                crops = np.asarray(data["example_crops"], np.uint8) if "example_crops" in data else None
         except (OSError, ValueError, KeyError) as error:
             raise ProfileError(f"cannot read deck profile {path}: {error}") from None
         if meta.get("version") == 1 and meta.get("back_labels"):
@@ -281,8 +317,23 @@ class DeckProfile:
         return DeckProfile(tuple(meta["face_labels"]), faces, str(meta["model_hash"]), tuple(meta["back_labels"]),
                            backs, name=str(meta.get("name", "")), created=float(meta.get("created", 0.0)),
                            threshold=float(meta.get("threshold", 0.9)),
-                           model_reads={str(k): str(v)
-                                        for k, v in dict(meta.get("model_reads", {})).items()})  # fmt: skip
+                           model_reads={str(k): str(v) for k, v in dict(meta.get("model_reads", {})).items()},
+                           examples=_examples(path, meta, vectors, crops))  # fmt: skip
+
+
+def _examples(path: Path, meta: dict[str, Any], vectors: np.ndarray | None,
+              crops: np.ndarray | None) -> tuple[Example, ...]:  # fmt: skip
+    """The taught examples of a profile file (ProfileError when its parts disagree)."""
+    listed = list(meta.get("examples", []))
+    if not listed:
+        return ()
+    if vectors is None or crops is None or len(vectors) != len(listed) or len(crops) != len(listed):
+        raise ProfileError(f"deck profile {path} lists {len(listed)} taught examples but holds "
+                           f"{0 if vectors is None else len(vectors)} of their embeddings: the file is damaged; "
+                           "delete it (the deck is taught again at the table)")  # fmt: skip
+    return tuple(Example(str(item["card"]), vectors[k], crops[k], str(item.get("guess", "")),
+                         str(item.get("read", "")), str(item["key"]), float(item.get("created", 0.0)))
+                 for k, item in enumerate(listed))  # fmt: skip
 
 
 def _rows(

@@ -17,7 +17,8 @@ into :class:`vision.observations.Observations` once, by fixed rules:
 4. the deck profile (cards enrolled from the user's deck) may name a face-up card, or make it
    unsure when it surely disagrees with the models (unless the models did not read that enrolled
    card's own photos rightly: a deck whose letters they do not know); a card the profile cannot
-   place that the models read as they misread another enrolled card is unsure;
+   place that the models read as they misread another enrolled card is unsure; the same holds for
+   the cards the host taught at the table (:mod:`vision.deck_examples`);
 5. a face-down card carries its Tock mark, and its confidence is P(face down) × P(mark).
 """
 

@@ -53,6 +53,7 @@ from vision.errors import FrameError, ModelError
 from vision.evidence import Evidence
 from vision.expert import Expert
 from vision.frame_check import check_frame
+from vision.letters import LetterProbe, load_probe
 from vision.mark_reader import MarkReader
 from vision.observations import Observation, Observations
 from vision.rectify import (
@@ -126,7 +127,7 @@ class ReaderSettings:
         return settings
 
 
-DEFAULT_STAGES = ("find", "corners", "orient", "reframe", "small", "suit_witness", "ink", "picture", "pips",
+DEFAULT_STAGES = ("find", "corners", "orient", "reframe", "letters", "small", "suit_witness", "ink", "picture", "pips",
                   "backs", "profile")
 """The stages of a reader whose reader.json lists none."""
 
@@ -135,11 +136,13 @@ class CardReader:
     """Reads every card in a frame. Make one with :meth:`default` (the shipped models)."""
 
     def __init__(self, models_dir: Path, *, providers: Sequence[str] = ("CPUExecutionProvider",),
-                 threads: int = 1, detector_threads: int = 2, stages: Sequence[str] | None = None) -> None:  # fmt: skip
+                 threads: int = 1, detector_threads: int = 2, stages: Sequence[str] | None = None,
+                 indices: str = "en-fr-de") -> None:  # fmt: skip
         """``threads``: onnxruntime threads for the corner and card models (which already run beside
         other work); ``detector_threads`` for the detector, which runs while nothing else does;
-        ``stages``: the pipeline's stages (default: reader.json's), e.g. to measure one left out.
-        A stage whose model file is missing is a ModelError saying which, and what to do."""
+        ``stages``: the pipeline's stages (default: reader.json's), e.g. to measure one left out;
+        ``indices``: the deck's court letters (:data:`vision.letters.INDEX_SETTINGS`: ``"nl"`` for
+        a Dutch deck). A stage whose model file is missing is a ModelError saying which, and what to do."""
         import onnxruntime as ort  # heavy: loaded with the first reader, not with the package
 
         def session_options(count: int) -> Any:
@@ -182,6 +185,11 @@ class CardReader:
         self.card_embedding_size = int(self._card.get_outputs()[1].shape[1] or 0)
         # Tock marks of face-down cards and the user's deck profile (vision.enroll).
         self.model_hash = model_hash(models_dir)
+        self.models_dir = models_dir
+        self.letters: LetterProbe | None = None
+        """The court letters' probe of the index setting (:meth:`use_indices`; None: the default letters)."""
+        self.indices = "en-fr-de"
+        self.use_indices(indices)
         self.marks: MarkReader | None = MarkReader()
         self.profile: DeckProfile | None = None
         # A finer corner model's second look at unsure cards (vision.expert), part of every corner reading.
@@ -199,11 +207,20 @@ class CardReader:
         self._pool, self._pool_pid = self._new_pool(), os.getpid()
 
     @classmethod
-    def default(cls, *, profile: DeckProfile | str | Path | None = None) -> CardReader:
+    def default(cls, *, profile: DeckProfile | str | Path | None = None, indices: str = "en-fr-de") -> CardReader:
         """The reader with the models shipped in ``models/`` (and a deck profile, if given)."""
-        reader = cls(MODELS_DIR)
+        reader = cls(MODELS_DIR, indices=indices)
         reader.use_profile(profile)
         return reader
+
+    def use_indices(self, indices: str) -> None:
+        """Read decks printing these court letters from now on (:data:`vision.letters.INDEX_SETTINGS`;
+        ModelError for another value, or when the setting's probe file is missing or stale)."""
+        probe = load_probe(self.models_dir, indices, corners_hash=model_hash(self.models_dir, ("corners.onnx",)))
+        if probe is not None and "letters" not in self.pipeline.names:
+            raise ModelError(f"index letters {indices!r} need the letters stage, which this reader's stages leave "
+                             f"out ({', '.join(self.pipeline.names)})")  # fmt: skip
+        self.letters, self.indices = probe, indices
 
     def use_profile(self, profile: DeckProfile | str | Path | None) -> None:
         """Read with a deck profile from now on (a :class:`DeckProfile` or its file; None: none).
@@ -265,7 +282,8 @@ class CardReader:
         if min(image.shape[:2]) < 32:
             return Evidence(image, Pyramid(image), self.settings.threshold, np.zeros((0, 4, 2)), np.zeros(0, bool),
                             np.zeros(0), *sizes)  # fmt: skip
-        sources = Sources(self.profile, self.marks)  # one profile for the whole frame, whatever use_profile does
+        # one profile for the whole frame, whatever use_profile does meanwhile
+        sources = Sources(self.profile, self.marks, self.letters)
         start = time.perf_counter()
         evidence = self.pipeline.find.start(image, self, threshold=self.settings.threshold, sizes=sizes,
                                             min_height=self.settings.min_card_height)  # fmt: skip
@@ -290,7 +308,7 @@ class CardReader:
         evidence = Evidence(image, Pyramid(image), self.settings.threshold, corners, np.zeros(1, bool), np.ones(1),
                             self.embedding_size, self.card_embedding_size,
                             min_height=self.settings.min_card_height)  # fmt: skip
-        self.pipeline.run(evidence, self, Sources(self.profile, self.marks), whole_frame=False)
+        self.pipeline.run(evidence, self, Sources(self.profile, self.marks, self.letters), whole_frame=False)
         return evidence.decide()[0]
 
     def _new_pool(self) -> ThreadPoolExecutor:

@@ -10,6 +10,7 @@ corners         both index corners read (corner models, with the expert's second
 orient          which side is long, decided by reading both turns of a card         (the corner models)
                 whose outline is nearly square or whose read is unsure
 reframe         a too-narrow outline (cards touching) read again widened            (the corner models)
+letters         court letters the models confuse (Dutch H V B), with the setting    letters-nl.npz (then)
 small           cards too small for their index, read whole                         small.onnx/.json
 suit_witness    the suit symbols of the card's body, where the corners doubt        suits.onnx/.json
 ink             plainly red index ink rules out spades and clubs                    (none)
@@ -36,6 +37,7 @@ import cv2
 import numpy as np
 
 from table.cards import Card
+from vision.deck_examples import grey_crops, match_examples, misreads
 from vision.deck_profile import read_backs
 from vision.detect import Outline
 from vision.errors import ModelError
@@ -53,6 +55,7 @@ from vision.suit_witness import apply_evidence
 
 if TYPE_CHECKING:
     from vision.deck_profile import DeckProfile
+    from vision.letters import LetterProbe
     from vision.mark_reader import MarkReader
     from vision.small import SmallReader
     from vision.suit_witness import SuitWitness
@@ -86,6 +89,9 @@ class Sources:
 
     profile: DeckProfile | None
     marks: MarkReader | None
+    letters: LetterProbe | None = None
+    """The court letters' probe of the reader's index setting (:mod:`vision.letters`; None: the
+    default English, French and German letters, which the models read alone)."""
 
 
 class Stage:
@@ -272,6 +278,25 @@ class Reframe(Stage):
                 evidence.set_readings(np.array([i]), again, np.array([better]))
 
 
+class Letters(Stage):
+    """With a deck's index setting whose court letters the models confuse (Dutch H V B, all read
+    as a jack), each face-up card's court mass is shared out among the suit's king, queen and jack
+    by the letter probe on the corner models' embedding (:mod:`vision.letters`). Nothing with
+    the default letters."""
+
+    name = "letters"
+
+    def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
+        probe = sources.letters
+        rows = evidence.face_up & evidence.readable & ~evidence.small if probe is not None else None
+        evidence.asked[self.name] = rows if rows is not None else np.zeros(len(evidence), bool)
+        if probe is None or rows is None or not rows.any():
+            return
+        posteriors = evidence.posteriors.copy()
+        posteriors[rows] = probe.share(posteriors[rows], evidence.embedding[rows])
+        evidence.set_posteriors(posteriors)
+
+
 class Small(Stage):
     """The cards shorter than the corner models' smallest card (``reader.json`` "min_card_height")
     and at least as tall as the small-card reader's smallest (:mod:`vision.small`), read whole by
@@ -429,7 +454,10 @@ class Profile(Stage):
     it unsure where the models surely read another card. A card the models took for a back is a
     face of the enrolled deck when it shows a face's blank margins (:mod:`vision.face_or_back`)
     and surely matches an enrolled card: a deck whose faces the models do not know (printed court
-    pictures, other index letters) is read once enrolled. Nothing without a profile."""
+    pictures, other index letters) is read once enrolled. Then the cards the host taught at the
+    table (:mod:`vision.deck_examples`): an example that matches a face-up card's index names it;
+    a card no example matches, read as the models misread a taught card, is unsure. Nothing
+    without a profile."""
 
     name = "profile"
 
@@ -439,6 +467,13 @@ class Profile(Stage):
         evidence.asked[self.name] = up.copy() if profile is not None else np.zeros(len(evidence), bool)
         if profile is None or not len(evidence):
             return
+        if profile.face_labels:
+            self._enrolled(evidence, profile)
+        if profile.examples:
+            self._taught(evidence, profile)
+
+    def _enrolled(self, evidence: Evidence, profile: DeckProfile) -> None:
+        up = evidence.face_up
         down = np.flatnonzero(~up & evidence.readable & ~evidence.small)
         blank = [int(i) for i in down if blank_margins(evidence.frame, evidence.corners[i]).blank]
         rows = np.concatenate([np.flatnonzero(up), np.array(blank, np.int64)]).astype(np.int64)
@@ -455,10 +490,27 @@ class Profile(Stage):
             elif read in misread_as:  # the models read another enrolled card of this deck this way
                 evidence.profile_doubt[i] = True
 
+    def _taught(self, evidence: Evidence, profile: DeckProfile) -> None:
+        rows = np.flatnonzero(evidence.face_up & evidence.readable & ~evidence.small)
+        if not len(rows):
+            return
+        crops = grey_crops(index_crops(evidence.frame, list(evidence.corners[rows]), pyramid=evidence.pyramid))
+        doubted = misreads(profile.examples)
+        for k, i in enumerate(rows):
+            guess = str(Card.from_id(int(evidence.best[i])))
+            match = match_examples(profile.examples, evidence.embedding[i], crops[k], guess)
+            if match.card is not None:
+                evidence.profile_card[i], evidence.profile_confidence[i] = Card.parse(match.card).id, match.confidence
+                evidence.profile_explains[i] = match.misread
+                evidence.profile_doubt[i] = False
+            elif guess in doubted and evidence.named[i] and evidence.profile_card[i] < 0:
+                evidence.profile_doubt[i] = True  # the models read a taught card of this deck this way
+
 
 STAGES: dict[str, type[Stage]] = {
     stage.name: stage
-    for stage in (Find, FindClassical, Corners, Orient, Reframe, Small, Witness, Ink, Picture, Pips, Backs, Profile)
+    for stage in (Find, FindClassical, Corners, Orient, Reframe, Letters, Small, Witness, Ink, Picture, Pips, Backs,
+                  Profile)
 }
 """Every stage by its name in reader.json."""
 

@@ -289,6 +289,27 @@ class TableTracker:
         """Every tracked card after the latest frame, pending and withheld ones too."""
         return self._infos
 
+    def correct(self, centre: Point, card: str) -> bool:
+        """The host says the face-up card lying at ``centre`` (0..1 of the frame) is ``card``: its
+        track takes that face as confirmed, so the camera reading it so from now on (once the
+        reader has learned it) is no "changed" conflict, and reading it as before is one. False
+        (nothing changed) when no face-up card lies there or ``card`` is not a card."""
+        try:
+            card = str(Card.parse(card))
+        except (CardParseError, TypeError, AttributeError):
+            return False
+        point = np.array([centre[0] * self.size[0], centre[1] * self.size[1]])
+        near = [t for t in self._tracks if t.obs.reading.face_up
+                and float(np.hypot(*(t.obs.centre - point))) <= self.match_distance * t.obs.width]  # fmt: skip
+        if not near:
+            return False
+        track = min(near, key=lambda t: float(np.hypot(*(t.obs.centre - point))))
+        reading = Reading(True, card, None)
+        track.reading.value = track.reading.candidate = reading
+        track.reading.streak = self.confirm_frames
+        track.known_card, track.changed = card, None
+        return True
+
     # ------------------------------------------------------------------ one frame
     def update(self, observations: Iterable[CardObservation], *, frame_index: int, timestamp: float) -> TableView:
         """Take one frame's observations and return the stable view after it.

@@ -9,7 +9,7 @@ import pytest
 from hardware import sources
 from hardware.errors import FrameSourceError
 from hardware.sources import STREAM_TIMEOUT_MS, OpenCVSource, ReplaySource, open_capture
-from tests.hardware.waiting import wait_until
+from tests.hardware.waiting import FakeTime, wait_until
 
 
 def image(value: int, size=(48, 64)) -> np.ndarray:
@@ -21,24 +21,6 @@ def image_folder(tmp_path):
     for i in range(5):
         cv2.imwrite(str(tmp_path / f"frame{i:02d}.png"), image(i * 40))
     return tmp_path
-
-
-class FakeTime:
-    """A clock that moves only when the source waits between frames or the test moves it: the
-    source's pacing, tested without a thread or the wall clock."""
-
-    def __init__(self) -> None:
-        self.now = 50.0
-
-    def monotonic(self) -> float:
-        return self.now
-
-    def wait(self, seconds: float) -> bool:
-        self.now += seconds
-        return False
-
-    def is_set(self) -> bool:
-        return False
 
 
 def grab_times(source, fake: FakeTime, count: int, *, cost: float = 0.004) -> list[float]:

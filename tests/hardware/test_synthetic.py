@@ -6,6 +6,7 @@ import pytest
 from hardware import synthetic
 from hardware.errors import FrameSourceError
 from hardware.synthetic import SyntheticTableSource
+from tests.hardware.waiting import FakeTime
 
 
 def moving_square(t: float) -> np.ndarray:
@@ -24,23 +25,6 @@ class Recorded:
     def __call__(self, t: float) -> np.ndarray:
         self.times.append(t)
         return self.scene(t)
-
-
-class FakeTime:
-    """A clock that moves only when the source waits between frames or the test moves it."""
-
-    def __init__(self) -> None:
-        self.now = 20.0
-
-    def monotonic(self) -> float:
-        return self.now
-
-    def wait(self, seconds: float) -> bool:
-        self.now += seconds
-        return False
-
-    def is_set(self) -> bool:
-        return False
 
 
 def test_each_frame_is_the_scene_at_its_time():

@@ -1,4 +1,4 @@
-"""Polling helper for tests of background threads."""
+"""Clocks for tests of frame sources: polling a background thread, and a virtual clock."""
 
 import time
 
@@ -11,3 +11,22 @@ def wait_until(predicate, timeout=5.0):
             return True
         time.sleep(0.02)
     return False
+
+
+class FakeTime:
+    """A clock that moves only when the source waits between frames or the test moves it: a
+    source's pacing, tested without a thread or the wall clock. Stands in for both the ``time``
+    module (``monotonic``) and the source's stop event (``wait``, ``is_set``)."""
+
+    def __init__(self, start: float = 50.0) -> None:
+        self.now = start
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def wait(self, seconds: float) -> bool:
+        self.now += seconds
+        return False
+
+    def is_set(self) -> bool:
+        return False

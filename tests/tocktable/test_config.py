@@ -159,3 +159,22 @@ def test_the_house_options_refused_with_what_is_allowed(tmp_path, text, message)
     with pytest.raises(ConfigError) as caught:
         load_config(write(tmp_path, text))
     assert message in str(caught.value)
+
+
+def test_the_deck_letters_setting_is_checked_and_names_what_is_allowed(tmp_path):
+    assert load_config(None).vision.indices == "en-fr-de"
+    assert load_config(write(tmp_path, '[vision]\nindices = "nl"\n')).vision.indices == "nl"
+    for bad in ('"fr"', '"NL"', "1"):
+        with pytest.raises(ConfigError) as error:
+            load_config(write(tmp_path, f"[vision]\nindices = {bad}\n"))
+        assert "table.toml: vision.indices" in str(error.value)
+        assert ("en-fr-de" in str(error.value) and "nl" in str(error.value)) or "expected text" in str(error.value)
+    with pytest.raises(ConfigError, match=r"vision\.letters is not a known setting: allowed here are indices"):
+        load_config(write(tmp_path, '[vision]\nletters = "nl"\n'))
+
+
+def test_the_configuration_and_the_reader_know_the_same_letter_settings():
+    from tocktable.config import INDEX_LETTERS
+    from vision.letters import INDEX_SETTINGS
+
+    assert INDEX_LETTERS == INDEX_SETTINGS

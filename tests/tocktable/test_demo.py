@@ -275,3 +275,26 @@ def test_the_demo_rebuys_when_one_player_holds_every_chip(tmp_path: Path, seed: 
         rebuys = [c for c in demo.service.store.commands(demo.service.session_id) if c.kind == "rebuy"]
         assert rebuys, "no player busted: the seed no longer tests a rebuy"
         assert sum(line["bought_in"] for line in demo.service.snapshot().to_dict()["ledger"]) == 200 + 100 * len(rebuys)
+
+
+def test_the_learning_count_sets_the_first_hands_against_the_last() -> None:
+    from tocktable.demo import Demo
+
+    demo = Demo.__new__(Demo)  # the count alone: no table needed
+    demo.host_cards = [(1, 2), (5, 1), (20, 1), (21, 3), (41, 1), (59, 1), (60, 2)]
+    demo._first_number, demo._last_number = 0, 60
+    assert demo.learning_line() == ("Host corrections (cards corrected or entered): 4 in the first 20 hands, 4 in "
+                                    "the last 20.\n")  # fmt: skip
+    demo._last_number = 6  # fewer hands: halves
+    assert demo.learning_line().endswith(": 2 in the first 3 hands, 1 in the last 3.\n")
+    demo._last_number = 1
+    assert demo.learning_line() == ""
+
+
+def test_the_untrained_deck_is_a_hold_out_style_with_dutch_letters() -> None:
+    from tocktable.run import StartError, demo_deck
+
+    assert demo_deck("trained", 3) is None
+    assert demo_deck("untrained", 3) == "holdout-nl-3"
+    with pytest.raises(StartError, match="use one of trained, untrained"):
+        demo_deck("german", 3)
