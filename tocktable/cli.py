@@ -77,6 +77,9 @@ def _build_parser() -> argparse.ArgumentParser:
                            "machine only)")  # fmt: skip
     demo.add_argument("--perfect-camera", action="store_true",
                       help="a perfect card reader (with the real tracker): no reading errors")  # fmt: skip
+    demo.add_argument("--deck", default=None, metavar="STYLE",
+                      help="the synthetic cards' deck style, e.g. 'holdout-de-3': a deck the card reader was "
+                           "not trained on, to teach it from the set-up page (default: by the seed)")  # fmt: skip
 
     serve = commands.add_parser(
         "serve", help="run the real table: camera, buttons, LEDs, dashboard on the local network",
@@ -184,7 +187,7 @@ def _demo(args: argparse.Namespace) -> int:
     options = DemoOptions(
         data_dir=args.data, port=_port(args), fast=args.fast, hands=args.hands, seed=args.seed,
         new_session=args.new_session, web=not args.no_web, camera="perfect" if args.perfect_camera else "auto",
-        command=args.command_line, lan=args.lan,
+        command=args.command_line, lan=args.lan, deck=args.deck,
     )  # fmt: skip
     return run_demo(config, options, out=sys.stdout)
 

@@ -44,9 +44,10 @@ from tocktable.camera import (
     demo_watcher,
     perfect_picture,
 )
-from tocktable.config import Config, default_data_dir
+from tocktable.config import Config, ConfigError, default_data_dir
 from tocktable.datalock import DataLock, check_free
-from tocktable.demo import NAMES, Buttons, Demo, VirtualClock
+from tocktable.deck_teacher import DeckTeacher
+from tocktable.demo import NAMES, Buttons, Demo, TeachingHands, VirtualClock
 from tocktable.dry_run import DryRun
 from tocktable.memory import few_malloc_arenas
 from tocktable.server import WebServer, admin_pin, check_port, lan_address, print_banner
@@ -173,6 +174,9 @@ class DemoOptions:
     """The command line, written into the data directory's lock for a second start to name."""
     lan: bool = False
     """Serve the dashboard on every interface (phones on the Wi-Fi join), not on this machine only."""
+    deck: str | None = None
+    """The synthetic cards' deck style (``vision.scene.SceneSpec.deck``, e.g. ``"holdout-de-3"``);
+    None: picked by the seed."""
 
 
 @contextmanager
@@ -188,7 +192,9 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
     clock = VirtualClock() if options.fast else None
     back = "tock" if config.table.variant == "tock" else "plain"
     hole_cards = 5 if config.table.variant in ("draw", "lowball") else 2
-    model = TableModel(config.table.seats, seed=options.seed, back=back, hole_cards=hole_cards)
+    model = TableModel(config.table.seats, seed=options.seed, back=back, hole_cards=hole_cards, deck=options.deck)
+    if options.deck is not None:
+        _check_deck(model)
     if options.camera == "auto":
         out.write("Camera: loading the card reader...\n")
     watcher, what = demo_watcher(model, camera=options.camera)
@@ -219,9 +225,15 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
                            cards=aim.cards)  # fmt: skip
         dry_run = DryRun()
         tap.listen(dry_run.observe)
+        # the card reader, not a perfect one
+        table_reader = getattr(watcher, "reader", None) if watcher.needs_image else None
+        teacher = DeckTeacher(tap.raw, data_dir, reader=_card_reader(lambda: table_reader))
+        if table_reader is not None:
+            teacher.share(table_reader)
         app = None
         if options.web:
-            app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim, zones=zones, dry_run=dry_run)
+            app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim, zones=zones, dry_run=dry_run,
+                             deck=teacher)  # fmt: skip
             server = stack.enter_context(_closing(WebServer(app, _demo_host(options), port).start()))
             lock.update(port=server.port)
             shown = lan_address() if options.lan else "127.0.0.1"
@@ -236,6 +248,7 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
                     steady_frames=getattr(getattr(watcher, "tracker", None), "confirm_frames", 0) + 2)  # fmt: skip
         demo.lights, demo.factory, demo.tap, demo.app = lights, factory, tap, app
         demo.rig, demo.aim, demo.zones, demo.dry_run = rig, aim, zones, dry_run
+        demo.teacher, teacher.hands = teacher, TeachingHands(demo)
         yield demo
 
 
@@ -305,6 +318,30 @@ def _play_live(demo: Any, stop: threading.Event, options: DemoOptions) -> None:
         inner.set()
 
 
+def _check_deck(model: TableModel) -> None:
+    """Draw the table once, so a deck style that does not exist is said before anything starts."""
+    try:
+        model.frame()
+    except ValueError as exc:
+        raise ConfigError(f"--deck {model.deck}: {exc}") from None
+
+
+def _card_reader(table_reader: Any) -> Any:
+    """The deck teacher's card reader: the table's own (``table_reader()``) when it reads with
+    one, else one of its own with the shipped models."""
+
+    def make() -> Any:
+        shared = table_reader()
+        if shared is not None:
+            return shared
+        # the card reader (onnxruntime and its models) loads when the deck is first taught
+        from vision.reader import CardReader
+
+        return CardReader.default()
+
+    return make
+
+
 def demo_rig(model: TableModel) -> CameraRig:
     """The demo's movable camera, mounted where a Camera Module 3 sees the model's cards as tall
     as they are drawn (the set-up page's aim advice then finds it well placed until it is moved)."""
@@ -372,7 +409,8 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
                           confirm_seconds=config.table.auto_confirm or None, on_fault=_ignore_fault)  # fmt: skip
         zones = ZoneKeeper(data_dir, config.table.seats, default=_zones(config),
                            configured=_zones(config) if config.zones.given else None)  # fmt: skip
-        aim = dry_run = None
+        aim = dry_run = teacher = None
+        watcher: Any = None
         if zones.note:
             out.write(f"Zones: {zones.note}; the {zones.source} zones are used.\n")
         tap = None
@@ -383,7 +421,9 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
             zones.cards = aim.cards
             dry_run = DryRun()
             tap.listen(dry_run.observe)
-        app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim, zones=zones, dry_run=dry_run)
+            teacher = DeckTeacher(tap.raw, data_dir, reader=_card_reader(lambda: getattr(watcher, "reader", None)))
+        app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim, zones=zones, dry_run=dry_run,
+                         deck=teacher)  # fmt: skip
         server = stack.enter_context(_closing(WebServer(app, host, port)))
         lock.update(port=server.port)
         stack.enter_context(_closing(service.start()))
@@ -392,6 +432,8 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
             watcher = vision_watcher(zones.current()["zones"], config.camera.size, out, data_dir=data_dir)
             if watcher is not None:
                 zones.add_user(for_tracker(watcher))
+                if teacher is not None:
+                    teacher.share(watcher.reader)
                 stack.enter_context(_closing(CameraLoop(source, watcher, service.submit, tap=tap).start()))
             else:
                 out.write("The camera is not read: enter the cards from the admin page.\n")

@@ -42,7 +42,7 @@ def setup_page() -> str:
     zones = ctx.zone_editor.current() if ctx.zone_editor is not None else None
     return render_template("setup.html", csrf=session_csrf_token(), camera=ctx.camera is not None,
                            movable=bool(ctx.aim is not None and ctx.aim.movable), zones=zones,
-                           dry_run=ctx.dry_run is not None)  # fmt: skip
+                           dry_run=ctx.dry_run is not None, deck=ctx.deck is not None)  # fmt: skip
 
 
 @setup.get("/aim.json")
