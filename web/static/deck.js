@@ -37,6 +37,7 @@
     $("deck-ask").textContent = !next ? "Every card is taught: the reader uses this deck now. Check it below, or tap a card to take it again."
       : data.pending ? `Is this the ${data.pending.name}?` : `Lay the ${next.name} (${next.card}) face up, alone, in the middle of the table, then tap Capture.`;
     $("deck-ask").dataset.card = next ? next.card : "";
+    $("deck-capture-row").hidden = !next;
     $("deck-capture").disabled = !next || !!data.pending;
     $("deck-lay").disabled = !next || !!data.pending;
     const p = data.pending;
