@@ -48,7 +48,7 @@ from tocktable.config import Config, ConfigError, default_data_dir
 from tocktable.datalock import DataLock, check_free
 from tocktable.deck_teacher import DeckTeacher
 from tocktable.demo import NAMES, Buttons, Demo, TeachingHands, VirtualClock
-from tocktable.dry_run import DryRun
+from tocktable.dry_run import DryRun, game_table
 from tocktable.memory import few_malloc_arenas
 from tocktable.server import WebServer, admin_pin, check_port, lan_address, print_banner
 from tocktable.service import NotSaving, Service
@@ -223,7 +223,7 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
         # the demo's table is the model's: its layout is the default, the configuration's zones do not apply
         zones = ZoneKeeper(data_dir, model.seats, default=model.zones, use=[for_tap(tap), for_tracker(watcher)],
                            cards=aim.cards)  # fmt: skip
-        dry_run = DryRun()
+        dry_run = DryRun(table=game_table(service))
         tap.listen(dry_run.observe)
         # the card reader, not a perfect one
         table_reader = getattr(watcher, "reader", None) if watcher.needs_image else None
@@ -419,7 +419,7 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
             zones.add_user(for_tap(tap))
             aim = AimCheck(tap.raw)
             zones.cards = aim.cards
-            dry_run = DryRun()
+            dry_run = DryRun(table=game_table(service))
             tap.listen(dry_run.observe)
             teacher = DeckTeacher(tap.raw, data_dir, reader=_card_reader(lambda: getattr(watcher, "reader", None)))
         app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim, zones=zones, dry_run=dry_run,

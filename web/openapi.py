@@ -290,8 +290,8 @@ DECK_CHECK = _object(["ok", "frame", "cards", "seen", "read", "face_down", "prof
 
 def _deck_step(summary: str, operation: str, *, body: dict[str, Any] | None = None,
                answer: dict[str, Any] = DECK) -> dict[str, Any]:  # fmt: skip
-    step: dict[str, Any] = {"summary": summary, "operationId": operation, "security": ADMIN,
-                            "responses": {"200": _json(answer, "done"), **_errors(400, 401, 403, 404, 500)}}  # fmt: skip
+    responses = {"200": _json(answer, "done"), **_errors(400, 401, 403, 404, 500)}
+    step: dict[str, Any] = {"summary": summary, "operationId": operation, "security": ADMIN, "responses": responses}
     if body is not None:
         step["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
     return {"post": step}

@@ -89,6 +89,7 @@ def test_a_deck_style_that_does_not_exist_is_refused_before_the_demo_starts(tmp_
     from tocktable.config import ConfigError
 
     options = replace(demo_options(tmp_path), deck="holdout-xx-3")
-    with pytest.raises(ConfigError, match="--deck holdout-xx-3: deck style must look like"):
-        with open_demo(config, options, out=io.StringIO()):
-            pass
+    with pytest.raises(ConfigError, match="--deck holdout-xx-3: deck style must look like"), open_demo(
+        config, options, out=io.StringIO()
+    ):
+        pass

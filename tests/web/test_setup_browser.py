@@ -177,12 +177,21 @@ def test_the_aim_advice_follows_the_camera_moved_from_a_phone(demo: Any) -> None
         for seat, cards in enumerate(hands):
             demo.model.deal_hole(seat, cards)
         expect(page.locator(".dry-street[data-street=preflop] .dry-seats")).to_contain_text("seat 6: 2 cards")
-        for street, board in (("flop", ["Ah", "As", "Ad"]), ("turn", ["Ac"]), ("river", ["Kh"])):
+        preflop = page.locator(".dry-street[data-street=preflop]")
+        expect(preflop).to_contain_text("Blinds posted:")
+        expect(preflop).to_contain_text("acts first; pot")
+        for street, board in (("flop", ["Ah", "As", "Ad"]), ("turn", ["Ac"]), ("river", ["2h"])):
             demo.model.deal_board(board)
             expect(page.locator(f".dry-street[data-street={street}]")).to_be_visible()
+        for seat in range(demo.model.seats):  # the showdown: every hand turned face up
+            demo.model.show(seat)
+        showdown = page.locator(".dry-street[data-street=showdown]")
+        # four aces on the board: the king of seat 6 is the best kicker (the engine says so)
+        expect(showdown.locator(".dry-game")).to_contain_text("Seat 6 wins")
+        expect(showdown.locator(".dry-game")).to_contain_text("Four of a kind")
         demo.model.gather()
         expect(page.locator("#dry-status")).to_contain_text("The hand is over")
-        expect(page.locator(".dry-street[data-street=river] .dry-board")).to_have_text("Board: Ah As Ad Ac Kh")
+        expect(page.locator(".dry-street[data-street=river] .dry-board")).to_have_text("Board: Ah As Ad Ac 2h")
         dry_shot = ARTIFACTS / "setup-dry-run.png"
         page.locator("#dry-panel").screenshot(path=str(dry_shot))
         if os.environ.get("TOCKTABLE_DOCS_SHOTS") == "1":
