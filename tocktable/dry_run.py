@@ -95,8 +95,8 @@ class DryRun:
         try:
             if self._game is None or (street == "preflop" and self._game.seats != sorted(seats)):
                 table = {**DEFAULT_TABLE, **(self.table() or {})}
-                self._game = DryGame(seats, small_blind=int(table["small_blind"]), big_blind=int(table["big_blind"]),
-                                     button=table["button"])  # fmt: skip
+                blinds = {"small_blind": int(table["small_blind"]), "big_blind": int(table["big_blind"])}
+                self._game = DryGame(sorted(seats), **blinds, button=table["button"])
             return self._game.street(street, board, seats)
         except (TocktableError, ValueError) as error:
             return {"waiting": f"the game cannot follow this hand: {error}", "winners": []}
