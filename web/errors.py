@@ -28,7 +28,8 @@ MAX_DEPTH = 32
 
 JSON_PAGES = ("/admin/command", "/admin/game", "/admin/end", "/admin/chip-set", "/admin/camera/view.json",
               "/admin/setup/aim.json", "/admin/setup/camera", "/admin/setup/zones.json", "/admin/setup/zones",
-              "/admin/setup/zones/calibrate", "/admin/setup/dry-run.json", "/admin/setup/dry-run/start",
+              "/admin/setup/zones/calibrate",
+              "/admin/setup/zones/check.json", "/admin/setup/dry-run.json", "/admin/setup/dry-run/start",
               "/admin/setup/dry-run/stop", "/admin/setup/deck.json", "/admin/setup/deck/start",
               "/admin/setup/deck/stop", "/admin/setup/deck/restart", "/admin/setup/deck/capture",
               "/admin/setup/deck/keep", "/admin/setup/deck/retake", "/admin/setup/deck/redo", "/admin/setup/deck/lay",

@@ -425,6 +425,11 @@ def document() -> dict[str, Any]:
                 "ok": BOOL, "zones": {"type": "object"}, "ring": {"type": "array", "items": {"type": "array"}},
                 "board": {"type": "array"}, "cards": {"type": "array"}}), "the proposal, seat 1 first clockwise "
                 "from below the board"), **_errors(400, 401, 403, 404, 409)}}},
+        "/admin/setup/zones/check.json": {"get": {
+            "summary": "Whether the zones still match the camera's picture", "operationId": "checkZones",
+            "security": ADMIN, "responses": {"200": _json(_object(["ok", "match"], {"ok": BOOL, "match": _object(
+                ["ok", "cards", "outside", "text"], {"ok": BOOL, "cards": INT, "outside": INT, "text": STR})}),
+                "cards seen and how many lie outside every zone"), **_errors(401, 404)}}},
         "/admin/setup/dry-run.json": {"get": {
             "summary": "What the camera saw during the dry run, street by street", "operationId": "dryRun",
             "security": ADMIN, "responses": {"200": _json(DRY_RUN, "the dry run"), **_errors(401, 404)}}},

@@ -298,6 +298,12 @@ class ZoneEditor(Protocol):
         ``PermissionError`` when the configuration sets the zones, a ``LookupError`` with no picture."""
         ...
 
+    def check(self) -> dict[str, Any]:
+        """Whether the zones still match the camera's picture: ``{"ok", "cards", "outside", "text"}``
+        (a camera moved after the zones were drawn leaves cards outside every zone); a
+        ``LookupError`` with no picture."""
+        ...
+
 
 class DryRunner(Protocol):
     """A dry run (``tocktable.dry_run.DryRun``): what the camera saw, street by street, while the

@@ -167,6 +167,17 @@ def test_the_aim_advice_follows_the_camera_moved_from_a_phone(demo: Any) -> None
                 break
             page.wait_for_timeout(100)
         assert seats_seen() == wanted
+        expect(page.locator("#zones-match-ok")).to_contain_text("The zones match the picture")
+
+        # the camera raised after the zones were drawn: the page says they no longer match
+        for lift in (10, 20, 30):
+            page.click("text=Raise 10 cm")
+            expect(page.locator("#rig-position")).to_contain_text(f"raised {lift} cm")
+        expect(page.locator("#zones-match")).to_be_visible()
+        expect(page.locator("#zones-match-text")).to_contain_text("The zones no longer match")
+        expect(page.locator("#zones-recalibrate")).to_be_visible()
+        page.click("text=As mounted")
+        expect(page.locator("#zones-match")).to_be_hidden()
 
         # 4. a dry run: one hand dealt with nobody betting, shown street by street
         demo.model.gather()
