@@ -6,9 +6,13 @@ The zones no longer match when at least ``MIN_OUTSIDE`` cards, and at least ``SH
 cards seen, lie outside every zone: one card pushed aside, or the deck in the dealer's hand, is
 not enough. With as many cards as zones (the calibration's layout: one card in front of each
 seat and one in the middle), every zone must hold one: a camera raised or moved sideways can put
-a seat's card in the board's zone or a neighbour's, where no card lies outside every zone. The page then says so and offers to calibrate again (one card face up in front of
-each seat and one in the middle), which a host wants rather than zones moved behind their back:
-the cards show where the seats are now, and the host confirms which is seat 1.
+a seat's card in the board's zone or a neighbour's, where no card lies outside every zone.
+
+The page then says so and offers to calibrate again (one card face up in front of each seat and
+one in the middle), which a host wants rather than zones moved behind their back: the cards show
+where the seats are now, and the host confirms which is seat 1. (Measuring the camera's move on
+the picture itself needs something fixed to match: the demo's felt has no edge or texture in
+view, only the cards, which the host moves.)
 """
 
 from __future__ import annotations

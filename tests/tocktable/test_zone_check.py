@@ -11,7 +11,8 @@ import pytest
 from tests.tocktable.test_setup_page import demo, login  # noqa: F401 (the demo fixture)
 from tocktable.zone_check import MIN_OUTSIDE, zones_match
 
-ZONES = {"board": [[0.3, 0.3], [0.7, 0.3], [0.7, 0.7], [0.3, 0.7]], "seat:0": [[0.0, 0.8], [0.3, 0.8], [0.3, 1.0], [0.0, 1.0]]}
+ZONES = {"board": [[0.3, 0.3], [0.7, 0.3], [0.7, 0.7], [0.3, 0.7]],
+         "seat:0": [[0.0, 0.8], [0.3, 0.8], [0.3, 1.0], [0.0, 1.0]]}
 
 
 def card(x: float, y: float, size: tuple[int, int] = (1000, 500)) -> np.ndarray:
