@@ -93,3 +93,30 @@ def test_a_deck_style_that_does_not_exist_is_refused_before_the_demo_starts(tmp_
         config, options, out=io.StringIO()
     ):
         pass
+
+
+def test_the_live_demo_s_players_wait_while_the_table_is_lent_and_play_on_after(tmp_path: Path, config: Any) -> None:
+    import time
+
+    from tocktable.run import playing_live
+
+    options = replace(demo_options(tmp_path), fast=False, web=False, camera="view", pace=0.05, confirm_seconds=0.2)
+    with open_demo(config, options, out=io.StringIO()) as demo, playing_live(demo, options):
+
+        def wait_for(condition: Any, what: str) -> None:
+            deadline = time.monotonic() + 30
+            while not condition():
+                assert time.monotonic() < deadline, what
+                time.sleep(0.05)
+
+        wait_for(lambda: demo.model.state().cards, "the dealer deals")
+        demo.teacher.start()  # the table is the teacher's: the players stop once the move under way is done
+        demo.teacher.lay()
+        laid = demo.model.state()
+        assert [c.card for c in laid.cards] == ["As"]
+        time.sleep(1.0)  # twenty of the demo's paces: nobody touches the table meanwhile
+        assert demo.model.state().version == laid.version
+        demo.teacher.stop()  # given back: the dealer lays out the hand the game is at, and play goes on
+        assert demo.model.state().find("As") is None
+        played = demo.played
+        wait_for(lambda: demo.played > played, "another hand is played")
