@@ -119,11 +119,12 @@ class DeckTeacher:
         return self.data_dir / PROGRESS_NAME
 
     def _load_progress(self) -> None:
-        from vision.deck_profile import DeckProfile, ProfileError  # with the teaching only
-
         for path in (self.progress_path, self.profile_path):
             if not path.is_file():
                 continue
+            # vision's profiles load only when there is one to read (not with every table's start)
+            from vision.deck_profile import DeckProfile, ProfileError
+
             try:
                 saved = DeckProfile.load(path)
             except ProfileError as error:

@@ -52,6 +52,7 @@ def demo(tmp_path: Path) -> Any:
 
 
 def shot(locator: Any, name: str) -> None:
+    locator.page.add_style_tag(content=".top { position: static; }")  # no page header over the picture
     path = ARTIFACTS / name
     path.parent.mkdir(exist_ok=True)
     locator.screenshot(path=str(path))
