@@ -77,9 +77,11 @@ def _build_parser() -> argparse.ArgumentParser:
                            "machine only)")  # fmt: skip
     demo.add_argument("--perfect-camera", action="store_true",
                       help="a perfect card reader (with the real tracker): no reading errors")  # fmt: skip
-    demo.add_argument("--deck", choices=("trained", "untrained"), default="trained",
-                      help="the cards' look: 'untrained' is a deck style the models never saw, with Dutch court "
-                           "letters (H V B), which the reader learns from the host's corrections")  # fmt: skip
+    demo.add_argument("--deck", default="trained", metavar="DECK",
+                      help="the synthetic cards' look: 'trained' (a style the models were trained on), 'untrained' "
+                           "(a style they never saw, with Dutch court letters H V B, which the reader learns from "
+                           "the host's corrections) or a deck style such as 'holdout-de-3' (to teach it from the "
+                           "set-up page)")  # fmt: skip
 
     serve = commands.add_parser(
         "serve", help="run the real table: camera, buttons, LEDs, dashboard on the local network",

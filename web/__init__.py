@@ -25,7 +25,16 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from flask import Flask
 
-    from web.protocols import AimAdvisor, Camera, DryRunner, LensFeed, TableService, WebConfig, ZoneEditor
+    from web.protocols import (
+        AimAdvisor,
+        Camera,
+        DeckTutor,
+        DryRunner,
+        LensFeed,
+        TableService,
+        WebConfig,
+        ZoneEditor,
+    )
     from web.security import PinGuard
 
 SETTINGS_FILE = "dashboard.json"
@@ -43,6 +52,7 @@ def create_app(
     aim: AimAdvisor | None = None,
     zones: ZoneEditor | None = None,
     dry_run: DryRunner | None = None,
+    deck: DeckTutor | None = None,
 ) -> Flask:
     """The web app for ``service``.
 
@@ -54,7 +64,8 @@ def create_app(
     :class:`web.security.PinGuard` (tests pass one with a fake clock). ``lens``: the lens worker
     (default: the service's own, :meth:`web.protocols.TableService.lens_feed`, started now;
     ``False``: none). ``aim``: the set-up page's camera advice (``app.extensions["tocktable.web"].aim``); ``zones``: the
-    zones it draws (``.zone_editor``); ``dry_run``: its dry run (``.dry_run``).
+    zones it draws (``.zone_editor``); ``dry_run``: its dry run (``.dry_run``); ``deck``: its deck
+    teaching (``.deck``).
     """
     # Flask and the blueprints load with an app only: the service's modules import web.protocols,
     # web.serve and web.join, which need neither.
@@ -77,6 +88,7 @@ def create_app(
     from web.security import PinGuard, secret_key
     from web.security import admin_pin as kept_pin
     from web.setup import setup
+    from web.setup_deck import setup_deck
 
     data_dir = Path(config.data_dir)
     pin = admin_pin if admin_pin is not None else kept_pin(config.web.admin_pin, data_dir)
@@ -109,6 +121,7 @@ def create_app(
         aim=aim,
         zone_editor=zones,
         dry_run=dry_run,
+        deck=deck,
         public_url=public_url,
         settings_file=settings_file,
         dice=DiceTable(),
@@ -118,7 +131,7 @@ def create_app(
     _warm_up()
     app.extensions["tocktable.service"] = service
     app.extensions[LENS_EXTENSION] = start_lens(service, lens, closing=ctx.closing)
-    for blueprint in (dashboard, api, events, records, openapi, admin, setup, dice, lens_api):
+    for blueprint in (dashboard, api, events, records, openapi, admin, setup, setup_deck, dice, lens_api):
         app.register_blueprint(blueprint)
 
     @app.context_processor

@@ -21,7 +21,7 @@ from table.steps import NewSession
 from web.history import History
 from web.join import join_url
 from web.present import Presenter, chip_set_named
-from web.protocols import AimAdvisor, Camera, DryRunner, TableService, WebConfig, ZoneEditor
+from web.protocols import AimAdvisor, Camera, DeckTutor, DryRunner, TableService, WebConfig, ZoneEditor
 from web.security import PinGuard
 
 EXTENSION = "tocktable.web"
@@ -45,6 +45,8 @@ class WebContext:
     """The set-up page's dry run (None: the page has none: no camera)."""
     zone_editor: ZoneEditor | None = None
     """The zones drawn on the set-up page (None: the page cannot change them)."""
+    deck: DeckTutor | None = None
+    """The set-up page's deck teaching (None: no camera, nothing to teach with)."""
     heartbeat: float = 15.0
     """Seconds between SSE comment lines on an idle stream (keeps proxies and phones connected)."""
     max_streams: int = 56

@@ -11,7 +11,7 @@
     idle: "Not started.",
     waiting: "Watching: deal a card to every seat.",
     dealing: "Watching the hand…",
-    done: "The hand is over: here is what the camera saw.",
+    done: "The hand is over: here is what the camera saw, and what the game would have done.",
   };
 
   function cardText(c) { return !c.face_up ? "face down" : c.card || "unread"; }
@@ -23,12 +23,28 @@
     return `${s.label}: ${parts.join(", ")}`;
   }
 
+  const NAMES = { preflop: "Preflop", flop: "Flop", turn: "Turn", river: "River", showdown: "Showdown" };
+
+  /** What the game would do on the street: blinds, who acts first, the pot, the winners. */
+  const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+
+  function gameText(g) {
+    if (!g) return [];
+    const lines = [];
+    if (g.blinds && g.blinds.length) lines.push(`Button: ${g.button}. Blinds posted: ${g.blinds.map((b) => `${b.seat} ${b.kind} blind ${b.amount}`).join(", ")}.`);
+    if (g.acts_first) lines.push(`${cap(g.acts_first)} acts first; pot ${g.pot}${g.pot_after !== g.pot ? `, ${g.pot_after} once everyone calls` : ""}.`);
+    if (g.winners && g.winners.length) lines.push(...g.winners.map((w) => `${cap(w.seat)} wins ${w.amount}${w.hand ? `: ${w.hand}` : ""}.`));
+    if (g.waiting) lines.push(`The game waits: ${g.waiting}.`);
+    return lines;
+  }
+
   function show(data) {
     $("dry-status").textContent = STATES[data.state] || data.state;
     TT.fill($("dry-streets"), ...data.streets.map((s) => el("div", { class: "panel dry-street", "data-street": s.street },
-      el("h3", { style: "font-size:.95rem;margin:.2em 0", text: `${s.street[0].toUpperCase()}${s.street.slice(1)} (frame ${s.frame})` }),
+      el("h3", { style: "font-size:.95rem;margin:.2em 0", text: `${NAMES[s.street] || s.street} (frame ${s.frame})` }),
       el("p", { class: "dry-board", style: "margin:.2em 0", text: s.board.length ? `Board: ${s.board.map(cardText).join(" ")}` : "Board: none yet" }),
       el("p", { class: "dry-seats", style: "margin:.2em 0", text: s.seats.map(seatText).join(" · ") }),
+      ...gameText(s.game).map((t) => el("p", { class: "dry-game", style: "margin:.2em 0", text: t })),
       ...s.conflicts.map((m) => el("p", { class: "notice", style: "margin:.2em 0", text: `⚠ ${m}` })))));
   }
 

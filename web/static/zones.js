@@ -120,6 +120,18 @@
     draw();
   });
 
+  /* Whether the zones still match the picture: a camera moved since they were drawn leaves the
+     cards outside them; the page then offers to calibrate again. */
+  async function match() {
+    const data = await TT.getJSON("/admin/setup/zones/check.json");
+    const m = data && data.ok ? data.match : null;
+    $("zones-match").hidden = !m || m.ok;
+    $("zones-match-ok").hidden = !m || !m.ok;
+    if (m) { $("zones-match-text").textContent = m.text; $("zones-match-ok").textContent = m.text; }
+    setTimeout(match, 3000);
+  }
+  $("zones-recalibrate").addEventListener("click", () => $("zones-calibrate").click());
+
   function picture() {
     const img = $("zone-frame"), next = new Image();
     next.onload = () => {
@@ -141,5 +153,6 @@
     status(describe(data) + (data.note ? ` (${data.note})` : ""));
     draw();
     picture();
+    if (!locked) match();
   })();
 })();
