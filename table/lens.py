@@ -36,7 +36,7 @@ from table.cards import Card
 from table.equity import MARK_INDEX, Cards, Layout, SeatEquity, equity, lay_out, read_items
 from table.errors import InvalidCardsError
 from table.evaluate import Category, evaluate_seats
-from table.lens_words import board_words, explain, summary
+from table.lessons import Lesson, board_lesson, explain, summary
 from table.reach import Reach, describe_target, reach
 from table.tock_marks import Mark, mark_of
 from table.wording import seat_numbers, seat_word
@@ -96,8 +96,10 @@ class SeatLens:
     """Whether it can hold the nuts (None when there were too many boards to tell)."""
     outs: tuple[Card, ...] | None
     """With one board card to come and every live hand known: the cards that win or split for it."""
-    explanation: tuple[str, ...]
-    """Plain-words sentences for a beginner."""
+    explanation: tuple[Lesson, ...]
+    """What it teaches a beginner (put into words per language at the edge)."""
+    example: tuple[Card, ...] = ()
+    """Cards of one way to make ``best`` (the target ``best_example`` names)."""
 
     def to_json(self) -> dict[str, Any]:
         """Plain data for the dashboard."""
@@ -113,10 +115,11 @@ class SeatLens:
             "hands": {c.label: round(p, 4) for c, p in zip(Category, self.hands, strict=True) if p > 0},
             "best": self.best.label if self.best is not None else None,
             "best_example": self.best_example,
+            "example": [str(c) for c in self.example],
             "best_hand": self.best_hand,
             "nuts": self.nuts,
             "outs": [str(c) for c in self.outs] if self.outs is not None else None,
-            "explanation": list(self.explanation),
+            "explanation": [lesson.to_json() for lesson in self.explanation],
         }
 
 
@@ -134,8 +137,10 @@ class Lens:
     exact: bool
     deals: int
     """Deals enumerated, or Monte Carlo trials."""
-    board_words: str
-    summary: str
+    board_words: Lesson
+    """What the board shows (:func:`table.lessons.board_lesson`)."""
+    summary: Lesson
+    """Who leads (:func:`table.lessons.summary`)."""
 
     @property
     def half_width(self) -> float:
@@ -149,11 +154,11 @@ class Lens:
             "view": "public" if self.viewer is None else "seat",
             "viewer": self.viewer,
             "board": [_text(item) for item in self.board],
-            "board_words": self.board_words,
+            "board_words": self.board_words.to_json(),
             "exact": self.exact,
             "deals": self.deals,
             "half_width": round(self.half_width, 4),
-            "summary": self.summary,
+            "summary": self.summary.to_json(),
             "seats": [seat.to_json() for seat in self.seats],
         }
 
@@ -330,10 +335,7 @@ def _lens(
     reaches = dict(zip(live, reach(layout, live), strict=True))
     outs = _outs(layout, live)
     face_up = viewer is None and all(isinstance(c, Card) for s in live for c in holes[s])
-    if viewer is not None:
-        basis = "Knowing your cards"
-    else:
-        basis = "With the hands face up" if face_up else "From what the table can see"
+    basis = "own" if viewer is not None else ("face_up" if face_up else "public")
     street = _STREET_OF_BOARD.get(sum(isinstance(c, Card) for c in board_items), "preflop")
     seats = []
     for s in range(layout.seats):
@@ -354,6 +356,7 @@ def _lens(
             nuts=possible.nuts if possible else None,
             outs=outs.get(s),
             explanation=(),
+            example=possible.example if possible else (),
         )
         words = explain(
             seat,
@@ -373,7 +376,7 @@ def _lens(
         viewer=viewer,
         exact=chances[0].exact,
         deals=chances[0].deals,
-        board_words=board_words(board_items),
+        board_words=board_lesson(board_items),
         summary=summary(seats, viewer=viewer, exact=chances[0].exact, basis=basis),
     )
 

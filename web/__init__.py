@@ -12,7 +12,8 @@ store, the lens), never through the service's modules, and never touches the eng
 - ``admin``: ``/admin``, the host's pages behind the PIN;
 - ``setup``: ``/admin/setup``, setting the table up (aiming the camera), behind the PIN too;
 - ``dice``: ``/dice``, the poker dice referee;
-- ``lens``: ``GET /api/lens``, the learning lens (worked out by the service's lens worker).
+- ``lens``: ``GET /api/lens``, the learning lens (worked out by the service's lens worker);
+- ``language``: ``GET /language/<code>``, the switch at the top of every page (:mod:`web.language`).
 
 Serve it with :class:`web.serve.WebServer` (waitress, threaded) in production.
 """
@@ -70,6 +71,7 @@ def create_app(
     from web.errors import install as install_errors
     from web.events import events
     from web.history import History
+    from web.language import install as install_language
     from web.lens import LENS_EXTENSION, lens_api, start_lens
     from web.openapi import openapi
     from web.present import DEFAULT_CHIP_SET, Presenter, chip_set_named
@@ -115,6 +117,7 @@ def create_app(
     )
     app.extensions[EXTENSION] = ctx
     install_errors(app)
+    install_language(app)
     _warm_up()
     app.extensions["tocktable.service"] = service
     app.extensions[LENS_EXTENSION] = start_lens(service, lens, closing=ctx.closing)

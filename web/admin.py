@@ -32,6 +32,7 @@ from web.camera import camera_view, frame_jpeg
 from web.context import SettingsSaveError, context
 from web.events import open_stream
 from web.gameform import GameFormError, read_game
+from web.language import words
 from web.join import qr_svg
 from web.present import chip_set_named
 from web.protocols import ServiceUnavailable
@@ -205,7 +206,7 @@ def chip_set() -> tuple[Response, int]:
 def host_state() -> Response:
     """The table now, with the host's own warnings (see :data:`web.present.HOST_NOTICES`)."""
     ctx = context()
-    response = Response(ctx.presenter.text(ctx.service.snapshot(), host=True), mimetype="application/json")
+    response = Response(ctx.presenter.text(ctx.service.snapshot(), host=True, words=words()), mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -2,7 +2,8 @@
 
 The lens is worked out on the worker's own thread (never the service's, never a request's): this
 endpoint and the ``lens`` server-sent event on ``/api/events`` only hand out the latest result,
-one JSON text shared by every phone. It holds public information only: the Tock marks, the
+one JSON text per language shared by every phone (the worker's lessons are values; they are put
+into each phone's language here, once per published lens and language). It holds public information only: the Tock marks, the
 face-up cards and the hands shown at the showdown; a player's own view is never served here.
 """
 
@@ -12,9 +13,14 @@ import json
 import threading
 from typing import Any, Literal
 
+from collections import OrderedDict
+
 from flask import Blueprint, Response, current_app
 
-from web.protocols import LensFeed, TableService
+from web.language import words
+from web.protocols import LensFeed, Published, TableService
+from web.words import SOURCE_LANGUAGE, Words, words_for
+from web.words.lens import lens_words
 
 LENS_EXTENSION = "tocktable.lens"
 
@@ -43,11 +49,31 @@ def lens_worker() -> LensFeed | None:
     return worker
 
 
+_lock = threading.Lock()
+_said: OrderedDict[tuple[int, str], tuple[Published, str]] = OrderedDict()
+
+
+def lens_text(published: Published, spoken: Words | None = None) -> str:
+    """A published lens document in the language of ``spoken`` (English by default), as JSON
+    text: worked out once per document and language (keyed by identity, like the presenter's)."""
+    spoken = spoken or words_for(SOURCE_LANGUAGE)
+    key = (id(published), spoken.language)
+    with _lock:
+        cached = _said.get(key)
+        if cached is not None and cached[0] is published:
+            return cached[1]
+        text = json.dumps(lens_words(spoken, json.loads(published.json)), separators=(",", ":"))
+        _said[key] = (published, text)
+        while len(_said) > 16:
+            _said.popitem(last=False)
+        return text
+
+
 @lens_api.get("/lens")
 def lens_json() -> Response:
-    """The latest lens, as JSON."""
+    """The latest lens, as JSON, in the phone's language."""
     worker = lens_worker()
-    text = worker.latest().json if worker is not None else json.dumps(OFF)
+    text = lens_text(worker.latest(), words()) if worker is not None else json.dumps(lens_words(words(), OFF))
     response = Response(text, mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response

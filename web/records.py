@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request
 
+from web.language import words
 from web.context import context
 from web.errors import json_error
 from web.history import HistoryUnavailable
@@ -50,7 +51,7 @@ def history() -> Response:
     limit = _limit()
     if isinstance(limit, Response):
         return limit
-    response = jsonify(context().history.hands(limit=limit))
+    response = jsonify(context().history.hands(limit=limit, words=words()))
     response.headers["Cache-Control"] = "no-store"
     return response
 
