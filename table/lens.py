@@ -115,7 +115,10 @@ class SeatLens:
             "hands": {c.label: round(p, 4) for c, p in zip(Category, self.hands, strict=True) if p > 0},
             "best": self.best.label if self.best is not None else None,
             "best_example": self.best_example,
-            "example": [str(c) for c in self.example],
+            # What names the example (its ranks, the suit of a flush), not its cards: they could be hidden ones.
+            "example": {"ranks": [int(c.rank) for c in self.example], "suit": self.example[0].suit.char}
+            if self.example
+            else None,
             "best_hand": self.best_hand,
             "nuts": self.nuts,
             "outs": [str(c) for c in self.outs] if self.outs is not None else None,

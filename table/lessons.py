@@ -155,7 +155,8 @@ def explain(
         if best_key is not None:
             lessons.append(Lesson("at_best", **who, hand=best_key))
         else:
-            lessons.append(Lesson("at_best", **who, category=possible.best, example=possible.example))
+            example = {"ranks": [int(c.rank) for c in possible.example], "suit": possible.example[0].suit.char}
+            lessons.append(Lesson("at_best", **who, category=possible.best, example=example))
     if possible is not None and possible.nuts is not None and (all_known or not face_up):
         if all_known:
             lessons.append(Lesson("is_nuts" if possible.nuts else "not_nuts", **who))

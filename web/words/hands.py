@@ -17,9 +17,10 @@ that decide ties (``table.evaluate.HandValue.key``), a draw hand adds its wild c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from table.cards import Card, Rank, Suit
+from table.cards import SUIT_CHARS, Card, Rank, Suit
 from table.draw import DrawCategory, DrawValue
 from table.evaluate import Category
 from table.tock_marks import Mark, SizeClass
@@ -181,25 +182,27 @@ def _low_name(words: Words, value: DrawValue) -> str:
     return f"{name} {spelled}".strip()
 
 
-def target_name(words: Words, category: Category, cards: Sequence[Card]) -> str:
-    """What a seat can still make (the lens's example of a category): ``"a flush in hearts"``,
-    ``"une couleur à cœur"``."""
-    ranks = [c.rank for c in cards]
+def target_name(words: Words, category: Category, example: Mapping[str, Any]) -> str:
+    """What a seat can still make, from the lens's example of a category (``{"ranks": [...],
+    "suit": "h"}``: its cards' ranks, the suit of its first): ``"a flush in hearts"``, ``"une
+    couleur à cœur"``."""
+    ranks = [Rank(r) for r in example["ranks"]]
+    suit_index = SUIT_CHARS.index(example["suit"])
     if category == Category.STRAIGHT_FLUSH:
         top = _straight_top(ranks)
-        suit = suit_plural(words, cards[0].suit)
+        suit = suit_plural(words, suit_index)
         if top == Rank.ACE:
-            return words("a royal flush in {suits}", suits=suit, suit=suit_singular(words, cards[0].suit))
+            return words("a royal flush in {suits}", suits=suit, suit=suit_singular(words, suit_index))
         return words("a straight flush in {suits}, {rank} high", suits=suit,
-                     suit=suit_singular(words, cards[0].suit), rank=rank_word(words, top))  # fmt: skip
+                     suit=suit_singular(words, suit_index), rank=rank_word(words, top))  # fmt: skip
     if category == Category.FOUR_OF_A_KIND:
         return words("four {ranks}", ranks=rank_plural(words, ranks[0]), of_ranks=_of_ranks(words, ranks[0]))
     if category == Category.FULL_HOUSE:
         return words("a full house, {ranks} full of {ranks2}", ranks=rank_plural(words, ranks[0]),
                      ranks2=rank_plural(words, ranks[3]))  # fmt: skip
     if category == Category.FLUSH:
-        return words("a flush in {suits}", suits=suit_plural(words, cards[0].suit),
-                     suit=suit_singular(words, cards[0].suit))  # fmt: skip
+        return words("a flush in {suits}", suits=suit_plural(words, suit_index),
+                     suit=suit_singular(words, suit_index))  # fmt: skip
     if category == Category.STRAIGHT:
         return words("a straight, {rank} high", rank=rank_word(words, _straight_top(ranks)))
     if category == Category.THREE_OF_A_KIND:

@@ -175,7 +175,7 @@ def _sentence(words: Words, lesson: dict[str, Any], name: str) -> str:
         if lesson.get("hand"):
             best = _hand(words, lesson["hand"])
         else:
-            best = target_name(words, Category(int(lesson["category"])), [Card.parse(c) for c in lesson["example"]])
+            best = target_name(words, Category(int(lesson["category"])), lesson["example"])
         return said(N_("At best you can make {best}."), N_("At best it can make {best}."), best=best)
     if kind == "is_nuts":
         return words("Nothing can beat that: it is the nuts.")
@@ -327,7 +327,7 @@ def view_words(words: Words, view: dict[str, Any]) -> dict[str, Any]:
         if seat.get("best") in _LABELS:
             entry["best"] = category_name(words, _LABELS[seat["best"]])
             if seat.get("example"):
-                entry["best_example"] = target_name(words, _LABELS[seat["best"]], [Card.parse(c) for c in seat["example"]])
+                entry["best_example"] = target_name(words, _LABELS[seat["best"]], seat["example"])
         best_lesson = next((lesson for lesson in seat.get("explanation", []) if lesson.get("hand")), None)
         if seat.get("best_hand") and best_lesson is not None and best_lesson.get("kind") in ("shows_hand", "at_best"):
             entry["best_hand"] = hand_name(words, best_lesson["hand"])
