@@ -143,8 +143,15 @@ def explain(
         theirs = sum(1 for c in board if c is not None and c.suit == suit)
         unseen = sum(1 for c in board if c is None) if mine + theirs < 5 else 0
         lessons.append(
-            Lesson("shows_flush_draw", **who, shows=seat.shows, suit=suit.char, board_count=theirs,
-                   unseen=unseen, category=possible.best)  # fmt: skip
+            Lesson(
+                "shows_flush_draw",
+                **who,
+                shows=seat.shows,
+                suit=suit.char,
+                board_count=theirs,
+                unseen=unseen,
+                category=possible.best,
+            )  # fmt: skip
         )
     else:
         lessons.append(Lesson("shows", **who, shows=seat.shows))

@@ -173,6 +173,8 @@ class DemoOptions:
     """The command line, written into the data directory's lock for a second start to name."""
     lan: bool = False
     """Serve the dashboard on every interface (phones on the Wi-Fi join), not on this machine only."""
+    language: str | None = None
+    """The pages' language on every phone that has not chosen one with the switch (``--lang``)."""
 
 
 @contextmanager
@@ -221,7 +223,8 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
         tap.listen(dry_run.observe)
         app = None
         if options.web:
-            app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim, zones=zones, dry_run=dry_run)
+            app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim, zones=zones, dry_run=dry_run,
+                             language=options.language)  # fmt: skip
             server = stack.enter_context(_closing(WebServer(app, _demo_host(options), port).start()))
             lock.update(port=server.port)
             shown = lan_address() if options.lan else "127.0.0.1"

@@ -44,6 +44,7 @@ def create_app(
     aim: AimAdvisor | None = None,
     zones: ZoneEditor | None = None,
     dry_run: DryRunner | None = None,
+    language: str | None = None,
 ) -> Flask:
     """The web app for ``service``.
 
@@ -55,7 +56,9 @@ def create_app(
     :class:`web.security.PinGuard` (tests pass one with a fake clock). ``lens``: the lens worker
     (default: the service's own, :meth:`web.protocols.TableService.lens_feed`, started now;
     ``False``: none). ``aim``: the set-up page's camera advice (``app.extensions["tocktable.web"].aim``); ``zones``: the
-    zones it draws (``.zone_editor``); ``dry_run``: its dry run (``.dry_run``).
+    zones it draws (``.zone_editor``); ``dry_run``: its dry run (``.dry_run``). ``language``: the
+    pages' language on every phone that has not chosen one with the switch, whatever its browser
+    asks (the demo's ``--lang``; default: as the browser asks, else ``web.language``).
     """
     # Flask and the blueprints load with an app only: the service's modules import web.protocols,
     # web.serve and web.join, which need neither.
@@ -79,6 +82,7 @@ def create_app(
     from web.security import PinGuard, secret_key
     from web.security import admin_pin as kept_pin
     from web.setup import setup
+    from web.words import check_language
 
     data_dir = Path(config.data_dir)
     pin = admin_pin if admin_pin is not None else kept_pin(config.web.admin_pin, data_dir)
@@ -99,6 +103,7 @@ def create_app(
         MAX_CONTENT_LENGTH=64 * 1024,
         TOCKTABLE_ADMIN_PIN=pin,
         TOCKTABLE_CONFIG=config,
+        TOCKTABLE_LANGUAGE=check_language(language) if language is not None else None,
     )
     ctx = WebContext(
         config=config,

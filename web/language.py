@@ -3,7 +3,8 @@
 A phone's language is, in order: the one it chose with the switch at the top of every page
 (``GET /language/<code>``, kept in the ``lang`` cookie for a year), else the best its browser
 asks for (``Accept-Language``) among those the pages speak, else the host's default
-(``[web] language`` in the configuration). Each request's :class:`web.words.Words` is
+(``[web] language`` in the configuration). The demo's ``--lang`` puts one language before the
+browser's (``create_app(language=...)``). Each request's :class:`web.words.Words` is
 :func:`words`; the templates reach it as ``_`` (Jinja's i18n extension: ``{{ _("Pot") }}``).
 """
 
@@ -38,9 +39,10 @@ def words() -> Words:
     """The words of this request's phone."""
     found: Words | None = g.get("tocktable_words")
     if found is None:
-        language = pick_language(
-            request.headers.get("Accept-Language"), default=default_language(), chosen=request.cookies.get(COOKIE)
-        )
+        chosen = request.cookies.get(COOKIE)
+        if chosen not in languages():
+            chosen = current_app.config.get("TOCKTABLE_LANGUAGE")
+        language = pick_language(request.headers.get("Accept-Language"), default=default_language(), chosen=chosen)
         found = g.tocktable_words = words_for(language)
     return found
 

@@ -21,6 +21,7 @@ from table.evaluate import evaluate
 from web.protocols import Published
 from web.words import SOURCE_LANGUAGE, Words, words_for
 from web.words.hands import draw_hand_name, hand_name
+from web.words.notices import draw_game_words, say_warning
 
 DEFAULT_CHIP_SET = "tock"
 
@@ -85,8 +86,12 @@ def present(state: dict[str, Any], chip_set: ChipSet, *, host: bool = False, wor
     host's own warnings (:data:`HOST_NOTICES`) are left out."""
     words = words or words_for(SOURCE_LANGUAGE)
     out = dict(state)
+    warnings = state.get("warnings", [])
     if not host:
-        out["warnings"] = [w for w in state.get("warnings", []) if w.get("kind") not in HOST_NOTICES]
+        warnings = [w for w in warnings if w.get("kind") not in HOST_NOTICES]
+    out["warnings"] = [say_warning(words, w) for w in warnings]
+    if state.get("draw_game"):
+        out["draw_game"] = draw_game_words(words, state["draw_game"])
     draw_rules = (state.get("draw_game") or {}).get("rules")
     out["chip_set"] = chip_set.to_dict()
     out["pots"] = [{**pot, "chips": chips_for(chip_set, pot.get("amount", 0))} for pot in state.get("pots", [])]

@@ -28,9 +28,7 @@ def test_the_issue_example_sentence():
     hands = [["c:small", "d:medium"], ["s:ace", "c:large"], ["h:large", "h:large"]]
     board = ["h:small", "h:small", "h:medium", "d:small", "s:large"]
     view = lens(hands, board, seed=1)
-    assert said(view, 2)[0] == (
-        "Seat 3 shows two large hearts and the board has three hearts: a flush is possible."
-    )
+    assert said(view, 2)[0] == ("Seat 3 shows two large hearts and the board has three hearts: a flush is possible.")
     assert view.seats[2].best_example == "a flush in hearts"
 
 
@@ -60,9 +58,7 @@ def test_sentences_speak_to_the_viewer():
 
 def test_a_finished_hand_is_named():
     view = showdown(["Ah Ad", "Kh Qh"], "As 9h Th 2d 3h")
-    assert (
-        said(view, 0)[0] == "Seat 1 shows the ace of hearts and the ace of diamonds: three of a kind, aces."
-    )
+    assert said(view, 0)[0] == "Seat 1 shows the ace of hearts and the ace of diamonds: three of a kind, aces."
     assert said(view, 1)[0].endswith(": a flush, king high.")
     # Ah Kh would be a bigger flush (Ah is in a hand, not on the board: the nuts look at the board only).
     assert said(view, 1)[1] == "Other cards could make a better hand on this board: it is not the nuts."

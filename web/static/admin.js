@@ -230,7 +230,8 @@
     // The host's own warnings (a refused command) come only on the host's stream, never to the phones;
     // "not saving" is the banner under the header, not a warning in the list.
     TT.fill($("warnings"), ...(s.warnings || []).filter((w) => w.kind !== "storage").map((w) => el("li", { "data-kind": w.kind, text: w.kind === "rejected" ? _("✖ refused: {reason}", { reason: w.message }) : _("⚠ {reason}", { reason: w.message }) })));
-    if (s.camera && !s.camera.ok) $("warnings").append(el("li", { text: _("⚠ camera: {reason}", { reason: s.camera.message || _("no picture") }) }));
+    const noPicture = _("no picture");
+    if (s.camera && !s.camera.ok) $("warnings").append(el("li", { text: _("⚠ camera: {reason}", { reason: s.camera.message || noPicture }) }));
 
     const range = raiseRange(s);
     const call = (s.legal_actions || []).find((a) => a.action === "call");

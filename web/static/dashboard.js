@@ -204,7 +204,8 @@
   /* ------------------------------------------------------------ panels */
   function renderWarnings(s) {
     TT.fill($("warnings"), ...(s.warnings || []).filter((w) => w.kind !== "storage").map((w) => el("li", { text: _("⚠ {reason}", { reason: w.message }) })));
-    if (s.camera && !s.camera.ok) $("warnings").append(el("li", { text: _("⚠ camera: {reason}", { reason: s.camera.message || _("no picture") }) }));
+    const noPicture = _("no picture");
+    if (s.camera && !s.camera.ok) $("warnings").append(el("li", { text: _("⚠ camera: {reason}", { reason: s.camera.message || noPicture }) }));
   }
 
   function cardsRow(codes, best, size) {
@@ -237,7 +238,8 @@
       nodes.push(el("ul", { class: "others" }, ...others.map((x) => el("li", {}, _("{name}: {hand} ", { name: x.name, hand: x.hand || _("shown") }), cardsRow(x.cards, x.best_five, "tiny")))));
     }
     if (h.board && h.board.length) nodes.push(el("div", { class: "others" }, _("Board "), cardsRow(h.board, null, "tiny")));
-    if (h.draws) nodes.push(el("div", { class: "others draws" }, _("Draws: {draws}", { draws: h.draws.map((d) => `${d.name} ${d.count || _("pat")}`).join(", ") || _("none") })));
+    const pat = _("pat"), none = _("none");
+    if (h.draws) nodes.push(el("div", { class: "others draws" }, _("Draws: {draws}", { draws: h.draws.map((d) => `${d.name} ${d.count || pat}`).join(", ") || none })));
     return nodes;
   }
 

@@ -50,6 +50,7 @@ __all__ = [
     "LanguageError",
     "Words",
     "catalog_path",
+    "check_language",
     "languages",
     "pick_language",
     "words_for",
@@ -63,17 +64,18 @@ _PLURAL_TABLE = 200
 """The page's scripts get each count's plural form for 0..199 (n >= 200: as 100 + n % 100)."""
 
 
-KEYWORDS = {"words": None, "counted": (2, 3), "N_": None, "NP_": ((1, "c"), 2)}
+KEYWORDS = {"words": None, "counted": (1, 2), "N_": None, "NP_": ((1, "c"), 2)}
 """The calls whose arguments are messages, in Python (``babel.messages.extract``'s form):
-``words("Pot")``, ``counted(words, "one side pot", "{n} side pots", n)`` for a count;
+``words("Pot")``, ``counted("one side pot", "{n} side pots", n, words)`` for a count;
 ``N_("...")`` and ``NP_(context, "...")`` mark a message kept for later (a table of names)
 without translating it (it is translated where used, with ``words(...)`` or ``words.pgettext``).
-The command line says the same: ``-k words -k counted:2,3 -k N_ -k NP_:1c,2``."""
+The command line says the same: ``-k words -k counted:1,2 -k N_ -k NP_:1c,2``."""
 
 
-def counted(words: Words, singular: str, plural: str, n: int, /, **values: Any) -> str:
-    """``words.ngettext(singular, plural, n, **values)``, in a form the message extractor reads
-    wherever it stands (``words.ngettext(...)`` is a method of a keyword it can mistake)."""
+def counted(singular: str, plural: str, n: int, words: Words, /, **values: Any) -> str:
+    """``words.ngettext(singular, plural, n, **values)``, in the form the message extractor reads:
+    the messages first (Babel loses a call's messages after a keyword's own name, ``words``, and
+    misreads a method of it, ``words.ngettext(...)``)."""
     return words.ngettext(singular, plural, n, **values)
 
 
@@ -99,7 +101,11 @@ def catalog_path(language: str) -> Path:
 @cache
 def languages() -> tuple[str, ...]:
     """Every language the pages speak: English, then each language with a catalog, by code."""
-    found = sorted(p.name for p in TRANSLATIONS.iterdir() if catalog_path(p.name).is_file()) if TRANSLATIONS.is_dir() else []
+    found = (
+        sorted(p.name for p in TRANSLATIONS.iterdir() if catalog_path(p.name).is_file())
+        if TRANSLATIONS.is_dir()
+        else []
+    )
     return (SOURCE_LANGUAGE, *(code for code in found if code != SOURCE_LANGUAGE))
 
 

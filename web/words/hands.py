@@ -160,8 +160,8 @@ def draw_hand_name(words: Words, value: DrawValue) -> str:
     if value.wilds == 0:
         return text
     if value.wilds == value.jokers:
-        return counted(words, "{hand} (with a joker)", "{hand} (with {n} jokers)", value.jokers, hand=text)
-    return counted(words, "{hand} (with a wild card)", "{hand} (with {n} wild cards)", value.wilds, hand=text)
+        return counted("{hand} (with a joker)", "{hand} (with {n} jokers)", value.jokers, words, hand=text)
+    return counted("{hand} (with a wild card)", "{hand} (with {n} wild cards)", value.wilds, words, hand=text)
 
 
 def _low_name(words: Words, value: DrawValue) -> str:

@@ -162,8 +162,14 @@ def _sentence(words: Words, lesson: dict[str, Any], name: str) -> str:
         board = words("{n} {suits}", n=count_word(words, count, "suits"), suits=suits)
         if lesson.get("unseen"):
             unseen = int(lesson["unseen"])
-            board = counted(words, "{board} and one unseen", "{board} and {n} unseen", unseen,
-                                   n=count_word(words, unseen, "cards"), board=board)  # fmt: skip
+            board = counted(
+                "{board} and one unseen",
+                "{board} and {n} unseen",
+                unseen,
+                words,
+                n=count_word(words, unseen, "cards"),
+                board=board,
+            )
         return said(N_("You hold {cards} and the board has {board}: {possible} is possible."),
                     N_("{name} shows {cards} and the board has {board}: {possible} is possible."),
                     cards=pair, board=board, possible=_article(words, int(lesson["category"])))  # fmt: skip
@@ -193,12 +199,21 @@ def _sentence(words: Words, lesson: dict[str, Any], name: str) -> str:
         cards = " ".join(lesson["cards"])
         count = len(lesson["cards"])
         if you:
-            return counted(words, "You need one card on the river to win or split: {cards}.",
-                                  "You need one of {n} cards on the river to win or split: {cards}.", count,
-                                  cards=cards)  # fmt: skip
-        return counted(words, "{name} needs one card on the river to win or split: {cards}.",
-                              "{name} needs one of {n} cards on the river to win or split: {cards}.", count,
-                              name=name, cards=cards)  # fmt: skip
+            return counted(
+                "You need one card on the river to win or split: {cards}.",
+                "You need one of {n} cards on the river to win or split: {cards}.",
+                count,
+                words,
+                cards=cards,
+            )
+        return counted(
+            "{name} needs one card on the river to win or split: {cards}.",
+            "{name} needs one of {n} cards on the river to win or split: {cards}.",
+            count,
+            words,
+            name=name,
+            cards=cards,
+        )
     if kind == "drawing_dead":
         return said(N_("No river card can save you: you are drawing dead."),
                     N_("No river card can save it: it is drawing dead."))  # fmt: skip
@@ -256,10 +271,20 @@ def board_sentence(words: Words, lesson: dict[str, Any]) -> str:
         parts.append(words("{cards} face up", cards=listed(words, [item_words(words, c) for c in up])))
     if down:
         marks = listed(words, [item_words(words, m) for m in down])
-        parts.append(counted(words, "one face down: {marks}", "{n} face down: {marks}", len(down),
-                                    n=count_word(words, len(down), "cards"), marks=marks))  # fmt: skip
+        parts.append(
+            counted(
+                "one face down: {marks}",
+                "{n} face down: {marks}",
+                len(down),
+                words,
+                n=count_word(words, len(down), "cards"),
+                marks=marks,
+            )
+        )
     if unseen:
-        parts.append(counted(words, "one not seen yet", "{n} not seen yet", unseen, n=count_word(words, unseen, "cards")))
+        parts.append(
+            counted("one not seen yet", "{n} not seen yet", unseen, words, n=count_word(words, unseen, "cards"))
+        )
     text = words("The board: {parts}.", parts=words("; ").join(parts))
     if lesson.get("flush_suit"):
         most = int(lesson["flush_count"])
@@ -269,9 +294,15 @@ def board_sentence(words: Words, lesson: dict[str, Any]) -> str:
         if need == 0:
             flush = words("{count} are {suits}: a flush is possible for every seat.", count=count, suits=suits)
         else:
-            flush = counted(words, "{count} are {suits}: a flush is possible for anyone holding one more.",
-                                   "{count} are {suits}: a flush is possible for anyone holding {n} more.", need,
-                                   n=count_word(words, need, "cards"), count=count, suits=suits)  # fmt: skip
+            flush = counted(
+                "{count} are {suits}: a flush is possible for anyone holding one more.",
+                "{count} are {suits}: a flush is possible for anyone holding {n} more.",
+                need,
+                words,
+                n=count_word(words, need, "cards"),
+                count=count,
+                suits=suits,
+            )
         text += " " + _capital(flush)
     return text
 
@@ -345,7 +376,10 @@ def view_words(words: Words, view: dict[str, Any]) -> dict[str, Any]:
 def _history_words(words: Words, history: dict[str, Any] | None) -> dict[str, Any] | None:
     if not history:
         return history
-    return {**history, "seats": [{**s, "name": seat_name(words, str(s.get("name", "")))} for s in history.get("seats", [])]}
+    return {
+        **history,
+        "seats": [{**s, "name": seat_name(words, str(s.get("name", "")))} for s in history.get("seats", [])],
+    }
 
 
 def note_words(words: Words, doc: dict[str, Any]) -> str:
@@ -380,4 +414,3 @@ def lens_words(words: Words, doc: dict[str, Any]) -> dict[str, Any]:
     if isinstance(doc.get("last"), dict):
         out["last"] = {**doc["last"], "history": _history_words(words, doc["last"].get("history"))}
     return out
-
