@@ -35,7 +35,7 @@ import numpy as np
 from table.cards import Card
 from table.equity import MARK_INDEX, Cards, Layout, SeatEquity, equity, lay_out, read_items
 from table.errors import InvalidCardsError
-from table.evaluate import Category, evaluate_seats
+from table.evaluate import Category, evaluate, evaluate_seats
 from table.lessons import Lesson, board_lesson, explain, summary
 from table.reach import Reach, describe_target, reach
 from table.tock_marks import Mark, mark_of
@@ -92,6 +92,7 @@ class SeatLens:
     """That best possibility in words, e.g. ``"a flush in hearts"``."""
     best_hand: str | None
     """Its best possible hand exactly, e.g. ``"Flush, ace high"``, when worked out."""
+    best_key: tuple[int, ...] | None
     nuts: bool | None
     """Whether it can hold the nuts (None when there were too many boards to tell)."""
     outs: tuple[Card, ...] | None
@@ -120,6 +121,7 @@ class SeatLens:
             if self.example
             else None,
             "best_hand": self.best_hand,
+            "best_key": list(self.best_key) if self.best_key is not None else None,
             "nuts": self.nuts,
             "outs": [str(c) for c in self.outs] if self.outs is not None else None,
             "explanation": [lesson.to_json() for lesson in self.explanation],
@@ -356,6 +358,7 @@ def _lens(
             best=possible.best if possible else None,
             best_example=_example(possible),
             best_hand=possible.best_hand if possible else None,
+            best_key=evaluate(possible.best_cards).key if possible and possible.best_cards else None,
             nuts=possible.nuts if possible else None,
             outs=outs.get(s),
             explanation=(),

@@ -195,8 +195,11 @@ def test_the_lens_teaches_in_french() -> None:
         "Siège 3 montre deux grands cœurs et les cartes communes comptent trois cœurs\xa0: une couleur est possible."
     )
     assert third["best_example"] == "une couleur à cœur" and third["best"] == "Couleur"
-    assert said["board_words"].startswith("Les cartes communes\xa0: cinq faces cachées\xa0: un petit cœur")
+    assert said["board_words"].startswith("Les cartes communes\xa0: cinq cartes face cachée\xa0: un petit cœur")
     assert said["summary"].startswith("D’après ce que la table voit, Siège 3 mène avec environ 97\u202f%")
+    for seat in said["seats"]:
+        if seat["best_key"]:
+            assert seat["best_hand"] == hand_name(FR, seat["best_key"]) != hand_name(EN, seat["best_key"])
     english = view_words(EN, drawing)["seats"][2]
     assert english["best_example"] == "a flush in hearts" and english["best"] == "Flush"
 

@@ -111,7 +111,8 @@
     const data = await command({ kind: "press", button });
     if (!data.ok) return;  // the refusal is shown already
     const after = await stateAfter(data.version);
-    flash(`${LABEL[button] || button}: ${before ? pressed(button, before, after) : _("done")}`, true);
+    const what = before ? pressed(button, before, after) : _("done");
+    flash(_("{button}: {what}", { button: LABEL[button] || button, what }), true);
   }
 
   document.querySelectorAll("[data-press]").forEach((b) => b.addEventListener("click", () => press(b.dataset.press)));

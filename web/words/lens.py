@@ -359,9 +359,8 @@ def view_words(words: Words, view: dict[str, Any]) -> dict[str, Any]:
             entry["best"] = category_name(words, _LABELS[seat["best"]])
             if seat.get("example"):
                 entry["best_example"] = target_name(words, _LABELS[seat["best"]], seat["example"])
-        best_lesson = next((lesson for lesson in seat.get("explanation", []) if lesson.get("hand")), None)
-        if seat.get("best_hand") and best_lesson is not None and best_lesson.get("kind") in ("shows_hand", "at_best"):
-            entry["best_hand"] = hand_name(words, best_lesson["hand"])
+        if seat.get("best_hand") and seat.get("best_key"):
+            entry["best_hand"] = hand_name(words, seat["best_key"])
         entry["hands"] = {category_name(words, _LABELS[k]) if k in _LABELS else k: v
                           for k, v in (seat.get("hands") or {}).items()}  # fmt: skip
         seats.append(entry)
