@@ -33,6 +33,7 @@ from web.context import SettingsSaveError, context
 from web.events import open_stream
 from web.gameform import GameFormError, read_game
 from web.language import words
+from web.words import SOURCE_LANGUAGE
 from web.join import qr_svg
 from web.present import chip_set_named
 from web.protocols import ServiceUnavailable
@@ -114,13 +115,16 @@ def login() -> Response | tuple[str, int]:
     try:
         ok = ctx.guard.check(request.form.get("pin", "").strip(), client)
     except LoginLocked as exc:
-        page = render_template("login.html", csrf=session_csrf_token(), error=str(exc), locked=exc.retry_after,
+        said = words()  # English keeps the guard's own words; another language says why in its own
+        error = str(exc) if said.language == SOURCE_LANGUAGE else said("Too many wrong PINs: wait before the next try.")
+        page = render_template("login.html", csrf=session_csrf_token(), error=error, locked=exc.retry_after,
                                configured=ctx.guard.configured)  # fmt: skip
         response = Response(page, status=429, mimetype="text/html")
         response.headers["Retry-After"] = str(int(exc.retry_after) + 1)
         return response
     if not ok:
-        message = "wrong PIN" if ctx.guard.configured else "no admin PIN is set: see the server's output"
+        said = words()
+        message = said("wrong PIN") if ctx.guard.configured else said("no admin PIN is set: see the server's output")
         return render_template("login.html", csrf=session_csrf_token(), error=message, locked=0,
                                configured=ctx.guard.configured), 401  # fmt: skip
     session.clear()
