@@ -151,7 +151,7 @@ def explain(
                 board_count=theirs,
                 unseen=unseen,
                 category=possible.best,
-            )  # fmt: skip
+            )
         )
     else:
         lessons.append(Lesson("shows", **who, shows=seat.shows))

@@ -167,7 +167,7 @@ def _demo(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from hardware.pins import PinMap
-    from tocktable.config import ConfigError, load_config
+    from tocktable.config import ConfigError, load_config, page_languages
     from tocktable.run import DemoOptions, run_demo
 
     config = load_config(args.config)
@@ -184,11 +184,8 @@ def _demo(args: argparse.Namespace) -> int:
     config = replace(config, table=table)
     if args.hands is not None and args.hands < 1:
         raise ConfigError(f"--hands {args.hands} is not allowed: play at least one hand")
-    if args.lang is not None:
-        from web.words import languages
-
-        if args.lang not in languages():
-            raise ConfigError(f"--lang {args.lang} is not allowed: choose one of {', '.join(languages())}")
+    if args.lang is not None and args.lang not in page_languages():
+        raise ConfigError(f"--lang {args.lang} is not allowed: choose one of {', '.join(page_languages())}")
 
     options = DemoOptions(
         data_dir=args.data, port=_port(args), fast=args.fast, hands=args.hands, seed=args.seed,

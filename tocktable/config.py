@@ -386,6 +386,12 @@ def _parse_pins(r: _Reader, seats: int, source: str) -> PinMap:
     return pins
 
 
+def page_languages() -> tuple[str, ...]:
+    """The languages the pages speak (``[web] language``, ``demo --lang``): English and each
+    catalog of ``web/translations``."""
+    return languages()
+
+
 def _parse_web(r: _Reader) -> WebConfig:
     host = r.get("host", str, "0.0.0.0")
     port = r.positive("port", 8000, minimum=1, maximum=65535)

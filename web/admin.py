@@ -32,12 +32,12 @@ from web.camera import camera_view, frame_jpeg
 from web.context import SettingsSaveError, context
 from web.events import open_stream
 from web.gameform import GameFormError, read_game
-from web.language import words
-from web.words import SOURCE_LANGUAGE
 from web.join import qr_svg
+from web.language import words
 from web.present import chip_set_named
 from web.protocols import ServiceUnavailable
 from web.security import CSRF_FIELD, CSRF_HEADER, LoginLocked, new_csrf_token, same_token, session_csrf_token
+from web.words import SOURCE_LANGUAGE
 
 admin = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -210,7 +210,8 @@ def chip_set() -> tuple[Response, int]:
 def host_state() -> Response:
     """The table now, with the host's own warnings (see :data:`web.present.HOST_NOTICES`)."""
     ctx = context()
-    response = Response(ctx.presenter.text(ctx.service.snapshot(), host=True, words=words()), mimetype="application/json")
+    text = ctx.presenter.text(ctx.service.snapshot(), host=True, words=words())
+    response = Response(text, mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response
 

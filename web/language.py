@@ -13,7 +13,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, g, redirect, request
+from flask import Blueprint, Flask, current_app, g, redirect, request
+from flask.typing import ResponseReturnValue
 
 from web.errors import json_error
 from web.words import Words, languages, pick_language, words_for
@@ -48,7 +49,7 @@ def words() -> Words:
 
 
 @language_switch.get("/language/<code>")
-def switch(code: str) -> Response:
+def switch(code: str) -> ResponseReturnValue:
     """Keep ``code`` as this phone's language and go back to the page it came from (``?next=``,
     a path on this server; else the dashboard). An unknown language is a 404 listing the known."""
     if code not in languages():

@@ -3,17 +3,17 @@
 The lens is worked out on the worker's own thread (never the service's, never a request's): this
 endpoint and the ``lens`` server-sent event on ``/api/events`` only hand out the latest result,
 one JSON text per language shared by every phone (the worker's lessons are values; they are put
-into each phone's language here, once per published lens and language). It holds public information only: the Tock marks, the
-face-up cards and the hands shown at the showdown; a player's own view is never served here.
+into each phone's language here, once per published lens and language). It holds public
+information only: the Tock marks, the face-up cards and the hands shown at the showdown; a
+player's own view is never served here.
 """
 
 from __future__ import annotations
 
 import json
 import threading
-from typing import Any, Literal
-
 from collections import OrderedDict
+from typing import Any, Literal
 
 from flask import Blueprint, Response, current_app
 

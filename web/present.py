@@ -63,7 +63,8 @@ def describe_shown(cards: list[str], board: list[str], words: Words | None = Non
         value = evaluate([*cards, *board])
     except TocktableError:
         return {}
-    return {"hand": hand_name(words or words_for(SOURCE_LANGUAGE), value.key), "best_five": [str(c) for c in value.best_five]}
+    name = hand_name(words or words_for(SOURCE_LANGUAGE), value.key)
+    return {"hand": name, "best_five": [str(c) for c in value.best_five]}
 
 
 def describe_draw(cards: list[str], rules: dict[str, Any], words: Words | None = None) -> dict[str, Any]:
@@ -80,7 +81,9 @@ def describe_draw(cards: list[str], rules: dict[str, Any], words: Words | None =
     return {"hand": draw_hand_name(words or words_for(SOURCE_LANGUAGE), value), "best_five": list(cards)}
 
 
-def present(state: dict[str, Any], chip_set: ChipSet, *, host: bool = False, words: Words | None = None) -> dict[str, Any]:
+def present(
+    state: dict[str, Any], chip_set: ChipSet, *, host: bool = False, words: Words | None = None
+) -> dict[str, Any]:
     """The snapshot with the drawing aids added (a new dict; ``state`` is not changed), its hands
     named in ``words``' language (English by default). For the players (``host=False``) the
     host's own warnings (:data:`HOST_NOTICES`) are left out."""

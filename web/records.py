@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request
 
-from web.language import words
 from web.context import context
 from web.errors import json_error
 from web.history import HistoryUnavailable
+from web.language import words
 
 records = Blueprint("records", __name__, url_prefix="/api")
 

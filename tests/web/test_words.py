@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 
 from table.draw import evaluate_draw
 from table.evaluate import evaluate

@@ -2,10 +2,10 @@
 
 import pytest
 
+from table.cards import Card
 from table.lens import lens, own_view, showdown
 from table.lessons import board_lesson
 from table.tock import Mark
-from table.cards import Card
 from web.words import words_for
 from web.words.lens import board_sentence, item_words, pair_words, percent, seat_sentences, view_words
 

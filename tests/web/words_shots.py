@@ -33,9 +33,11 @@ OVERFLOWING = """() => {
     const own = [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
     if (!own || node.closest("[hidden]") || node.tagName === "OPTION" || node.tagName === "SCRIPT") continue;
     const style = getComputedStyle(node);
-    if (style.display === "inline" || style.display === "none" || ["auto", "scroll"].includes(style.overflowX)) continue;
+    if (["inline", "none"].includes(style.display) || ["auto", "scroll"].includes(style.overflowX)) continue;
     if (node.clientWidth > 0 && node.scrollWidth > node.clientWidth + 1) {
-      out.push(`${node.tagName.toLowerCase()}${node.id ? "#" + node.id : ""}.${node.className}: "${node.textContent.trim().slice(0, 60)}" is ${node.scrollWidth}px in ${node.clientWidth}px`);
+      const name = `${node.tagName.toLowerCase()}${node.id ? "#" + node.id : ""}.${node.className}`;
+      const text = node.textContent.trim().slice(0, 60);
+      out.push(`${name}: "${text}" is ${node.scrollWidth}px in ${node.clientWidth}px`);
     }
   }
   return out;

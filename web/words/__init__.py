@@ -45,12 +45,12 @@ __all__ = [
     "NP_",
     "N_",
     "SOURCE_LANGUAGE",
-    "counted",
     "TRANSLATIONS",
     "LanguageError",
     "Words",
     "catalog_path",
     "check_language",
+    "counted",
     "languages",
     "pick_language",
     "words_for",
@@ -79,12 +79,12 @@ def counted(singular: str, plural: str, n: int, words: Words, /, **values: Any) 
     return words.ngettext(singular, plural, n, **values)
 
 
-def N_(message: str) -> str:  # noqa: N802 - gettext's own name for "mark, do not translate yet"
+def N_(message: str) -> str:
     """``message`` itself: marks it for the catalog where it is kept to be translated later."""
     return message
 
 
-def NP_(context: str, message: str) -> str:  # noqa: N802
+def NP_(context: str, message: str) -> str:
     """``message`` itself, marked with its ``context`` for the catalog."""
     return message
 
@@ -224,5 +224,5 @@ def _load(language: str) -> Words:
             if all(forms):
                 scripts[message.id[0]] = forms
         elif message.string:
-            scripts[message.id] = str(message.string)
+            scripts[str(message.id)] = str(message.string)
     return Words(language, translations, scripts)

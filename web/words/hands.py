@@ -24,7 +24,7 @@ from table.cards import SUIT_CHARS, Card, Rank, Suit
 from table.draw import DrawCategory, DrawValue
 from table.evaluate import Category
 from table.tock_marks import Mark, SizeClass
-from web.words import NP_, N_, Words, counted
+from web.words import N_, NP_, Words, counted
 
 __all__ = [
     "card_words",

@@ -20,7 +20,7 @@ from typing import Any
 from table.cards import SUIT_CHARS, Card
 from table.evaluate import Category
 from table.tock_marks import Mark, SizeClass
-from web.words import NP_, N_, Words, counted
+from web.words import N_, NP_, Words, counted
 from web.words.hands import (
     card_words,
     category_name,

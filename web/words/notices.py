@@ -58,7 +58,8 @@ def say_warning(words: Words, warning: dict[str, Any]) -> dict[str, Any]:
 _VARIANTS = {"holdem": N_("Texas Hold'em"), "tock": N_("Tock-Poker"), "draw": N_("Five-card draw"),
              "lowball": N_("Petite Misère (lowball)")}  # fmt: skip
 _PHASES = {"first betting": N_("first betting round"), "draw": N_("the draw"),
-           "second betting": N_("second betting round"), "showdown": N_("showdown"), "complete": N_("hand over")}  # fmt: skip
+           "second betting": N_("second betting round"), "showdown": N_("showdown"),
+           "complete": N_("hand over")}  # fmt: skip
 _LOW_RULES = {"ace-to-five": N_("ace-to-five"), "deuce-to-seven": N_("deuce-to-seven")}
 
 
@@ -73,8 +74,9 @@ def draw_game_words(words: Words, game: dict[str, Any]) -> dict[str, Any]:
         parts[0] = f"{parts[0]}, {words(_LOW_RULES[rules['lowball']])}"
     if rules.get("jokers"):
         parts.append(counted("{n} joker", "{n} jokers", int(rules["jokers"]), words))
-    if rules.get("wild_rank") in RANK_CHARS:
-        parts.append(words("{ranks} wild", ranks=rank_plural(words, RANK_CHARS.index(rules["wild_rank"]))))
+    wild = rules.get("wild_rank")
+    if isinstance(wild, str) and len(wild) == 1 and wild in RANK_CHARS:
+        parts.append(words("{ranks} wild", ranks=rank_plural(words, RANK_CHARS.index(wild))))
     if rules.get("max_draw") is not None:
         parts.append(words("draw up to {n}", n=rules["max_draw"]))
     if rules.get("two_players"):
