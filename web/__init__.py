@@ -152,15 +152,18 @@ def create_app(
 
 
 def _warm_up() -> None:
-    """Build the hand evaluator's tables (seven-card ranks, hand names) now, on a spare thread:
-    the first showdown would otherwise wait for them (a few hundred ms) before any phone hears
-    of the result."""
+    """Build the hand evaluator's tables (seven-card ranks, hand names) and read the catalogs now,
+    on a spare thread: the first showdown would otherwise wait for them (a few hundred ms) before
+    any phone hears of the result."""
     import threading
 
     from web.present import describe_shown  # the hand evaluator (numpy) loads with an app, not with web
+    from web.words import languages, words_for
 
     def warm() -> None:
         describe_shown(["As", "Kd"], ["Qh", "Jc", "9s", "2c", "3d"])  # the table of hands without a flush
         describe_shown(["As", "Ks"], ["Qs", "Js", "Ts", "2c", "3d"])  # and with one
+        for language in languages():  # each catalog is read once (about 0.1 s): not on a phone's first page
+            words_for(language)
 
     threading.Thread(target=warm, daemon=True, name="tocktable-warm-up").start()

@@ -317,3 +317,14 @@ def test_the_state_names_hands_in_the_phones_language(service: Any, tmp_path: Pa
     assert "Brelan de rois" in winners
     history = client.get("/api/history", headers={"Accept-Language": "fr"}).get_json()
     assert "Brelan de rois" in {w["hand"] for h in history["hands"] for w in h["winners"]}
+
+
+def test_an_install_carries_every_catalog() -> None:
+    """A wheel (the Pi's plain install) holds the files ``[tool.setuptools.package-data]`` names:
+    every catalog must be among them, since they are read from their ``.po`` at start-up."""
+    import tomllib
+
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["web"]
+    shipped = {path for pattern in patterns for path in (ROOT / "web").glob(pattern)}
+    catalogs = set((ROOT / "web" / "translations").glob("*/LC_MESSAGES/messages.po"))
+    assert catalogs and catalogs <= shipped
