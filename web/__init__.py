@@ -158,7 +158,7 @@ def _warm_up() -> None:
     import threading
 
     from web.present import describe_shown  # the hand evaluator (numpy) loads with an app, not with web
-    from web.words import languages, words_for
+    from web.words import languages, words_for  # Babel loads with an app, not with web (the service imports web)
 
     def warm() -> None:
         describe_shown(["As", "Kd"], ["Qh", "Jc", "9s", "2c", "3d"])  # the table of hands without a flush

@@ -21,7 +21,7 @@ from flask import Blueprint, Response, jsonify
 
 from web.context import WebContext, context
 from web.language import words
-from web.lens import lens_text, lens_worker
+from web.lens import lens_worker
 from web.protocols import LensFeed, Published, Subscription
 from web.words import Words
 
@@ -126,7 +126,7 @@ class _Stream:
         if kind == "state":
             data = self._ctx.presenter.text(item, host=self._host, words=self._words)
         else:
-            data = lens_text(item, self._words)
+            data = self._ctx.lens_texts.text(item, self._words)
         return f"id: {item.version}\nevent: {kind}\ndata: {data}\n\n"
 
     def close(self) -> None:

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import json
 import threading
-from collections import OrderedDict
 from typing import Any, Literal
 
 from flask import Blueprint, Response, current_app
 
+from web.context import context
 from web.language import words
-from web.protocols import LensFeed, Published, TableService
-from web.words import SOURCE_LANGUAGE, Words, words_for
+from web.protocols import LensFeed, TableService
 from web.words.lens import lens_words
 
 LENS_EXTENSION = "tocktable.lens"
@@ -49,31 +48,14 @@ def lens_worker() -> LensFeed | None:
     return worker
 
 
-_lock = threading.Lock()
-_said: OrderedDict[tuple[int, str], tuple[Published, str]] = OrderedDict()
-
-
-def lens_text(published: Published, spoken: Words | None = None) -> str:
-    """A published lens document in the language of ``spoken`` (English by default), as JSON
-    text: worked out once per document and language (keyed by identity, like the presenter's)."""
-    spoken = spoken or words_for(SOURCE_LANGUAGE)
-    key = (id(published), spoken.language)
-    with _lock:
-        cached = _said.get(key)
-        if cached is not None and cached[0] is published:
-            return cached[1]
-        text = json.dumps(lens_words(spoken, json.loads(published.json)), separators=(",", ":"))
-        _said[key] = (published, text)
-        while len(_said) > 16:
-            _said.popitem(last=False)
-        return text
-
-
 @lens_api.get("/lens")
 def lens_json() -> Response:
     """The latest lens, as JSON, in the phone's language."""
     worker = lens_worker()
-    text = lens_text(worker.latest(), words()) if worker is not None else json.dumps(lens_words(words(), OFF))
+    if worker is None:
+        text = json.dumps(lens_words(words(), OFF))
+    else:
+        text = context().lens_texts.text(worker.latest(), words())
     response = Response(text, mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -108,6 +90,10 @@ LENS_SEAT = _obj(
         "best": _null({**_STR, "description": "the best hand category it can still make"}),
         "best_example": _null(_STR),
         "best_hand": _null(_STR),
+        "best_key": _null({"type": "array", "items": _INT,
+                           "description": "best_hand as the evaluator's key: the category, then the ranks (0 = two)"}),
+        "example": _null(_obj(["ranks", "suit"], {"ranks": {"type": "array", "items": _INT}, "suit": _STR},
+                              "what names best_example: its cards' ranks and the suit of the first")),
         "nuts": _null({**_BOOL, "description": "whether it can hold the nuts (null: too many boards to tell)"}),
         "outs": _null({"type": "array", "items": _STR, "description": "with one card to come: the cards that "
                        "win or split for it"}),

@@ -328,3 +328,25 @@ def test_an_install_carries_every_catalog() -> None:
     shipped = {path for pattern in patterns for path in (ROOT / "web").glob(pattern)}
     catalogs = set((ROOT / "web" / "translations").glob("*/LC_MESSAGES/messages.po"))
     assert catalogs and catalogs <= shipped
+
+
+def test_the_lens_is_said_once_per_document_and_language() -> None:
+    from dataclasses import dataclass
+
+    from web.lens_texts import LensTexts
+
+    @dataclass
+    class Published:
+        version: int
+        json: str
+
+        def to_dict(self) -> dict[str, Any]:
+            return dict(__import__("json").loads(self.json))
+
+    view = showdown(["Ah Ad", "Kh Qh"], "As 9h Th 2d 3h").to_json()
+    doc = Published(3, __import__("json").dumps({"version": 3, "note": "", "lens": view, "history": None}))
+    texts = LensTexts()
+    french, english = texts.text(doc, FR), texts.text(doc, EN)
+    assert texts.text(doc, FR) is french and texts.text(doc, EN) is english  # the same text for every phone
+    assert "brelan d’as" in french and "three of a kind, aces" in english and french != english
+    assert texts.text(Published(3, doc.json), FR) is not french  # another document: worked out again
