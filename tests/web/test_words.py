@@ -351,3 +351,14 @@ def test_the_lens_is_said_once_per_document_and_language() -> None:
     said = __import__("json").loads(french)["lens"]["seats"][0]["explanation"][0]
     assert said.endswith("un brelan d’as.") and "three of a kind, aces" in english
     assert texts.text(Published(3, doc.json), FR) is not french  # another document: worked out again
+
+
+def test_a_refused_login_is_said_in_french_and_switches_back_to_a_page(client: Any) -> None:
+    page = client.get("/admin", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert token
+    refused = client.post("/admin/login", data={"pin": "000000", "csrf_token": token.group(1)},
+                          headers={"Accept-Language": "fr"})  # fmt: skip
+    html = refused.get_data(as_text=True)
+    assert refused.status_code == 401 and "code PIN faux" in html and page_language(html) == "fr"
+    assert 'href="/language/en?next=/"' in html  # not back to /admin/login, which answers only a POST
