@@ -362,3 +362,20 @@ def test_a_refused_login_is_said_in_french_and_switches_back_to_a_page(client: A
     html = refused.get_data(as_text=True)
     assert refused.status_code == 401 and "code PIN faux" in html and page_language(html) == "fr"
     assert 'href="/language/en?next=/"' in html  # not back to /admin/login, which answers only a POST
+
+
+@pytest.mark.parametrize(
+    ("cards", "rule", "french"),
+    [
+        ("5h 4d 3c 2s Ah", "ace-to-five", "Cinq-quatre bas (5-4-3-2-A)"),
+        ("7h 5h 4h 3h 2h", "deuce-to-seven", "Couleur, sept-cinq bas (7-5-4-3-2)"),
+        ("Kh Kd 4c 3s 2h", "ace-to-five", "Paire de rois (K-K-4-3-2)"),
+        ("5h 4d 3c 2s Jk", "ace-to-five", "Cinq-quatre bas (5-4-3-2-A) (avec le Fou)"),
+    ],
+)
+def test_petite_misere_hands_are_named_as_the_evaluator_names_them(cards: str, rule: str, french: str) -> None:
+    from table.draw import evaluate_low
+
+    value = evaluate_low(cards, rule=rule)
+    assert draw_hand_name(EN, value) == value.describe()
+    assert draw_hand_name(FR, value) == french
