@@ -18,8 +18,9 @@ Every result has ``to_json()``: plain dicts, lists, strings and numbers for the 
 >>> view = lens(["h:large h:large", "c:small s:ace"], ["h:large", "h:small", "h:medium", "d:small", "c:large"])
 >>> view.street, view.seats[0].best.label, view.seats[1].best_hand
 ('preflop', 'Flush', 'Full house, fives full of kings')
->>> view.seats[0].explanation[0]
-'Seat 1 shows two large hearts and the board has three hearts: a flush is possible.'
+>>> lesson = view.seats[0].explanation[0]  # a value; web/words/lens.py says it in a phone's language
+>>> lesson.kind, lesson.fields["suit"], lesson.fields["board_count"]
+('shows_flush_draw', 'h', 3)
 >>> round(view.seats[0].equity, 3), view.exact
 (0.984, True)
 """
