@@ -180,6 +180,8 @@ class DemoOptions:
     models read as jacks: the reader learns them from the host's corrections) or a renderer deck
     style (``vision.render.scene.SceneSpec.deck``, e.g. ``"holdout-de-3"``, to teach from the
     set-up page)."""
+    language: str | None = None
+    """The pages' language on every phone that has not chosen one with the switch (``--lang``)."""
 
 
 @contextmanager
@@ -238,7 +240,7 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
         app = None
         if options.web:
             app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim, zones=zones, dry_run=dry_run,
-                             deck=teacher)  # fmt: skip
+                             deck=teacher, language=options.language)  # fmt: skip
             server = stack.enter_context(_closing(WebServer(app, _demo_host(options), port).start()))
             lock.update(port=server.port)
             shown = lan_address() if options.lan else "127.0.0.1"

@@ -20,6 +20,7 @@ from table.session import SessionSettings
 from table.steps import NewSession
 from web.history import History
 from web.join import join_url
+from web.lens_texts import LensTexts
 from web.present import Presenter, chip_set_named
 from web.protocols import AimAdvisor, Camera, DeckTutor, DryRunner, TableService, WebConfig, ZoneEditor
 from web.security import PinGuard
@@ -62,6 +63,8 @@ class WebContext:
     settings_file: Path | None = None
     dice: Any = None
     """The poker dice referee page's state (web.dice.DiceTable)."""
+    lens_texts: LensTexts = field(default_factory=LensTexts)
+    """The published lens in each phone's language."""
     closing: threading.Event = field(default_factory=threading.Event)
     """Set when the server stops: every SSE stream ends within a second."""
     _streams: int = 0

@@ -213,6 +213,9 @@ class WebSettings(Protocol):
     def port(self) -> int: ...
     @property
     def admin_pin(self) -> str: ...
+    @property
+    def language(self) -> str:
+        """The pages' language for a phone that asks for none the pages speak (``web.words.languages()``)."""
 
 
 class TableSettings(Protocol):

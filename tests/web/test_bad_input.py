@@ -123,7 +123,7 @@ def test_a_failing_route_answers_a_json_500_without_the_traceback(app: Any, clie
     app.config["TESTING"] = False  # as in production: the error is answered, not raised into the test
     app.config["PROPAGATE_EXCEPTIONS"] = False
 
-    def broken(_: Any) -> str:
+    def broken(*_: Any, **__: Any) -> str:
         raise RuntimeError("secret detail")
 
     app.extensions[EXTENSION].presenter.text = broken
