@@ -32,7 +32,6 @@ from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
-import cv2
 import numpy as np
 
 from table.cards import Card
@@ -55,9 +54,6 @@ if TYPE_CHECKING:
     from vision.mark_reader import MarkReader
     from vision.small import SmallReader
     from vision.suit_witness import SuitWitness
-
-OWN_SHARE = 12
-"""While the helper thread reads the corners, the reading thread reads those of 1 card in this many."""
 
 
 class Looker(Protocol):
@@ -109,19 +105,33 @@ class Find(Stage):
     def start(self, image: np.ndarray, looker: Looker, *, threshold: float, sizes: tuple[int, int],
               min_height: float = 0.0) -> Evidence:  # fmt: skip
         """The evidence of a frame: its cards' outlines. While the detector works, the helper thread
-        makes what the later stages need of the frame: its grey copy (for the outlines' rims) and
-        the pyramid level the thumbnails come from."""
+        fills the pyramid level the thumbnails of a frame's usual cards come from, where that level
+        is cheap to make whole (:data:`PREFILL_PIXELS`); in a larger frame the levels are filled
+        only round the cards that need them, as the later stages sample them."""
         pyramid = Pyramid(image)
-        prepared = looker.helper().submit(_prepare, image, pyramid)
-        try:
-            outlines = looker.detect(image, gray=prepared.result)
-        except BaseException:
-            wait([prepared])  # the pyramid is the helper's until then; this thread's error is the one raised
-            raise
-        prepared.result()
+        if image.shape[0] * image.shape[1] > PREFILL_PIXELS:
+            outlines = looker.detect(image)
+        else:
+            prepared = looker.helper().submit(pyramid.level_for, _THUMB_SHRINK)
+            try:
+                outlines = looker.detect(image)
+            except BaseException:
+                wait([prepared])  # the pyramid is the helper's until then; this thread's error is the one raised
+                raise
+            prepared.result()
         corners = np.stack([o.corners for o in outlines]) if outlines else np.zeros((0, 4, 2))
         return Evidence(image, pyramid, threshold, corners, np.array([o.partial for o in outlines], bool),
                         np.array([o.fit for o in outlines], np.float64), *sizes, min_height=min_height)  # fmt: skip
+
+
+PREFILL_PIXELS = 1920 * 1080
+"""Frames of at most this many pixels get their first half-size level made whole while the detector
+works (about a millisecond at 1280×720; at 4608×2592 it would be about 9 ms of a core, and the
+cards of such a frame are seldom large enough to be sampled from it)."""
+
+_THUMB_SHRINK = 2.5
+"""How many times smaller than the frame a thumbnail of a card about 125 pixels tall is: the first
+half-size level (:meth:`vision.rectify.Pyramid.level_for`)."""
 
 
 class FindClassical(Find):
@@ -134,7 +144,7 @@ class FindClassical(Find):
 class Corners(Stage):
     """Both index corners of every card read by the corner models on the helper thread, while this
     thread runs the card model (P(face up)) on every card and reads the backs of those it takes for
-    face down (that is less work, so it also reads the corners of 1 card in :data:`OWN_SHARE`).
+    face down (as much work: the corner models run once, on every card, with no second call's cost).
     A card whose corners plainly show an index is face up whatever the card model says, and its card
     embedding (kept for the enrollment of backs) is left empty. What the backs and orient stages
     need of the cards taken for backs (their marks; the card model's view of them turned a quarter),
@@ -159,8 +169,7 @@ class Corners(Stage):
         rows = np.flatnonzero(~evidence.too_small)  # a smaller card's index says nothing the models can read
         n = len(rows)
         crops = index_crops(evidence.frame, [quads[i] for i in rows], pyramid=evidence.pyramid)
-        split = n - n // OWN_SHARE
-        corner_job = looker.helper().submit(looker.classify_indices, crops[: 2 * split]) if split else None
+        corner_job = looker.helper().submit(looker.classify_indices, crops) if n else None
         try:
             p_face, card_embedding = looker.classify_cards(thumbnails(evidence.frame, quads, pyramid=evidence.pyramid))
             maybe_down = np.flatnonzero(p_face <= FACE_UP)
@@ -172,16 +181,12 @@ class Corners(Stage):
             if self.ink_look and len(maybe_up):
                 evidence.red_ink[rows[maybe_up]] = red_inks(crops.reshape(n, 2, *crops.shape[1:])[maybe_up].reshape(
                     -1, *crops.shape[1:]))  # fmt: skip
-            last = looker.classify_indices(crops[2 * split :]) if split < n else None
         except BaseException:
             if corner_job is not None:
                 wait([corner_job])  # the helper is done with the frame; this thread's error is the one raised
             raise
         if corner_job is not None:
-            readings = corner_job.result()
-            if last is not None:
-                readings = {key: np.concatenate([value, last[key]]) for key, value in readings.items()}
-            evidence.set_readings(rows, readings)
+            evidence.set_readings(rows, corner_job.result())
         _take_card_model(evidence, np.arange(len(evidence)), p_face, card_embedding)
 
 
@@ -518,11 +523,3 @@ class Pipeline:
             if timings is not None:
                 timings[stage.name] = timings.get(stage.name, 0.0) + 1000 * (time.perf_counter() - start)
         return evidence
-
-
-def _prepare(image: np.ndarray, pyramid: Pyramid) -> np.ndarray:
-    """The frame in grey, and the pyramid's first half-size level filled (thumbnails of cards of
-    the usual size are warped from it)."""
-    pyramid.level_for(2.5)
-    grey: np.ndarray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    return grey

@@ -1,7 +1,8 @@
 """The fast paths of the card reader's steps after detection give exactly what the slow ones gave.
 
 Each speed-up is checked against a plain reference kept here: the pyramid filled tile by tile
-against ``cv2.pyrDown`` of whole levels, the mark reader's batch against card-by-card reading,
+against ``cv2.pyrDown`` of whole levels, the grey made only round the outlines against the whole
+frame in grey, the mark reader's batch against card-by-card reading,
 and its shortcuts (the ink's components found once, candidate pips filtered with numpy, the shape
 matched against the pip's colour only, the radial profile in a box, the median) against the
 straightforward versions they replaced. No timing here: speed is measured by bench/marks.py.
@@ -22,7 +23,7 @@ import vision.mark_reader as mr
 from table.cards import Suit
 from vision.mark_reader import MarkReader, centre_patch
 from vision.mark_samples import card_shot, sticker_back
-from vision.rectify import Pyramid, _warp, card_homography, index_crops, order_corners, thumbnails
+from vision.rectify import Pyramid, _warp, card_homography, grey_near, index_crops, order_corners, thumbnails
 from vision.scene import PlacedCard, SceneSpec, deal_rows, render_scene
 
 
@@ -231,6 +232,48 @@ def test_card_regions_of_many_cards_equal_the_one_card_reference() -> None:
         assert np.array_equal(fast, np.stack([_reference_card_region(whole, q, box, size) for q in quads]))
 
 
+# ------------------------------------------------------------------------------ grey near the outlines
+def test_grey_near_outlines_is_the_whole_frame_s_grey_there_and_nothing_is_converted_far_away() -> None:
+    rng = np.random.default_rng(41)
+    frame = cv2.GaussianBlur(rng.integers(0, 256, (900, 1600, 3), dtype=np.uint8), (0, 0), 1.2)
+    whole = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    quads = np.stack(_random_quads(rng, 900, 1600, 40))
+    small = quads[np.ptp(quads, axis=1).max(axis=1) < 300][:6]  # a few cards: pieces, not the whole frame
+    assert len(small) >= 3
+    for batch, margin in ((small, 5.0), (small, np.arange(len(small)) + 2.0), (quads, 3.0)):
+        grey = grey_near(frame, batch, margin)
+        low = np.floor(batch.min(axis=1) - np.reshape(margin, (-1, 1))).clip(0, [1600, 900]).astype(int)
+        high = np.ceil(batch.max(axis=1) + np.reshape(margin, (-1, 1)) + 1).clip(0, [1600, 900]).astype(int)
+        near = np.zeros(whole.shape, bool)
+        for (x0, y0), (x1, y1) in zip(low, high, strict=True):
+            near[y0:y1, x0:x1] = True
+        assert near.any() and np.array_equal(grey[near], whole[near])
+        if batch is small:
+            assert not near.all() and not grey[~near].any()  # far away: not converted
+    nan = small.copy()
+    nan[0, 0, 0] = np.nan
+    assert np.array_equal(grey_near(frame, nan, 4.0), whole)  # nothing finite to go by: all of it
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (2304, 1296)])
+def test_outlines_refined_on_the_grey_near_them_equal_those_refined_on_the_whole_grey_frame(size) -> None:  # type: ignore[no-untyped-def]
+    from vision.reader import CardReader
+
+    reader = CardReader.default()
+    rng = np.random.default_rng(size[0])
+    compared = 0
+    for k in range(2):
+        cards = tuple(replace(c, height=c.height * 720 / size[1]) for c in deal_rows(rng, touching=k == 1))
+        image = render_scene(SceneSpec(cards=cards, size=size, seed=4500 + k, deck=f"holdout-{k}")).image
+        near = reader.detect(image)
+        whole = reader.detect(image, gray=lambda image=image: cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+        assert len(near) == len(whole) >= 8
+        for a, b in zip(near, whole, strict=True):
+            assert np.array_equal(a.corners, b.corners) and (a.partial, a.fit) == (b.partial, b.fit)
+        compared += len(near)
+    assert compared >= 16
+
+
 # ------------------------------------------------------------------------------ mark reader
 def test_reading_a_frame_at_once_equals_reading_card_by_card(samples: list) -> None:  # type: ignore[type-arg]
     reader = MarkReader()
@@ -348,13 +391,15 @@ def test_the_reader_s_corners_are_in_order_already_so_marks_read_alike_either_wa
 
 
 def _read_step_by_step(reader, image):  # type: ignore[no-untyped-def]
-    """The whole read one step after the other on this thread: the corners, the card model only for
+    """The whole read one step after the other on this thread: the outlines refined on the whole
+    frame in grey, the pyramid's levels filled as the warps need them, the corners of every card in
+    one call, the card model only for
     cards whose corners show no plain index, the backs only once the sides are known; then the
     pipeline's other stages. Also how many readings those other stages changed."""
     from vision.evidence import Evidence
     from vision.stages import Sources
 
-    outlines = reader.detect(image)
+    outlines = reader.detect(image, gray=lambda: cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))  # the whole frame grey
     quads = [o.corners for o in outlines]
     pyramid = Pyramid(image)
     evidence = Evidence(image, pyramid, reader.settings.threshold, np.stack(quads),
