@@ -155,14 +155,17 @@ class Corners(Stage):
     name = "corners"
     files = ("corners.onnx", "card.onnx")
 
-    def __init__(self, backs: Backs | None, *, turned_look: bool = False, ink_look: bool = False) -> None:
+    def __init__(self, backs: Backs | None, *, turned_look: bool = False, ink_look: bool = False,
+                 small: Small | None = None) -> None:  # fmt: skip
         """``backs``: the backs stage, whose marks are read here beside the corner models;
         ``turned_look``: also show the card model the cards it takes for backs turned a quarter
         (for the orient stage); ``ink_look``: also measure the index ink of the cards it takes for
-        face up (for the ink stage); both beside the corner models too."""
+        face up (for the ink stage); both beside the corner models too. ``small``: the small stage,
+        whose cards the helper thread reads once it has read the corners (:meth:`Small.ahead`)."""
         self.backs = backs
         self.turned_look = turned_look
         self.ink_look = ink_look
+        self.small = small
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
         quads = list(evidence.corners)
@@ -170,6 +173,8 @@ class Corners(Stage):
         n = len(rows)
         crops = index_crops(evidence.frame, [quads[i] for i in rows], pyramid=evidence.pyramid)
         corner_job = looker.helper().submit(looker.classify_indices, crops) if n else None
+        if self.small is not None:
+            self.small.ahead(evidence, looker)
         try:
             p_face, card_embedding = looker.classify_cards(thumbnails(evidence.frame, quads, pyramid=evidence.pyramid))
             maybe_down = np.flatnonzero(p_face <= FACE_UP)
@@ -281,34 +286,76 @@ class Small(Stage):
     and at least as tall as the small-card reader's smallest (:mod:`vision.small`), read whole by
     that reader. An outline too nearly square to say which side is long is read both ways, and the
     way the reader less takes for "nothing to name" is kept (it was trained to answer that for a
-    card straightened a quarter turn wrong)."""
+    card straightened a quarter turn wrong). The corners stage has the helper thread read them
+    ahead (:meth:`ahead`), while it reads the others; the reading is kept here when the cards asked
+    and their outlines are still those it was made for, else they are read again."""
 
     name = "small"
     files = ("small.onnx", "small.json")
+
+    @staticmethod
+    def _asked(evidence: Evidence, reader: SmallReader) -> np.ndarray:
+        out: np.ndarray = evidence.too_small & reader.reads(card_heights(evidence.corners))
+        return out
+
+    def ahead(self, evidence: Evidence, looker: Looker) -> None:
+        """Start reading the small cards on the helper thread (from a pyramid of its own: the same
+        pixels, and none of this thread's to share); :meth:`run` takes the reading."""
+        reader = looker.small_reader
+        if reader is None:
+            return
+        quads = evidence.corners[self._asked(evidence, reader)]
+        if len(quads):
+            job = looker.helper().submit(_small_readings, reader, evidence.frame, quads, Pyramid(evidence.frame))
+            evidence.ahead[self.name] = (quads, job)
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
         reader = looker.small_reader
         if reader is None:
             raise ModelError("the small stage runs without its model: make the reader with it in its stages")
         evidence.small_threshold = reader.settings.threshold
-        asked = evidence.too_small & reader.reads(card_heights(evidence.corners))
+        asked = self._asked(evidence, reader)
         evidence.asked[self.name] = asked
         rows = np.flatnonzero(asked)
+        made = evidence.ahead.pop(self.name, None)
         if not len(rows):
             return
         quads = evidence.corners[rows]
-        p = reader.probabilities(whole_cards(evidence.frame, list(quads), pyramid=evidence.pyramid))
+        p, again = np.zeros((len(rows), NOTHING + 1)), np.full((len(rows), NOTHING + 1), np.nan)
+        fresh = np.ones(len(rows), bool)
+        if made is not None:  # the cards whose outline is still the one read ahead
+            made_quads, (made_p, made_doubt, made_again) = made[0], made[1].result()
+            turned_p = np.full((len(made_quads), NOTHING + 1), np.nan)
+            turned_p[made_doubt] = made_again
+            same = (quads[:, None] == made_quads[None]).all(axis=(2, 3))  # (rows, made)
+            fresh = ~same.any(axis=1)
+            took = same.argmax(axis=1)[~fresh]
+            p[~fresh], again[~fresh] = made_p[took], turned_p[took]
+        if fresh.any():  # a card moved since (turned by the orient stage, say), or nothing read ahead
+            new_p, new_doubt, new_again = _small_readings(reader, evidence.frame, quads[fresh], evidence.pyramid)
+            p[fresh] = new_p
+            again[np.flatnonzero(fresh)[new_doubt]] = new_again
         doubt = np.flatnonzero(ambiguous(quads))
         if len(doubt):
             other = turned(quads[doubt])
-            again = reader.probabilities(whole_cards(evidence.frame, list(other), pyramid=evidence.pyramid))
-            better = again[:, NOTHING] < p[doubt, NOTHING]
+            better = again[doubt, NOTHING] < p[doubt, NOTHING]
             if better.any():
                 evidence.move(rows[doubt[better]], other[better])
-                p[doubt[better]] = again[better]
+                p[doubt[better]] = again[doubt[better]]
         evidence.small[rows] = True
         evidence.small_best[rows] = p[:, :NOTHING].argmax(axis=1)
         evidence.small_posterior[rows] = p[:, :NOTHING].max(axis=1)
+
+
+def _small_readings(reader: SmallReader, frame: np.ndarray, quads: np.ndarray,
+                    pyramid: Pyramid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """The small-card reader's probabilities of the cards ``quads`` (N, 53), which of them are too
+    nearly square to say which side is long, and the probabilities of those turned a quarter."""
+    p = reader.probabilities(whole_cards(frame, list(quads), pyramid=pyramid))
+    doubt = np.flatnonzero(ambiguous(quads))
+    again = (reader.probabilities(whole_cards(frame, list(turned(quads[doubt])), pyramid=pyramid)) if len(doubt)
+             else np.zeros((0, NOTHING + 1)))  # fmt: skip
+    return p, doubt, again
 
 
 class Witness(Stage):
@@ -494,14 +541,19 @@ class Pipeline:
             raise ModelError(f"the reader's stages must start with find (or find_classical) then corners; got "
                              f"{', '.join(names) or 'none'}")  # fmt: skip
         backs = Backs() if "backs" in names else None
+        small = Small() if "small" in names else None
         stages: list[Stage] = []
         for name in names[1:]:
             if name in ("find", "find_classical"):
                 raise ModelError("only one finder (find or find_classical) may be listed, and first")
             if name == "corners":
-                stages.append(Corners(backs, turned_look="orient" in names, ink_look="ink" in names))
+                stages.append(Corners(backs, turned_look="orient" in names, ink_look="ink" in names, small=small))
+            elif name == "backs" and backs is not None:
+                stages.append(backs)
+            elif name == "small" and small is not None:
+                stages.append(small)
             else:
-                stages.append(backs if name == "backs" and backs is not None else STAGES[name]())
+                stages.append(STAGES[name]())
         finder = Find() if names[0] == "find" else FindClassical()
         return Pipeline(finder, tuple(stages))
 

@@ -479,3 +479,38 @@ def test_card_shapes_of_many_quads_are_judged_as_one_by_one() -> None:
     expected = [card_shaped(q) for q in quads]
     assert 0.2 < np.mean(expected) < 0.9  # both answers are exercised
     assert card_shaped_many(np.array(quads)).tolist() == expected
+
+
+def test_small_cards_read_ahead_on_the_helper_read_as_at_their_stage_s_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The corners stage has the helper thread read the cards too small for their index ahead of the
+    small stage's turn; the readings equal those of a reader that reads them at that turn only,
+    including a card the orient stage turned since (read again then)."""
+    import threading
+
+    import vision.stages as stages
+    from vision.reader import CardReader
+
+    ahead, plain = CardReader.default(), CardReader.default()
+    for stage in plain.pipeline.stages:
+        if isinstance(stage, stages.Corners):
+            stage.small = None  # no look ahead: the small stage reads its cards itself
+    where: list[str] = []
+    original = stages._small_readings
+
+    def recorded(*args, **kwargs):  # type: ignore[no-untyped-def]
+        where.append(threading.current_thread().name)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(stages, "_small_readings", recorded)
+    rng = np.random.default_rng(77)
+    small = 0
+    for k in range(3):
+        cards = tuple(replace(c, height=float(rng.uniform(0.04, 0.06)), angle=float(rng.uniform(-40, 40)))
+                      for c in deal_rows(rng, count=14))  # fmt: skip
+        image = render_scene(SceneSpec(cards=cards, size=(2304, 1296), seed=4600 + k, deck=f"holdout-{k}")).image
+        fast, slow = ahead.read(image), plain.read(image)
+        assert np.array_equal(fast.card_ids, slow.card_ids) and np.array_equal(fast.face_up, slow.face_up)
+        assert np.array_equal(fast.corners, slow.corners) and np.array_equal(fast.confidence, slow.confidence)
+        small += int(ahead.evidence(image).asked["small"].sum())
+    assert small >= 20  # many small cards were compared
+    assert any(name.startswith("tocktable-corners") for name in where)  # read ahead on the helper
