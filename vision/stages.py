@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
@@ -156,16 +156,18 @@ class Corners(Stage):
     files = ("corners.onnx", "card.onnx")
 
     def __init__(self, backs: Backs | None, *, turned_look: bool = False, ink_look: bool = False,
-                 small: Small | None = None) -> None:  # fmt: skip
+                 small: Small | None = None, witness: Witness | None = None) -> None:  # fmt: skip
         """``backs``: the backs stage, whose marks are read here beside the corner models;
         ``turned_look``: also show the card model the cards it takes for backs turned a quarter
         (for the orient stage); ``ink_look``: also measure the index ink of the cards it takes for
-        face up (for the ink stage); both beside the corner models too. ``small``: the small stage,
-        whose cards the helper thread reads once it has read the corners (:meth:`Small.ahead`)."""
+        face up (for the ink stage); both beside the corner models too. ``small``, ``witness``: the
+        small and suit_witness stages, whose work the helper thread begins once it has read the
+        corners (:meth:`Small.ahead`, :meth:`Witness.ahead`)."""
         self.backs = backs
         self.turned_look = turned_look
         self.ink_look = ink_look
         self.small = small
+        self.witness = witness
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
         quads = list(evidence.corners)
@@ -175,6 +177,8 @@ class Corners(Stage):
         corner_job = looker.helper().submit(looker.classify_indices, crops) if n else None
         if self.small is not None:
             self.small.ahead(evidence, looker)
+        if self.witness is not None and corner_job is not None:
+            self.witness.ahead(evidence, looker, rows, corner_job)
         try:
             p_face, card_embedding = looker.classify_cards(thumbnails(evidence.frame, quads, pyramid=evidence.pyramid))
             maybe_down = np.flatnonzero(p_face <= FACE_UP)
@@ -360,10 +364,23 @@ def _small_readings(reader: SmallReader, frame: np.ndarray, quads: np.ndarray,
 
 class Witness(Stage):
     """The suit symbols of the card's body (:mod:`vision.suit_witness`), asked for the face-up cards
-    whose suit the corners leave in doubt and that the body could still lift to the threshold."""
+    whose suit the corners leave in doubt and that the body could still lift to the threshold.
+    The corners stage has the helper thread find and read the symbols ahead (:meth:`ahead`) of the
+    cards the corner models plainly see an index on and would ask about; a card asked here whose
+    outline is one of those takes them, the others are looked at here."""
 
     name = "suit_witness"
     files = ("suits.onnx", "suits.json")
+
+    def ahead(self, evidence: Evidence, looker: Looker, rows: np.ndarray, readings: Future[dict[str, np.ndarray]]
+              ) -> None:  # fmt: skip
+        """Once the helper thread has made the corner ``readings`` of the cards ``rows``, have it read
+        the symbols of those it would ask about, from a pyramid of its own; :meth:`run` takes them."""
+        witness = looker.suit_witness
+        if witness is not None and len(rows):
+            quads = evidence.corners[rows]
+            job = looker.helper().submit(_symbols_ahead, witness, evidence.frame, quads, readings, evidence.threshold)
+            evidence.ahead[self.name] = (quads, job)
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
         witness = looker.suit_witness
@@ -372,10 +389,38 @@ class Witness(Stage):
         asked = (witness.asked(evidence.posteriors, threshold=evidence.threshold) & evidence.face_up
                  & ~evidence.too_small)  # fmt: skip
         evidence.asked[self.name] = asked
-        if asked.any():
-            likelihood = witness.evidence(evidence.frame, evidence.corners, evidence.posteriors,
-                                          pyramid=evidence.pyramid, asked=asked)  # fmt: skip
-            evidence.set_posteriors(apply_evidence(evidence.posteriors, likelihood))
+        made = evidence.ahead.pop(self.name, None)
+        if not asked.any():
+            return
+        picked = np.flatnonzero(asked)
+        quads = evidence.corners[picked]
+        symbols: list[np.ndarray | None] = [None] * len(picked)
+        if made is not None:
+            made_quads, made_symbols = made[1].result()
+            if len(made_quads):
+                same = (quads[:, None] == made_quads[None]).all(axis=(2, 3))  # (picked, made)
+                for k in np.flatnonzero(same.any(axis=1)).tolist():
+                    symbols[k] = made_symbols[int(same[k].argmax())]
+        fresh = [k for k, found in enumerate(symbols) if found is None]
+        if fresh:
+            bodies = witness.bodies(quads[fresh], pyramid=evidence.pyramid)
+            for k, found in zip(fresh, witness.body_symbols(list(bodies)), strict=True):
+                symbols[k] = found
+        likelihood = witness.likelihoods([found for found in symbols if found is not None], evidence.posteriors,
+                                         picked)  # fmt: skip
+        evidence.set_posteriors(apply_evidence(evidence.posteriors, likelihood))
+
+
+def _symbols_ahead(witness: SuitWitness, frame: np.ndarray, quads: np.ndarray, readings: Future[dict[str, np.ndarray]],
+                   threshold: float) -> tuple[np.ndarray, list[np.ndarray]]:  # fmt: skip
+    """The outlines of the cards whose corner ``readings`` (done by now: made before this on the
+    same thread) plainly show an index and leave the suit in doubt, and their symbols."""
+    done = readings.result()
+    chosen = witness.asked(done["posteriors"], threshold=threshold) & (done["seen"] > PLAIN_INDEX)
+    picked = quads[chosen]
+    if not len(picked):
+        return picked, []
+    return picked, witness.body_symbols(list(witness.bodies(picked, pyramid=Pyramid(frame))))
 
 
 class Ink(Stage):
@@ -542,16 +587,20 @@ class Pipeline:
                              f"{', '.join(names) or 'none'}")  # fmt: skip
         backs = Backs() if "backs" in names else None
         small = Small() if "small" in names else None
+        witness = Witness() if "suit_witness" in names else None
         stages: list[Stage] = []
         for name in names[1:]:
             if name in ("find", "find_classical"):
                 raise ModelError("only one finder (find or find_classical) may be listed, and first")
             if name == "corners":
-                stages.append(Corners(backs, turned_look="orient" in names, ink_look="ink" in names, small=small))
+                stages.append(Corners(backs, turned_look="orient" in names, ink_look="ink" in names, small=small,
+                                      witness=witness))  # fmt: skip
             elif name == "backs" and backs is not None:
                 stages.append(backs)
             elif name == "small" and small is not None:
                 stages.append(small)
+            elif name == "suit_witness" and witness is not None:
+                stages.append(witness)
             else:
                 stages.append(STAGES[name]())
         finder = Find() if names[0] == "find" else FindClassical()

@@ -514,3 +514,37 @@ def test_small_cards_read_ahead_on_the_helper_read_as_at_their_stage_s_turn(monk
         small += int(ahead.evidence(image).asked["small"].sum())
     assert small >= 20  # many small cards were compared
     assert any(name.startswith("tocktable-corners") for name in where)  # read ahead on the helper
+
+
+def test_symbols_read_ahead_on_the_helper_give_the_suit_witness_s_own_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The corners stage has the helper thread read the body symbols of the cards the suit witness
+    would ask about; the readings equal those of a reader whose witness looks at every card itself."""
+    import vision.stages as stages
+    from vision.reader import CardReader
+
+    monkeypatch.setenv("TOCKTABLE_FONTS", "packages")  # the decks whose suits these scenes doubt
+    ahead, plain = CardReader.default(), CardReader.default()
+    for stage in plain.pipeline.stages:
+        if isinstance(stage, stages.Corners):
+            stage.witness = None  # no look ahead: the witness stage looks at its cards itself
+    taken: list[int] = []
+    original = stages._symbols_ahead
+
+    def recorded(*args, **kwargs):  # type: ignore[no-untyped-def]
+        quads, symbols = original(*args, **kwargs)
+        taken.append(len(quads))
+        return quads, symbols
+
+    monkeypatch.setattr(stages, "_symbols_ahead", recorded)
+    asked = 0
+    for seed in (7002, 4600, 4601, 4602):
+        rng = np.random.default_rng(seed)
+        cards = deal_rows(rng, touching=True)
+        image = render_scene(SceneSpec(cards=cards, seed=seed, deck=f"holdout-{seed}")).image
+        if seed == 7002:
+            image = _touching_scene_7002()
+        fast, slow = ahead.read(image), plain.read(image)
+        assert np.array_equal(fast.card_ids, slow.card_ids) and np.array_equal(fast.face_up, slow.face_up)
+        assert np.array_equal(fast.corners, slow.corners) and np.array_equal(fast.confidence, slow.confidence)
+        asked += int(ahead.evidence(image).asked["suit_witness"].sum())
+    assert asked >= 2 and sum(taken) >= 2  # cards were asked about, and their symbols read ahead
