@@ -32,6 +32,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
+import cv2
 import numpy as np
 
 from table.cards import Card
@@ -105,16 +106,18 @@ class Find(Stage):
     def start(self, image: np.ndarray, looker: Looker, *, threshold: float, sizes: tuple[int, int],
               min_height: float = 0.0) -> Evidence:  # fmt: skip
         """The evidence of a frame: its cards' outlines. While the detector works, the helper thread
-        fills the pyramid level the thumbnails of a frame's usual cards come from, where that level
-        is cheap to make whole (:data:`PREFILL_PIXELS`); in a larger frame the levels are filled
-        only round the cards that need them, as the later stages sample them."""
+        makes the frame's grey copy (for the outlines' rims) and fills the pyramid level the
+        thumbnails of a frame's usual cards come from, where both are cheap to make whole
+        (:data:`PREFILL_PIXELS`). In a larger frame the levels are filled only round the cards that
+        need them, as the later stages sample them, and only the frame round the outlines found is
+        made grey (:func:`vision.detect.find_cards`)."""
         pyramid = Pyramid(image)
         if image.shape[0] * image.shape[1] > PREFILL_PIXELS:
             outlines = looker.detect(image)
         else:
-            prepared = looker.helper().submit(pyramid.level_for, _THUMB_SHRINK)
+            prepared = looker.helper().submit(_prepare, image, pyramid)
             try:
-                outlines = looker.detect(image)
+                outlines = looker.detect(image, gray=prepared.result)
             except BaseException:
                 wait([prepared])  # the pyramid is the helper's until then; this thread's error is the one raised
                 raise
@@ -125,13 +128,18 @@ class Find(Stage):
 
 
 PREFILL_PIXELS = 1920 * 1080
-"""Frames of at most this many pixels get their first half-size level made whole while the detector
-works (about a millisecond at 1280×720; at 4608×2592 it would be about 9 ms of a core, and the
-cards of such a frame are seldom large enough to be sampled from it)."""
+"""Frames of at most this many pixels are made grey, and their first half-size level made whole,
+while the detector works (about a millisecond at 1280×720). At 4608×2592 that would be about 12 ms
+of a core: the cards of such a frame are seldom large enough to be sampled from that level, and
+the outlines' rims are a small part of it."""
 
-_THUMB_SHRINK = 2.5
-"""How many times smaller than the frame a thumbnail of a card about 125 pixels tall is: the first
-half-size level (:meth:`vision.rectify.Pyramid.level_for`)."""
+
+def _prepare(image: np.ndarray, pyramid: Pyramid) -> np.ndarray:
+    """The frame in grey, and the pyramid's first half-size level filled (thumbnails of cards about
+    125 pixels tall or more are warped from it)."""
+    pyramid.level_for(2.5)
+    grey: np.ndarray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return grey
 
 
 class FindClassical(Find):
@@ -147,10 +155,11 @@ class Corners(Stage):
     face down (as much work: the corner models run once, on every card, with no second call's cost).
     A card whose corners plainly show an index is face up whatever the card model says, and its card
     embedding (kept for the enrollment of backs) is left empty. What the backs and orient stages
-    need of the cards taken for backs (their marks; the card model's view of them turned a quarter),
-    and what the ink stage needs of those taken for face up (the colour of their index ink), is
-    made here too, while the corner models run. The corners of a card shorter than the corner
-    models' smallest (``reader.json`` "min_card_height") are not read: they would name nothing."""
+    need of the cards taken for backs (their marks; the card model's view of them turned a quarter)
+    is made here too, while the corner models run; what the ink stage needs of those taken for face
+    up (the colour of their index ink) the helper thread measures after the corners. The corners of
+    a card shorter than the corner models' smallest (``reader.json`` "min_card_height") are not
+    read: they would name nothing."""
 
     name = "corners"
     files = ("corners.onnx", "card.onnx")
@@ -174,7 +183,10 @@ class Corners(Stage):
         rows = np.flatnonzero(~evidence.too_small)  # a smaller card's index says nothing the models can read
         n = len(rows)
         crops = index_crops(evidence.frame, [quads[i] for i in rows], pyramid=evidence.pyramid)
-        corner_job = looker.helper().submit(looker.classify_indices, crops) if n else None
+        helper = looker.helper()
+        corner_job = helper.submit(looker.classify_indices, crops) if n else None
+        # The ink of every card's index (each card's alone), whichever the card model takes for face up.
+        ink_job = helper.submit(red_inks, crops) if n and self.ink_look else None
         if self.small is not None:
             self.small.ahead(evidence, looker)
         if self.witness is not None and corner_job is not None:
@@ -186,16 +198,18 @@ class Corners(Stage):
                 self.backs.read(evidence, maybe_down, sources)
             if self.turned_look and len(maybe_down):
                 evidence.p_face_turned[maybe_down] = _turned_look(evidence, looker, maybe_down)[0]
-            maybe_up = np.flatnonzero(p_face[rows] > FACE_UP)
-            if self.ink_look and len(maybe_up):
-                evidence.red_ink[rows[maybe_up]] = red_inks(crops.reshape(n, 2, *crops.shape[1:])[maybe_up].reshape(
-                    -1, *crops.shape[1:]))  # fmt: skip
         except BaseException:
+            # the helper is done with the frame; this thread's error is the one raised
             if corner_job is not None:
-                wait([corner_job])  # the helper is done with the frame; this thread's error is the one raised
+                wait([corner_job])
+            if ink_job is not None:
+                wait([ink_job])
             raise
         if corner_job is not None:
             evidence.set_readings(rows, corner_job.result())
+        if ink_job is not None:
+            maybe_up = np.flatnonzero(p_face[rows] > FACE_UP)
+            evidence.red_ink[rows[maybe_up]] = ink_job.result()[maybe_up]
         _take_card_model(evidence, np.arange(len(evidence)), p_face, card_embedding)
 
 
