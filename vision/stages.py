@@ -152,7 +152,7 @@ class FindClassical(Find):
 class Corners(Stage):
     """Both index corners of every card read by the corner models on the helper thread, while this
     thread runs the card model (P(face up)) on every card and reads the backs of those it takes for
-    face down (as much work: the corner models run once, on every card, with no second call's cost).
+    face down (about as much work; the corner models run once, on every card, with no second call).
     A card whose corners plainly show an index is face up whatever the card model says, and its card
     embedding (kept for the enrollment of backs) is left empty. What the backs and orient stages
     need of the cards taken for backs (their marks; the card model's view of them turned a quarter)
@@ -168,10 +168,11 @@ class Corners(Stage):
                  small: Small | None = None, witness: Witness | None = None) -> None:  # fmt: skip
         """``backs``: the backs stage, whose marks are read here beside the corner models;
         ``turned_look``: also show the card model the cards it takes for backs turned a quarter
-        (for the orient stage); ``ink_look``: also measure the index ink of the cards it takes for
-        face up (for the ink stage); both beside the corner models too. ``small``, ``witness``: the
-        small and suit_witness stages, whose work the helper thread begins once it has read the
-        corners (:meth:`Small.ahead`, :meth:`Witness.ahead`)."""
+        (for the orient stage), beside the corner models; ``ink_look``: also have the helper thread
+        measure the index ink of every card once it has read the corners, for the ink stage (kept
+        for the cards the card model takes for face up). ``small``, ``witness``: the small and
+        suit_witness stages, whose work the helper thread begins after that (:meth:`Small.ahead`,
+        :meth:`Witness.ahead`)."""
         self.backs = backs
         self.turned_look = turned_look
         self.ink_look = ink_look
