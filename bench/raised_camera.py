@@ -22,6 +22,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import onnxruntime as ort
 
 from hardware.aim import camera_height
 from hardware.camera_rig import CameraRig
@@ -61,8 +62,7 @@ def _area(quad: np.ndarray) -> float:
 
 
 def measure(models: Path, seeds: int) -> dict[str, int]:
-    import onnxruntime as ort
-
+    """Frames, frames where the table was taken for a card, cards and cards found."""
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1
     segmenter = CardSegmenter.load(models, options, ["CPUExecutionProvider"])
