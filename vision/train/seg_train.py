@@ -18,10 +18,12 @@ model card (``detector.json`` is then written with the last stage's figures only
         --seed 3 --tock 0.6 --rows 0.5 --lr 1e-3
 
 ``--hard SHARE`` mixes in looks at hard tables taken as the detector takes them
-(:func:`vision.train.seg_data.hard_sample`). ``--init`` also takes an 8-bit ``detector.onnx``: its
-weights are dequantised into the network and its batch norms given statistics from the training
-crops (:func:`dequantized`, :func:`renormalize`), so a shipped model can be fine-tuned without its
-float weights; for example:
+(:func:`vision.train.seg_data.hard_sample`); ``--beyond SHARE`` shows that share of whole frames
+as a raised camera sees them, the table shrunk onto a floor (:func:`vision.train.seg_data.beyond_table`,
+applied to the rendered tables as they are batched, so the cache of rendered tables serves both).
+``--init`` also takes an 8-bit ``detector.onnx``: its weights are dequantised into the network
+and its batch norms given statistics from the training crops (:func:`dequantized`,
+:func:`renormalize`), so a shipped model can be fine-tuned without its float weights; for example:
 
     python -m vision.train.seg_train --cache C --init models/detector.onnx --samples 3000 --steps 1500 \
         --seed 4 --tock 0.6 --rows 0.25 --hard 0.5 --lr 1e-3 --out C/hard
