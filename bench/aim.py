@@ -19,7 +19,8 @@ from hardware.table_model import TableModel
 from tocktable.aim import AimCheck, card_finder
 from tocktable.camera import perfect_picture
 
-POSITIONS = [{}, {"lift": 0.2}, {"lift": 0.4}, {"lift": -0.15}, {"lift": -0.3}, {"tilt": 10.0}, {"blur": 1.5},
+POSITIONS = [{}, {"lift": 0.2}, {"lift": 0.4}, {"lift": -0.15}, {"lift": -0.3}, {"tilt": 5.0}, {"tilt": 10.0},
+             {"tilt": -10.0}, {"tilt": 15.0}, {"tilt": -15.0}, {"blur": 1.5},
              {"blur": 3.0}]  # fmt: skip
 
 

@@ -23,7 +23,9 @@ Figures:
   things beside the cards), hold-out deck styles, scene seeds above 2·10⁹ (used nowhere else).
   A card the frame's edge cuts is optional: neither required nor missed; naming it as another
   card is wrong. A named outline over no card (paper, a keyboard's key) is wrong too. Targets:
-  99 % found, 98 % of face-up cards read right, 0.2 % wrong.
+  99 % found, 98 % of face-up cards read right, 0.2 % wrong. Then where cards are lost: found
+  and read right by card size, camera tilt, surface, grid or not, clutter or not
+  (:mod:`bench.vision_breakdown`).
 - real photos (../shared/vision-real, measured only, skipped when absent): bicycle-webcam (one card
   per photo, label from the file name), fanned-corners/0.jpg (crop around each labelled index),
   closeups (one large card per 2560×1920 phone photo: right when the labelled card is among the
@@ -47,6 +49,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from bench.vision_breakdown import Breakdown, card_bins
 from bench.vision_peer import beside
 from bench.vision_sets import REAL, bicycle, speed, synthetic
 from table.cards import Card
@@ -149,6 +152,7 @@ def hard(reader: CardReader, scenes: int, *, kinds: tuple[str, ...] = KINDS) -> 
     """The hard hold-out: ``scenes`` tables of every kind, measured as the module docstring says."""
     keys = ("scenes", "cards", "cut", "found", "face_up", "found_up", "right", "unsure", "wrong", "phantoms")
     per_kind: dict[str, dict[str, Any]] = {}
+    where = Breakdown()
     for n, kind in enumerate(kinds):
         c: dict[str, Any] = dict.fromkeys(keys, 0)
         c["misses"] = []
@@ -170,6 +174,8 @@ def hard(reader: CardReader, scenes: int, *, kinds: tuple[str, ...] = KINDS) -> 
                     continue
                 c["cards"] += 1
                 c["face_up"] += truth.face_up
+                where.add(card_bins(truth.corners, options, kind), found=obs is not None, face_up=truth.face_up,
+                          right=truth.face_up and named == truth.card)  # fmt: skip
                 if obs is None:
                     c["misses"].append(f"{k}:{truth.card}{'' if truth.face_up else '(back)'} not found")
                     continue
@@ -202,7 +208,7 @@ def hard(reader: CardReader, scenes: int, *, kinds: tuple[str, ...] = KINDS) -> 
     sys.stderr.write("\n")
     total: dict[str, Any] = {key: sum(r[key] for r in per_kind.values()) for key in keys}
     total["misses"] = []
-    return {"all": _rates(total), **per_kind}
+    return {"all": _rates(total), **per_kind, "where": where.counts}
 
 
 def _rates(c: dict[str, Any]) -> dict[str, Any]:
@@ -425,10 +431,15 @@ def _print_hard(r: dict[str, Any]) -> dict[str, Any]:
     print(f"hard hold-out ({a['scenes']} scenes, hold-out decks; targets: found >= {TARGETS['found']:.0%}, "
           f"read >= {TARGETS['read']:.0%}, wrong <= {TARGETS['wrong']:.1%}):")  # fmt: skip
     for kind, c in r.items():
+        if kind == "where":
+            continue
         print(f"  {kind:<9} {c['cards']:>4} cards (+{c['cut']} cut), found {c['found_rate']:.1%}, face-up read right "
               f"{c['read_rate']:.1%} ({c['right']}/{c['face_up']}; of found {c['read_rate_of_found']:.1%}), "
               f"unsure {c['unsure']}, wrong {c['wrong']} ({c['wrong_rate']:.2%}), phantoms {c['phantoms']}"
               )  # fmt: skip
+    print("  where cards are lost (found / not cut, face-up read right / face up; bench/vision_breakdown.py):")
+    for line in Breakdown(r["where"]).lines():
+        print(f"    {line}")
     for kind in KINDS:
         if r[kind]["misses"]:
             shown = r[kind]["misses"][:40]

@@ -15,6 +15,14 @@ cards face up across the table (one in front of every seat and some in the middl
   than half unsure. The camera's height follows from the card's size (a card is 88 mm tall, the
   lens's field of view is known: :mod:`hardware.mounting`), so "lower the camera by about 25 cm"
   is worked out, not guessed.
+- **Tilt**: a camera that does not look straight down sees the near side of the table bigger.
+  The size of a card (the square root of its area in the picture) falls off in a straight line
+  across the picture, by 1.5 x tan(tilt) per focal length (the homography of a tilted pinhole
+  camera: areas scale with the cube of the depth factor, sizes with its power 3/2). A straight
+  line fitted to the sizes of the cards wholly in view (three rounds, each leaving out the cards
+  more than 12 % off it: two cards found as one) gives the tilt in both directions, when at least
+  ``TILT_CARDS`` cards spread over a quarter of the picture. Within ``TILT_OK`` degrees of
+  straight down the camera is fine.
 - **Focus**: the variance of the Laplacian of the grey picture inside each card (its print,
   away from its edges); below ``SHARP_ENOUGH`` the index letters run together.
 - **Glare**: a card is washed out when over ``WASHED_OUT`` of it is at full white in all three
@@ -50,6 +58,12 @@ CLIPPED = 250
 """A channel value at or above this is clipped."""
 EDGE_PX = 3.0
 """A card corner this close to the picture's edge is cut by it."""
+TILT_OK = 7.0
+"""Degrees off straight down a camera may lean without advice."""
+TILT_CARDS = 5
+"""Least cards wholly in view to measure the tilt."""
+TILT_SPREAD = 0.25
+"""Least spread of those cards, as a share of the picture's height (or width), to measure the tilt that way."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +71,7 @@ class Advice:
     """One thing to check: ``ok`` or not, the figure measured, and what to do in plain words."""
 
     topic: str
-    """``"cards"``, ``"height"``, ``"focus"``, ``"glare"`` or ``"framing"``."""
+    """``"cards"``, ``"height"``, ``"tilt"``, ``"focus"``, ``"glare"`` or ``"framing"``."""
     ok: bool
     value: float | None
     text: str
@@ -81,6 +95,80 @@ def camera_height(card_px: float, image_width: int, lens: Lens = CAMERA_MODULE_3
         raise ValueError(f"card height and picture width must be above 0 px, got {card_px} and {image_width}")
     covered = image_width / (card_px / CARD_MM[1]) / 1000
     return covered / (2 * math.tan(math.radians(lens.horizontal_fov / 2)))
+
+
+@dataclass(frozen=True)
+class Tilt:
+    """How far the camera leans from looking straight down, measured on the cards' sizes."""
+
+    degrees: float
+    """Off straight down, in all."""
+    across: float
+    """Degrees about the picture's horizontal axis (positive: the cards look bigger toward its top)."""
+    sideways: float
+    """Degrees about its vertical axis (positive: the cards look bigger toward its left)."""
+    cards: int
+    """Cards the line was fitted to."""
+
+    @property
+    def bigger_toward(self) -> str:
+        """The side of the picture where the cards look bigger: the side of the table nearer the camera."""
+        if abs(self.across) >= abs(self.sideways):
+            return "top" if self.across > 0 else "bottom"
+        return "left" if self.sideways > 0 else "right"
+
+
+def camera_tilt(outlines: Sequence[Any], width: int, height: int, lens: Lens = CAMERA_MODULE_3) -> Tilt | None:
+    """The camera's tilt from the sizes of the cards wholly in a ``width`` x ``height`` picture
+    (None: too few cards, or not spread enough to tell)."""
+    quads = [np.asarray(q, np.float64).reshape(4, 2) for q in outlines]
+    quads = [q for q in quads if not _cut(q, width, height)]
+    if len(quads) < TILT_CARDS:
+        return None
+    focal = (width / 2) / math.tan(math.radians(lens.horizontal_fov / 2))
+    q = np.asarray(quads)
+    centres = q.mean(axis=1)
+    x, y = q[:, :, 0], q[:, :, 1]
+    area = 0.5 * np.abs(np.sum(x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y, axis=1))
+    size = np.sqrt(area)
+    spread_x = float(np.ptp(centres[:, 0])) / width >= TILT_SPREAD
+    spread_y = float(np.ptp(centres[:, 1])) / height >= TILT_SPREAD
+    if not (spread_x or spread_y):
+        return None
+    columns = [np.ones(len(q))]
+    if spread_x:
+        columns.append((centres[:, 0] - width / 2) / focal)
+    if spread_y:
+        columns.append((centres[:, 1] - height / 2) / focal)
+    design = np.stack(columns, axis=1)
+    keep = np.ones(len(q), bool)
+    for _ in range(3):
+        if keep.sum() < TILT_CARDS:
+            return None
+        coef = np.linalg.lstsq(design[keep], size[keep], rcond=None)[0]
+        keep = np.abs(size / (design @ coef) - 1) < 0.12
+    slopes = list(coef[1:] / coef[0])
+    bx = slopes.pop(0) if spread_x else 0.0
+    by = slopes.pop(0) if spread_y else 0.0
+    sideways, across = -bx / 1.5, -by / 1.5  # tan of each angle
+    total = math.degrees(math.atan(math.hypot(sideways, across)))
+    return Tilt(round(total, 1), round(math.degrees(math.atan(across)), 1), round(math.degrees(math.atan(sideways)), 1),
+                int(keep.sum()))  # fmt: skip
+
+
+def _tilt_advice(tilt: Tilt | None) -> Advice:
+    if tilt is None:
+        return Advice("tilt", True, None, f"Tilt not measured: it needs {TILT_CARDS} or more cards wholly in view, "
+                      "spread across the table.")  # fmt: skip
+    measured = f"measured on the sizes of {tilt.cards} cards"
+    if tilt.degrees <= TILT_OK:
+        return Advice("tilt", True, tilt.degrees, f"The camera looks straight down (tilt {tilt.degrees:.0f}°, up to "
+                      f"{TILT_OK:.0f}° is fine; {measured}).")  # fmt: skip
+    by = max(5, round(tilt.degrees / 5) * 5)
+    return Advice("tilt", False, tilt.degrees,
+                  f"Tilt the camera back toward straight down by about {by}°: the cards look bigger toward the "
+                  f"{tilt.bigger_toward} of the picture, the side of the table nearer the camera (tilted "
+                  f"{tilt.degrees:.0f}°, {measured}).")  # fmt: skip
 
 
 def _inner_mask(shape: tuple[int, int], quad: np.ndarray, keep: float = 0.8) -> np.ndarray:
@@ -140,6 +228,7 @@ def aim_advice(image: np.ndarray, outlines: Sequence[Any], *, lens: Lens = CAMER
     whole = [q for q in quads if not _cut(q, w, h)]
     heights = card_heights(whole or quads)
     advice.append(_height_advice(float(np.percentile(heights, 25)), w, lens))
+    advice.append(_tilt_advice(camera_tilt(quads, w, h, lens)))
 
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     laplace = cv2.Laplacian(grey, cv2.CV_64F)

@@ -18,8 +18,9 @@ Every result has ``to_json()``: plain dicts, lists, strings and numbers for the 
 >>> view = lens(["h:large h:large", "c:small s:ace"], ["h:large", "h:small", "h:medium", "d:small", "c:large"])
 >>> view.street, view.seats[0].best.label, view.seats[1].best_hand
 ('preflop', 'Flush', 'Full house, fives full of kings')
->>> view.seats[0].explanation[0]
-'Seat 1 shows two large hearts and the board has three hearts: a flush is possible.'
+>>> lesson = view.seats[0].explanation[0]  # a value; web/words/lens.py says it in a phone's language
+>>> lesson.kind, lesson.fields["suit"], lesson.fields["board_count"]
+('shows_flush_draw', 'h', 3)
 >>> round(view.seats[0].equity, 3), view.exact
 (0.984, True)
 """
@@ -35,8 +36,8 @@ import numpy as np
 from table.cards import Card
 from table.equity import MARK_INDEX, Cards, Layout, SeatEquity, equity, lay_out, read_items
 from table.errors import InvalidCardsError
-from table.evaluate import Category, evaluate_seats
-from table.lens_words import board_words, explain, summary
+from table.evaluate import Category, evaluate, evaluate_seats
+from table.lessons import Lesson, board_lesson, explain, summary
 from table.reach import Reach, describe_target, reach
 from table.tock_marks import Mark, mark_of
 from table.wording import seat_numbers, seat_word
@@ -92,12 +93,15 @@ class SeatLens:
     """That best possibility in words, e.g. ``"a flush in hearts"``."""
     best_hand: str | None
     """Its best possible hand exactly, e.g. ``"Flush, ace high"``, when worked out."""
+    best_key: tuple[int, ...] | None
     nuts: bool | None
     """Whether it can hold the nuts (None when there were too many boards to tell)."""
     outs: tuple[Card, ...] | None
     """With one board card to come and every live hand known: the cards that win or split for it."""
-    explanation: tuple[str, ...]
-    """Plain-words sentences for a beginner."""
+    explanation: tuple[Lesson, ...]
+    """What it teaches a beginner (put into words per language at the edge)."""
+    example: tuple[Card, ...] = ()
+    """Cards of one way to make ``best`` (the target ``best_example`` names)."""
 
     def to_json(self) -> dict[str, Any]:
         """Plain data for the dashboard."""
@@ -113,10 +117,15 @@ class SeatLens:
             "hands": {c.label: round(p, 4) for c, p in zip(Category, self.hands, strict=True) if p > 0},
             "best": self.best.label if self.best is not None else None,
             "best_example": self.best_example,
+            # What names the example (its ranks, the suit of a flush), not its cards: they could be hidden ones.
+            "example": {"ranks": [int(c.rank) for c in self.example], "suit": self.example[0].suit.char}
+            if self.example
+            else None,
             "best_hand": self.best_hand,
+            "best_key": list(self.best_key) if self.best_key is not None else None,
             "nuts": self.nuts,
             "outs": [str(c) for c in self.outs] if self.outs is not None else None,
-            "explanation": list(self.explanation),
+            "explanation": [lesson.to_json() for lesson in self.explanation],
         }
 
 
@@ -134,8 +143,10 @@ class Lens:
     exact: bool
     deals: int
     """Deals enumerated, or Monte Carlo trials."""
-    board_words: str
-    summary: str
+    board_words: Lesson
+    """What the board shows (:func:`table.lessons.board_lesson`)."""
+    summary: Lesson
+    """Who leads (:func:`table.lessons.summary`)."""
 
     @property
     def half_width(self) -> float:
@@ -149,11 +160,11 @@ class Lens:
             "view": "public" if self.viewer is None else "seat",
             "viewer": self.viewer,
             "board": [_text(item) for item in self.board],
-            "board_words": self.board_words,
+            "board_words": self.board_words.to_json(),
             "exact": self.exact,
             "deals": self.deals,
             "half_width": round(self.half_width, 4),
-            "summary": self.summary,
+            "summary": self.summary.to_json(),
             "seats": [seat.to_json() for seat in self.seats],
         }
 
@@ -330,10 +341,7 @@ def _lens(
     reaches = dict(zip(live, reach(layout, live), strict=True))
     outs = _outs(layout, live)
     face_up = viewer is None and all(isinstance(c, Card) for s in live for c in holes[s])
-    if viewer is not None:
-        basis = "Knowing your cards"
-    else:
-        basis = "With the hands face up" if face_up else "From what the table can see"
+    basis = "own" if viewer is not None else ("face_up" if face_up else "public")
     street = _STREET_OF_BOARD.get(sum(isinstance(c, Card) for c in board_items), "preflop")
     seats = []
     for s in range(layout.seats):
@@ -351,9 +359,11 @@ def _lens(
             best=possible.best if possible else None,
             best_example=_example(possible),
             best_hand=possible.best_hand if possible else None,
+            best_key=evaluate(possible.best_cards).key if possible and possible.best_cards else None,
             nuts=possible.nuts if possible else None,
             outs=outs.get(s),
             explanation=(),
+            example=possible.example if possible else (),
         )
         words = explain(
             seat,
@@ -373,7 +383,7 @@ def _lens(
         viewer=viewer,
         exact=chances[0].exact,
         deals=chances[0].deals,
-        board_words=board_words(board_items),
+        board_words=board_lesson(board_items),
         summary=summary(seats, viewer=viewer, exact=chances[0].exact, basis=basis),
     )
 

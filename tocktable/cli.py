@@ -71,15 +71,20 @@ def _build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--variant", choices=("holdem", "tock", "draw", "lowball"), default=None,
                       help="Hold'em, Tock-Poker, five-card draw or Petite Misère (lowball)")
     demo.add_argument("--new-session", action="store_true", help="start a new game instead of resuming")
+    demo.add_argument("--lang", default=None, metavar="LANGUAGE",
+                      help="the pages' language on every phone that has not chosen one with the page's switch: en, fr "
+                      "(default: as each phone's browser asks, else web.language)")
     demo.add_argument("--no-web", action="store_true", help="do not serve the dashboard")
     demo.add_argument("--lan", action="store_true",
                       help="serve the dashboard on the network, so phones on the same Wi-Fi join (default: this "
                            "machine only)")  # fmt: skip
     demo.add_argument("--perfect-camera", action="store_true",
                       help="a perfect card reader (with the real tracker): no reading errors")  # fmt: skip
-    demo.add_argument("--deck", choices=("trained", "untrained"), default="trained",
-                      help="the cards' look: 'untrained' is a deck style the models never saw, with Dutch court "
-                           "letters (H V B), which the reader learns from the host's corrections")  # fmt: skip
+    demo.add_argument("--deck", default="trained", metavar="DECK",
+                      help="the synthetic cards' look: 'trained' (a style the models were trained on), 'untrained' "
+                           "(a style they never saw, with Dutch court letters H V B, which the reader learns from "
+                           "the host's corrections) or a deck style such as 'holdout-de-3' (to teach it from the "
+                           "set-up page)")  # fmt: skip
 
     serve = commands.add_parser(
         "serve", help="run the real table: camera, buttons, LEDs, dashboard on the local network",
@@ -167,7 +172,7 @@ def _demo(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from hardware.pins import PinMap
-    from tocktable.config import ConfigError, load_config
+    from tocktable.config import ConfigError, load_config, page_languages
     from tocktable.run import DemoOptions, run_demo
 
     config = load_config(args.config)
@@ -184,10 +189,13 @@ def _demo(args: argparse.Namespace) -> int:
     config = replace(config, table=table)
     if args.hands is not None and args.hands < 1:
         raise ConfigError(f"--hands {args.hands} is not allowed: play at least one hand")
+    if args.lang is not None and args.lang not in page_languages():
+        raise ConfigError(f"--lang {args.lang} is not allowed: choose one of {', '.join(page_languages())}")
+
     options = DemoOptions(
         data_dir=args.data, port=_port(args), fast=args.fast, hands=args.hands, seed=args.seed,
         new_session=args.new_session, web=not args.no_web, camera="perfect" if args.perfect_camera else "auto",
-        command=args.command_line, lan=args.lan, deck=args.deck,
+        command=args.command_line, lan=args.lan, deck=args.deck, language=args.lang,
     )  # fmt: skip
     return run_demo(config, options, out=sys.stdout)
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from hardware.pins import ConsoleButton, PinMap
 from table.errors import TocktableError
+from web.words import languages
 
 
 class ConfigError(TocktableError, ValueError):
@@ -126,6 +127,8 @@ class WebConfig:
     port: int = 8000
     admin_pin: str = ""
     """Empty: a random PIN is made on first start and kept in the data directory."""
+    language: str = "en"
+    """The pages' language for a phone whose browser asks for none they speak (``web.words.languages()``)."""
 
 
 @dataclass(frozen=True)
@@ -406,6 +409,12 @@ def _parse_pins(r: _Reader, seats: int, source: str) -> PinMap:
     return pins
 
 
+def page_languages() -> tuple[str, ...]:
+    """The languages the pages speak (``[web] language``, ``demo --lang``): English and each
+    catalog of ``web/translations``."""
+    return languages()
+
+
 def _parse_web(r: _Reader) -> WebConfig:
     host = r.get("host", str, "0.0.0.0")
     port = r.positive("port", 8000, minimum=1, maximum=65535)
@@ -413,8 +422,9 @@ def _parse_web(r: _Reader) -> WebConfig:
     pin = str(pin)
     if pin and not (pin.isdigit() and 4 <= len(pin) <= 12):
         raise r.fail("admin_pin", "must be 4 to 12 digits, or empty for a random PIN made on first start")
+    language = r.choice("language", languages(), "en")
     r.finish()
-    return WebConfig(host, port, pin)
+    return WebConfig(host, port, pin, language)
 
 
 EXAMPLE = """\
@@ -486,6 +496,7 @@ next = 7
 host = "0.0.0.0"              # every phone on the local network
 port = 8000
 admin_pin = ""                # 4-12 digits; empty: a random PIN is made on first start
+language = "en"               # en, or one of web/translations (fr): for a phone that asks for none of them
 
 [data]
 dir = ""                      # where the game database lives; empty: ~/.local/share/tocktable

@@ -30,7 +30,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TextIO
@@ -401,6 +401,11 @@ class Demo:
         self.zones: Any = None
         """The :class:`tocktable.table_zones.ZoneKeeper` (zones drawn on the set-up page)."""
         self.patience = Patience(2.5)
+        self.teacher: Any = None
+        """The set-up page's :class:`tocktable.deck_teacher.DeckTeacher`."""
+        self._lent = threading.Event()
+        self._paused = threading.Event()
+        self._live = False
         self.entered = 0
         """Cards the host entered because the camera could not read them."""
         self.corrected = 0
@@ -663,7 +668,20 @@ class Demo:
         """Play in real time until ``stop`` is set or the store stops saving (the camera runs on
         its own thread; the host may use the admin page meanwhile)."""
         self._follow(self.service.snapshot().to_dict())
+        self._live = True
+        try:
+            self._play_live(stop, pace)
+        finally:
+            self._live = False
+            self._paused.set()
+
+    def _play_live(self, stop: threading.Event, pace: float) -> None:
         while not stop.is_set() and self.service.fault is None:
+            if self._lent.is_set():  # the set-up page teaches the deck on the table: nobody plays
+                self._paused.set()
+                stop.wait(0.1)
+                continue
+            self._paused.clear()
             move = self.next_move()  # reports the hands settled meanwhile (by the camera or the clock too)
             if move is None:
                 stop.wait(0.1)
@@ -687,6 +705,19 @@ class Demo:
         if self.out is not None:
             self.out.write(self.counts.line() + self.learning_line())
 
+    # ------------------------------------------------------------------ lending the table
+    def lend_table(self) -> None:
+        """The players stop (once the move under way is done): the table is the set-up page's."""
+        self._paused.clear()
+        self._lent.set()
+        if self._live:
+            self._paused.wait(timeout=5)
+
+    def give_table_back(self) -> None:
+        """The players play on; the dealer lays the hand the game is at out afresh."""
+        self.dealer.start_again()
+        self._lent.clear()
+
     def _report_hand(self, record: dict[str, Any] | None) -> None:
         """One line for a finished hand (from the published snapshot: safe on any thread)."""
         if self.out is None or record is None:
@@ -700,6 +731,36 @@ class Demo:
             board = " ".join(record["board"]) or "-"
             self.out.write(f"hand {record['number']:3d}: {winners}  [board {board}]\n")
         self.out.flush()
+
+
+class TeachingHands:
+    """The demo's hands for the set-up page's deck teaching (:class:`tocktable.deck_teacher.TableHands`):
+    the cards asked for are laid face up in the middle of the synthetic table, in rows."""
+
+    def __init__(self, demo: Demo) -> None:
+        self.demo = demo
+
+    def lend(self) -> None:
+        self.demo.lend_table()
+
+    def give_back(self) -> None:
+        self.demo.model.gather()
+        self.demo.give_table_back()
+
+    def lay(self, cards: Sequence[str]) -> None:
+        model = self.demo.model
+        model.gather()
+        count = len(cards)
+        rows = 1 if count <= 6 else 2
+        per_row = -(-count // rows)
+        width = model.card_height * model.size[1] * 63 / 88 / model.size[0]
+        step = min(1.45 * width, 0.8 / max(per_row, 1))
+        for k, card in enumerate(cards):
+            row, col = divmod(k, per_row)
+            in_row = min(per_row, count - row * per_row)
+            x = 0.5 + (col - (in_row - 1) / 2) * step
+            y = 0.5 if rows == 1 else 0.5 + (row - 0.5) * 1.15 * model.card_height
+            model.deal(card, at=(x, y), face_up=True)
 
 
 def _last_number(snap: dict[str, Any]) -> int:

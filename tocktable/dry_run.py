@@ -6,20 +6,29 @@ before the guests sit down.
 :class:`DryRun` follows the table views the camera produces (``observe``, called for every view,
 e.g. by :class:`tocktable.tap.CameraTap`). Once started it waits for a hand: the hand begins
 when a seat has cards; the street is the number of board cards (none: preflop; 3, 4, 5: flop,
-turn, river); the hand ends when the table is empty again. Each street keeps the last view seen
-during it. Seat cards are counted, never named: a dry run can be watched by anyone at the table
-(face-down cards whose Tock mark was read are counted as such; a plain back has no mark).
+turn, river; the river with a seat's cards all face up: the showdown); the hand ends when the
+table is empty again. Each street keeps the last view seen during it. Seat cards are counted,
+never named: a dry run can be watched by anyone at the table (face-down cards whose Tock mark was
+read are counted as such; a plain back has no mark).
+
+Each street also says what the game would do with it (:class:`tocktable.dry_game.DryGame`, the
+engine, nobody betting): the blinds posted, who acts first, the pot, the board as the game takes
+it (or why it waits), and at the showdown the winner and the hand, named by the engine. The
+blinds and the button are the game's (``table``), else 1 and 2 and the last seat dealt in.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from table.errors import TocktableError
 from table.wording import seat_word
+from tocktable.dry_game import DryGame
 
 STREETS = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
+DEFAULT_TABLE = {"small_blind": 1, "big_blind": 2, "button": None}
 
 
 def _street(board: int) -> str | None:
@@ -29,7 +38,10 @@ def _street(board: int) -> str | None:
 class DryRun:
     """What the camera saw during one dealt hand, street by street (see the module's docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, table: Callable[[], dict[str, Any] | None] = lambda: None) -> None:
+        self.table = table
+        """The game's ``{"small_blind", "big_blind", "button"}`` (None: 1, 2 and no button)."""
+        self._game: DryGame | None = None
         self._lock = threading.Lock()
         self.state = "idle"
         """``"idle"`` (not started), ``"waiting"`` (for cards), ``"dealing"``, ``"done"``."""
@@ -39,7 +51,7 @@ class DryRun:
     def start(self) -> dict[str, Any]:
         """Forget the last dry run and wait for the next hand."""
         with self._lock:
-            self.state, self._streets, self._order = "waiting", {}, []
+            self.state, self._streets, self._order, self._game = "waiting", {}, [], None
         return self.report()
 
     def stop(self) -> dict[str, Any]:
@@ -65,6 +77,8 @@ class DryRun:
             street = _street(len(board))
             if street is None:  # one or two board cards: the flop is being laid down
                 return
+            if street == "river" and any(all(getattr(c, "face_up", False) for c in cards) for cards in seats.values()):
+                street = "showdown"
             if street not in self._streets:
                 self._order.append(street)
             self._streets[street] = {
@@ -73,7 +87,19 @@ class DryRun:
                 "board": [_board_card(card) for card in board],
                 "seats": [_seat(seat, cards) for seat, cards in sorted(seats.items())],
                 "conflicts": [str(getattr(c, "message", c)) for c in getattr(view, "conflicts", ())],
+                "game": self._what_the_game_does(street, board, seats),
             }
+
+    def _what_the_game_does(self, street: str, board: list[Any], seats: dict[int, list[Any]]) -> dict[str, Any]:
+        """The engine's part of a street (``{"waiting": why}`` when it cannot follow the hand)."""
+        try:
+            if self._game is None or (street == "preflop" and self._game.seats != sorted(seats)):
+                table = {**DEFAULT_TABLE, **(self.table() or {})}
+                blinds = {"small_blind": int(table["small_blind"]), "big_blind": int(table["big_blind"])}
+                self._game = DryGame(sorted(seats), **blinds, button=table["button"])
+            return self._game.street(street, board, seats)
+        except (TocktableError, ValueError) as error:
+            return {"waiting": f"the game cannot follow this hand: {error}", "winners": []}
 
     def report(self) -> dict[str, Any]:
         """``{"state", "streets": [{"street", "frame", "board", "seats", "conflicts"}, ...]}``."""
@@ -94,3 +120,18 @@ def _seat(seat: int, cards: Sequence[Any]) -> dict[str, Any]:
                  if not getattr(c, "face_up", False) and getattr(c, "mark", None) not in (None, "plain"))  # fmt: skip
     return {"seat": seat + 1, "label": seat_word(seat), "cards": len(cards), "face_up": face_up, "read": read,
             "marked": marked}  # fmt: skip
+
+
+def game_table(service: Any) -> Callable[[], dict[str, Any] | None]:
+    """The blinds and the button of ``service``'s game now (its published snapshot), for :class:`DryRun`."""
+
+    def table() -> dict[str, Any] | None:
+        try:
+            snap = service.snapshot().to_dict()
+            blinds = snap["blinds"]
+            return {"small_blind": int(blinds["small_blind"]), "big_blind": int(blinds["big_blind"]),
+                    "button": snap.get("button")}  # fmt: skip
+        except (KeyError, TypeError, ValueError, AttributeError):  # no game yet: the defaults
+            return None
+
+    return table

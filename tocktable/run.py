@@ -44,10 +44,11 @@ from tocktable.camera import (
     demo_watcher,
     perfect_picture,
 )
-from tocktable.config import Config, default_data_dir
+from tocktable.config import Config, ConfigError, default_data_dir
 from tocktable.datalock import DataLock, check_free
-from tocktable.demo import NAMES, Buttons, Demo, VirtualClock
-from tocktable.dry_run import DryRun
+from tocktable.deck_teacher import DeckTeacher
+from tocktable.demo import NAMES, Buttons, Demo, TeachingHands, VirtualClock
+from tocktable.dry_run import DryRun, game_table
 from tocktable.memory import few_malloc_arenas
 from tocktable.server import WebServer, admin_pin, check_port, lan_address, print_banner
 from tocktable.service import NotSaving, Service
@@ -174,9 +175,13 @@ class DemoOptions:
     lan: bool = False
     """Serve the dashboard on every interface (phones on the Wi-Fi join), not on this machine only."""
     deck: str = "trained"
-    """The cards' look: ``"trained"`` (a deck style of the fonts the models were trained on) or
+    """The cards' look: ``"trained"`` (a deck style of the fonts the models were trained on),
     ``"untrained"`` (a hold-out font and style, printing Dutch court letters H V B, which the
-    models read as jacks: the reader learns them from the host's corrections)."""
+    models read as jacks: the reader learns them from the host's corrections) or a renderer deck
+    style (``vision.render.scene.SceneSpec.deck``, e.g. ``"holdout-de-3"``, to teach from the
+    set-up page)."""
+    language: str | None = None
+    """The pages' language on every phone that has not chosen one with the switch (``--lang``)."""
 
 
 @contextmanager
@@ -194,6 +199,8 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
     hole_cards = 5 if config.table.variant in ("draw", "lowball") else 2
     deck = demo_deck(options.deck, options.seed)
     model = TableModel(config.table.seats, seed=options.seed, back=back, hole_cards=hole_cards, deck=deck)
+    if deck is not None:
+        _check_deck(model)
     if options.camera == "auto":
         out.write("Camera: loading the card reader...\n")
     watcher, what = demo_watcher(model, camera=options.camera, data_dir=data_dir, indices=config.vision.indices)
@@ -223,11 +230,17 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
         # the demo's table is the model's: its layout is the default, the configuration's zones do not apply
         zones = ZoneKeeper(data_dir, model.seats, default=model.zones, use=[for_tap(tap), for_tracker(watcher)],
                            cards=aim.cards)  # fmt: skip
-        dry_run = DryRun()
+        dry_run = DryRun(table=game_table(service))
         tap.listen(dry_run.observe)
+        # the card reader, not a perfect one
+        table_reader = getattr(watcher, "reader", None) if watcher.needs_image else None
+        teacher = DeckTeacher(tap.raw, data_dir, reader=_card_reader(lambda: table_reader))
+        if table_reader is not None:
+            teacher.share(table_reader)
         app = None
         if options.web:
-            app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim, zones=zones, dry_run=dry_run)
+            app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim, zones=zones, dry_run=dry_run,
+                             deck=teacher, language=options.language)  # fmt: skip
             server = stack.enter_context(_closing(WebServer(app, _demo_host(options), port).start()))
             lock.update(port=server.port)
             shown = lan_address() if options.lan else "127.0.0.1"
@@ -242,17 +255,16 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
                     steady_frames=getattr(getattr(watcher, "tracker", None), "confirm_frames", 0) + 2)  # fmt: skip
         demo.lights, demo.factory, demo.tap, demo.app = lights, factory, tap, app
         demo.rig, demo.aim, demo.zones, demo.dry_run = rig, aim, zones, dry_run
+        demo.teacher, teacher.hands = teacher, TeachingHands(demo)
         yield demo
 
 
-DEMO_DECKS = ("trained", "untrained")
-
-
 def demo_deck(deck: str, seed: int | None) -> str | None:
-    """The renderer's deck style of a demo ``--deck`` (None: the table model's own, from its seed)."""
-    if deck not in DEMO_DECKS:
-        raise StartError(f"deck {deck!r} is not known: use one of {', '.join(DEMO_DECKS)}")
-    return None if deck == "trained" else f"holdout-nl-{seed if seed is not None else 22}"
+    """The renderer's deck style of a demo ``--deck`` (None: the table model's own, from its
+    seed); a name but ``trained`` and ``untrained`` is taken as a deck style, checked when the table is drawn."""
+    if deck == "trained":
+        return None
+    return f"holdout-nl-{seed if seed is not None else 22}" if deck == "untrained" else deck
 
 
 def run_demo(config: Config, options: DemoOptions, *, out: TextIO) -> int:
@@ -319,6 +331,30 @@ def _play_live(demo: Any, stop: threading.Event, options: DemoOptions) -> None:
         demo.run_live(stop, pace=options.pace)
     finally:
         inner.set()
+
+
+def _check_deck(model: TableModel) -> None:
+    """Draw the table once, so a deck style that does not exist is said before anything starts."""
+    try:
+        model.frame()
+    except ValueError as exc:
+        raise ConfigError(f"--deck {model.deck}: {exc}; or 'trained' or 'untrained'") from None
+
+
+def _card_reader(table_reader: Any) -> Any:
+    """The deck teacher's card reader: the table's own (``table_reader()``) when it reads with
+    one, else one of its own with the shipped models."""
+
+    def make() -> Any:
+        shared = table_reader()
+        if shared is not None:
+            return shared
+        # the card reader (onnxruntime and its models) loads when the deck is first taught
+        from vision.reader import CardReader
+
+        return CardReader.default()
+
+    return make
 
 
 def demo_rig(model: TableModel) -> CameraRig:
@@ -388,7 +424,8 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
                           confirm_seconds=config.table.auto_confirm or None, on_fault=_ignore_fault)  # fmt: skip
         zones = ZoneKeeper(data_dir, config.table.seats, default=_zones(config),
                            configured=_zones(config) if config.zones.given else None)  # fmt: skip
-        aim = dry_run = None
+        aim = dry_run = teacher = None
+        watcher: Any = None
         if zones.note:
             out.write(f"Zones: {zones.note}; the {zones.source} zones are used.\n")
         tap = None
@@ -397,9 +434,11 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
             zones.add_user(for_tap(tap))
             aim = AimCheck(tap.raw)
             zones.cards = aim.cards
-            dry_run = DryRun()
+            dry_run = DryRun(table=game_table(service))
             tap.listen(dry_run.observe)
-        app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim, zones=zones, dry_run=dry_run)
+            teacher = DeckTeacher(tap.raw, data_dir, reader=_card_reader(lambda: getattr(watcher, "reader", None)))
+        app = create_app(config, service, admin_pin=pin, camera=tap, aim=aim, zones=zones, dry_run=dry_run,
+                         deck=teacher)  # fmt: skip
         server = stack.enter_context(_closing(WebServer(app, host, port)))
         lock.update(port=server.port)
         stack.enter_context(_closing(service.start()))
@@ -410,6 +449,8 @@ def run_serve(config: Config, options: ServeOptions, *, out: TextIO) -> int:
             if watcher is not None:
                 service.teacher = watcher.teach
                 zones.add_user(for_tracker(watcher))
+                if teacher is not None:
+                    teacher.share(watcher.reader)
                 stack.enter_context(_closing(CameraLoop(source, watcher, service.submit, tap=tap).start()))
             else:
                 out.write("The camera is not read: enter the cards from the admin page.\n")

@@ -19,16 +19,20 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from table.errors import TocktableError
 from tocktable.calibrate import CalibrationError, number_from, propose
+from tocktable.zone_check import zones_match
 
 ZONES_FILE = "zones.json"
 MAX_POINTS = 32
 MIN_AREA = 0.0005
+CHECK_SECONDS = 2.0
+"""The zones are checked against the picture at most this often (:meth:`ZoneKeeper.check`)."""
 """Least area of a zone, as a share of the picture (a zone about 2 % of the picture wide)."""
 
 Zones = dict[str, list[list[float]]]
@@ -147,6 +151,7 @@ class ZoneKeeper:
         self._lock = threading.Lock()
         self.note: str | None = None
         """Why a saved file was not used (damaged, other seats), for the page to say."""
+        self._checked: tuple[float, dict[str, Any]] | None = None
         self.default = check_zones(_lists(default), seats)
         if configured is not None:
             self.source, self._zones = "config", check_zones(_lists(configured), seats)
@@ -175,7 +180,7 @@ class ZoneKeeper:
         zones = check_zones(data, self.seats)
         with self._lock:
             save_zones(self.data_dir, zones)
-            self._zones, self.source, self.note = zones, "saved", None
+            self._zones, self.source, self.note, self._checked = zones, "saved", None, None
         self._apply()
         return self.current()
 
@@ -198,6 +203,24 @@ class ZoneKeeper:
         except CalibrationError as exc:
             raise ZonesError(str(exc)) from None
         return {"zones": zones, **proposal}
+
+    def check(self) -> dict[str, Any]:
+        """Whether the zones still match the camera's latest picture (:func:`tocktable.zone_check.zones_match`):
+        ``{"ok", "cards", "outside", "text", "frame"}``; ``LookupError`` with no camera picture. Worked
+        out at most every ``CHECK_SECONDS`` (the card finder runs on the whole picture)."""
+        now = time.monotonic()
+        with self._lock:
+            if self._checked is not None and now - self._checked[0] < CHECK_SECONDS:
+                return dict(self._checked[1])
+        seen = self.cards() if self.cards is not None else None
+        if seen is None:
+            raise LookupError("no camera picture to check the zones on: the table runs without a camera, or it has "
+                              "not sent a picture yet")  # fmt: skip
+        outlines, size = seen
+        result = zones_match(outlines, size, self.current()["zones"])
+        with self._lock:
+            self._checked = (now, result)
+        return dict(result)
 
     def add_user(self, use: Callable[[Zones], None]) -> None:
         """Also give the zones to ``use`` (now, and whenever they change)."""

@@ -47,7 +47,7 @@ from vision.learned_outlines import segmented
 from vision.quads import card_shaped_many, holds_many
 from vision.quads import intersect as _intersect
 from vision.quads import quad_from_blob as _quad_from_blob
-from vision.rectify import CARD_ASPECT, order_corners_many
+from vision.rectify import CARD_ASPECT, grey_near, order_corners_many
 from vision.scale import (
     MIN_LOOK,
     SMALLEST,
@@ -363,10 +363,10 @@ def find_cards(frame: np.ndarray, *, min_height: float = SMALLEST, segmenter: Ca
 
     With a ``segmenter`` (the learned model, :mod:`vision.segment`) the cards are found by it, each
     at a scale near the one it was trained on (:mod:`vision.scale`); without one, by the classical
-    steps of this module's docstring. ``gray`` gives the frame in grey when asked (the card reader
-    makes it on another thread meanwhile); without it, it is made here. ``ahead``: the looks again
-    are shrunk and seen by the network on a worker thread, ahead of the outline work on them here
-    (the same outlines as without, found sooner on two cores).
+    steps of this module's docstring. ``gray``, when given, answers the frame in grey; without it
+    only the frame round the outlines found is made grey (:func:`vision.rectify.grey_near`).
+    ``ahead``: the looks again are shrunk and seen by the network on a worker thread, ahead of the
+    outline work on them here (the same outlines as without, found sooner on two cores).
     """
     h, w = frame.shape[:2]
     width = segmenter.settings.work_width if segmenter is not None else WORK_WIDTH
@@ -381,10 +381,12 @@ def find_cards(frame: np.ndarray, *, min_height: float = SMALLEST, segmenter: Ca
                   for quad, fit, partial in _classical(small, side * side * CARD_ASPECT, side)]  # fmt: skip
     if not looked:
         return []
-    grey = gray() if gray is not None else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     rough = np.stack([quad for quad, _, _, _ in looked])
     # Each look's outlines are as rough as its pixels are coarse: the rim is sought that far.
     reach = np.array([max(4.0, 2.5 / float(look_scale)) for _, _, _, look_scale in looked])
+    # The two passes below sample within twice the reach of the rough outlines (and a pixel more for
+    # the bilinear neighbour): only that much of the frame is made grey.
+    grey = gray() if gray is not None else grey_near(frame, rough, 2 * reach + 3)
     quads = refine(grey, rough, reach)
     # A quad that had far to go gets a second, closer look.
     far = np.abs(quads - rough).max(axis=(1, 2)) > 0.4 * reach

@@ -24,7 +24,9 @@ into :class:`vision.observations.Observations` once, by fixed rules:
 
 from __future__ import annotations
 
+from concurrent.futures import Future
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -109,6 +111,9 @@ class Evidence:
     mark_confidence: np.ndarray = field(init=False)
     backs_read: np.ndarray = field(init=False)
     asked: dict[str, np.ndarray] = field(init=False, default_factory=dict)
+    ahead: dict[str, tuple[np.ndarray, Future[Any]]] = field(init=False, default_factory=dict)
+    """Work a stage had the helper thread begin before its turn, by stage name: the outlines it
+    was begun for and its result to come (the stage takes it only for the same outlines)."""
 
     def __post_init__(self) -> None:
         n = len(self.corners)

@@ -90,6 +90,33 @@ def card_heights(quads: np.ndarray) -> np.ndarray:
     return out
 
 
+def grey_near(frame: np.ndarray, quads: np.ndarray, margin: float | np.ndarray) -> np.ndarray:
+    """``frame`` (BGR) in grey within ``margin`` pixels (one for all, or one per quad) of the box
+    round each quad (N×4×2 frame pixels), zero elsewhere: what refining the outlines samples,
+    without converting a large frame whole. Each pixel is what ``cv2.cvtColor`` of the whole frame
+    gives; where the boxes cover much of the frame (or a quad is not finite) it is converted whole."""
+    h, w = frame.shape[:2]
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    m = np.broadcast_to(np.asarray(margin, np.float64), (len(q),))
+    if not len(q) or not (np.isfinite(q).all() and np.isfinite(m).all()):
+        whole: np.ndarray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        return whole
+    low = np.floor(q.min(axis=1) - m[:, None]).clip(0, [w, h]).astype(np.int64)
+    high = np.ceil(q.max(axis=1) + m[:, None] + 1).clip(0, [w, h]).astype(np.int64)
+    if np.prod(high - low, axis=1).sum() >= GREY_WHOLE * h * w:
+        whole = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        return whole
+    out = np.zeros((h, w), np.uint8)  # zero pages cost nothing until written
+    for (x0, y0), (x1, y1) in zip(low.tolist(), high.tolist(), strict=True):
+        if x1 > x0 and y1 > y0:
+            out[y0:y1, x0:x1] = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    return out
+
+
+GREY_WHOLE = 0.5
+""":func:`grey_near` converts the whole frame when its boxes add up to this share of it."""
+
+
 class Pyramid:
     """A frame and its successive half-size copies, made on demand and only where they are used.
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
@@ -59,9 +59,6 @@ if TYPE_CHECKING:
     from vision.mark_reader import MarkReader
     from vision.small import SmallReader
     from vision.suit_witness import SuitWitness
-
-OWN_SHARE = 12
-"""While the helper thread reads the corners, the reading thread reads those of 1 card in this many."""
 
 
 class Looker(Protocol):
@@ -116,19 +113,40 @@ class Find(Stage):
     def start(self, image: np.ndarray, looker: Looker, *, threshold: float, sizes: tuple[int, int],
               min_height: float = 0.0) -> Evidence:  # fmt: skip
         """The evidence of a frame: its cards' outlines. While the detector works, the helper thread
-        makes what the later stages need of the frame: its grey copy (for the outlines' rims) and
-        the pyramid level the thumbnails come from."""
+        makes the frame's grey copy (for the outlines' rims) and fills the pyramid level the
+        thumbnails of a frame's usual cards come from, where both are cheap to make whole
+        (:data:`PREFILL_PIXELS`). In a larger frame the levels are filled only round the cards that
+        need them, as the later stages sample them, and only the frame round the outlines found is
+        made grey (:func:`vision.detect.find_cards`)."""
         pyramid = Pyramid(image)
-        prepared = looker.helper().submit(_prepare, image, pyramid)
-        try:
-            outlines = looker.detect(image, gray=prepared.result)
-        except BaseException:
-            wait([prepared])  # the pyramid is the helper's until then; this thread's error is the one raised
-            raise
-        prepared.result()
+        if image.shape[0] * image.shape[1] > PREFILL_PIXELS:
+            outlines = looker.detect(image)
+        else:
+            prepared = looker.helper().submit(_prepare, image, pyramid)
+            try:
+                outlines = looker.detect(image, gray=prepared.result)
+            except BaseException:
+                wait([prepared])  # the pyramid is the helper's until then; this thread's error is the one raised
+                raise
+            prepared.result()
         corners = np.stack([o.corners for o in outlines]) if outlines else np.zeros((0, 4, 2))
         return Evidence(image, pyramid, threshold, corners, np.array([o.partial for o in outlines], bool),
                         np.array([o.fit for o in outlines], np.float64), *sizes, min_height=min_height)  # fmt: skip
+
+
+PREFILL_PIXELS = 1920 * 1080
+"""Frames of at most this many pixels are made grey, and their first half-size level made whole,
+while the detector works (about a millisecond at 1280×720). At 4608×2592 that would be about 12 ms
+of a core: the cards of such a frame are seldom large enough to be sampled from that level, and
+the outlines' rims are a small part of it."""
+
+
+def _prepare(image: np.ndarray, pyramid: Pyramid) -> np.ndarray:
+    """The frame in grey, and the pyramid's first half-size level filled (thumbnails of cards about
+    125 pixels tall or more are warped from it)."""
+    pyramid.level_for(2.5)
+    grey: np.ndarray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return grey
 
 
 class FindClassical(Find):
@@ -141,33 +159,46 @@ class FindClassical(Find):
 class Corners(Stage):
     """Both index corners of every card read by the corner models on the helper thread, while this
     thread runs the card model (P(face up)) on every card and reads the backs of those it takes for
-    face down (that is less work, so it also reads the corners of 1 card in :data:`OWN_SHARE`).
+    face down (about as much work; the corner models run once, on every card, with no second call).
     A card whose corners plainly show an index is face up whatever the card model says, and its card
     embedding (kept for the enrollment of backs) is left empty. What the backs and orient stages
-    need of the cards taken for backs (their marks; the card model's view of them turned a quarter),
-    and what the ink stage needs of those taken for face up (the colour of their index ink), is
-    made here too, while the corner models run. The corners of a card shorter than the corner
-    models' smallest (``reader.json`` "min_card_height") are not read: they would name nothing."""
+    need of the cards taken for backs (their marks; the card model's view of them turned a quarter)
+    is made here too, while the corner models run; what the ink stage needs of those taken for face
+    up (the colour of their index ink) the helper thread measures after the corners. The corners of
+    a card shorter than the corner models' smallest (``reader.json`` "min_card_height") are not
+    read: they would name nothing."""
 
     name = "corners"
     files = ("corners.onnx", "card.onnx")
 
-    def __init__(self, backs: Backs | None, *, turned_look: bool = False, ink_look: bool = False) -> None:
+    def __init__(self, backs: Backs | None, *, turned_look: bool = False, ink_look: bool = False,
+                 small: Small | None = None, witness: Witness | None = None) -> None:  # fmt: skip
         """``backs``: the backs stage, whose marks are read here beside the corner models;
         ``turned_look``: also show the card model the cards it takes for backs turned a quarter
-        (for the orient stage); ``ink_look``: also measure the index ink of the cards it takes for
-        face up (for the ink stage); both beside the corner models too."""
+        (for the orient stage), beside the corner models; ``ink_look``: also have the helper thread
+        measure the index ink of every card once it has read the corners, for the ink stage (kept
+        for the cards the card model takes for face up). ``small``, ``witness``: the small and
+        suit_witness stages, whose work the helper thread begins after that (:meth:`Small.ahead`,
+        :meth:`Witness.ahead`)."""
         self.backs = backs
         self.turned_look = turned_look
         self.ink_look = ink_look
+        self.small = small
+        self.witness = witness
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
         quads = list(evidence.corners)
         rows = np.flatnonzero(~evidence.too_small)  # a smaller card's index says nothing the models can read
         n = len(rows)
         crops = index_crops(evidence.frame, [quads[i] for i in rows], pyramid=evidence.pyramid)
-        split = n - n // OWN_SHARE
-        corner_job = looker.helper().submit(looker.classify_indices, crops[: 2 * split]) if split else None
+        helper = looker.helper()
+        corner_job = helper.submit(looker.classify_indices, crops) if n else None
+        # The ink of every card's index (each card's alone), whichever the card model takes for face up.
+        ink_job = helper.submit(red_inks, crops) if n and self.ink_look else None
+        if self.small is not None:
+            self.small.ahead(evidence, looker)
+        if self.witness is not None and corner_job is not None:
+            self.witness.ahead(evidence, looker, rows, corner_job)
         try:
             p_face, card_embedding = looker.classify_cards(thumbnails(evidence.frame, quads, pyramid=evidence.pyramid))
             maybe_down = np.flatnonzero(p_face <= FACE_UP)
@@ -175,20 +206,18 @@ class Corners(Stage):
                 self.backs.read(evidence, maybe_down, sources)
             if self.turned_look and len(maybe_down):
                 evidence.p_face_turned[maybe_down] = _turned_look(evidence, looker, maybe_down)[0]
-            maybe_up = np.flatnonzero(p_face[rows] > FACE_UP)
-            if self.ink_look and len(maybe_up):
-                evidence.red_ink[rows[maybe_up]] = red_inks(crops.reshape(n, 2, *crops.shape[1:])[maybe_up].reshape(
-                    -1, *crops.shape[1:]))  # fmt: skip
-            last = looker.classify_indices(crops[2 * split :]) if split < n else None
         except BaseException:
+            # the helper is done with the frame; this thread's error is the one raised
             if corner_job is not None:
-                wait([corner_job])  # the helper is done with the frame; this thread's error is the one raised
+                wait([corner_job])
+            if ink_job is not None:
+                wait([ink_job])
             raise
         if corner_job is not None:
-            readings = corner_job.result()
-            if last is not None:
-                readings = {key: np.concatenate([value, last[key]]) for key, value in readings.items()}
-            evidence.set_readings(rows, readings)
+            evidence.set_readings(rows, corner_job.result())
+        if ink_job is not None:
+            maybe_up = np.flatnonzero(p_face[rows] > FACE_UP)
+            evidence.red_ink[rows[maybe_up]] = ink_job.result()[maybe_up]
         _take_card_model(evidence, np.arange(len(evidence)), p_face, card_embedding)
 
 
@@ -302,42 +331,97 @@ class Small(Stage):
     and at least as tall as the small-card reader's smallest (:mod:`vision.small`), read whole by
     that reader. An outline too nearly square to say which side is long is read both ways, and the
     way the reader less takes for "nothing to name" is kept (it was trained to answer that for a
-    card straightened a quarter turn wrong)."""
+    card straightened a quarter turn wrong). The corners stage has the helper thread read them
+    ahead (:meth:`ahead`), while it reads the others; the reading is kept here when the cards asked
+    and their outlines are still those it was made for, else they are read again."""
 
     name = "small"
     files = ("small.onnx", "small.json")
+
+    @staticmethod
+    def _asked(evidence: Evidence, reader: SmallReader) -> np.ndarray:
+        out: np.ndarray = evidence.too_small & reader.reads(card_heights(evidence.corners))
+        return out
+
+    def ahead(self, evidence: Evidence, looker: Looker) -> None:
+        """Start reading the small cards on the helper thread (from a pyramid of its own: the same
+        pixels, and none of this thread's to share); :meth:`run` takes the reading."""
+        reader = looker.small_reader
+        if reader is None:
+            return
+        quads = evidence.corners[self._asked(evidence, reader)]
+        if len(quads):
+            job = looker.helper().submit(_small_readings, reader, evidence.frame, quads, Pyramid(evidence.frame))
+            evidence.ahead[self.name] = (quads, job)
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
         reader = looker.small_reader
         if reader is None:
             raise ModelError("the small stage runs without its model: make the reader with it in its stages")
         evidence.small_threshold = reader.settings.threshold
-        asked = evidence.too_small & reader.reads(card_heights(evidence.corners))
+        asked = self._asked(evidence, reader)
         evidence.asked[self.name] = asked
         rows = np.flatnonzero(asked)
+        made = evidence.ahead.pop(self.name, None)
         if not len(rows):
             return
         quads = evidence.corners[rows]
-        p = reader.probabilities(whole_cards(evidence.frame, list(quads), pyramid=evidence.pyramid))
+        p, again = np.zeros((len(rows), NOTHING + 1)), np.full((len(rows), NOTHING + 1), np.nan)
+        fresh = np.ones(len(rows), bool)
+        if made is not None:  # the cards whose outline is still the one read ahead
+            made_quads, (made_p, made_doubt, made_again) = made[0], made[1].result()
+            turned_p = np.full((len(made_quads), NOTHING + 1), np.nan)
+            turned_p[made_doubt] = made_again
+            same = (quads[:, None] == made_quads[None]).all(axis=(2, 3))  # (rows, made)
+            fresh = ~same.any(axis=1)
+            took = same.argmax(axis=1)[~fresh]
+            p[~fresh], again[~fresh] = made_p[took], turned_p[took]
+        if fresh.any():  # a card moved since (turned by the orient stage, say), or nothing read ahead
+            new_p, new_doubt, new_again = _small_readings(reader, evidence.frame, quads[fresh], evidence.pyramid)
+            p[fresh] = new_p
+            again[np.flatnonzero(fresh)[new_doubt]] = new_again
         doubt = np.flatnonzero(ambiguous(quads))
         if len(doubt):
             other = turned(quads[doubt])
-            again = reader.probabilities(whole_cards(evidence.frame, list(other), pyramid=evidence.pyramid))
-            better = again[:, NOTHING] < p[doubt, NOTHING]
+            better = again[doubt, NOTHING] < p[doubt, NOTHING]
             if better.any():
                 evidence.move(rows[doubt[better]], other[better])
-                p[doubt[better]] = again[better]
+                p[doubt[better]] = again[doubt[better]]
         evidence.small[rows] = True
         evidence.small_best[rows] = p[:, :NOTHING].argmax(axis=1)
         evidence.small_posterior[rows] = p[:, :NOTHING].max(axis=1)
 
 
+def _small_readings(reader: SmallReader, frame: np.ndarray, quads: np.ndarray,
+                    pyramid: Pyramid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """The small-card reader's probabilities of the cards ``quads`` (N, 53), which of them are too
+    nearly square to say which side is long, and the probabilities of those turned a quarter."""
+    p = reader.probabilities(whole_cards(frame, list(quads), pyramid=pyramid))
+    doubt = np.flatnonzero(ambiguous(quads))
+    again = (reader.probabilities(whole_cards(frame, list(turned(quads[doubt])), pyramid=pyramid)) if len(doubt)
+             else np.zeros((0, NOTHING + 1)))  # fmt: skip
+    return p, doubt, again
+
+
 class Witness(Stage):
     """The suit symbols of the card's body (:mod:`vision.suit_witness`), asked for the face-up cards
-    whose suit the corners leave in doubt and that the body could still lift to the threshold."""
+    whose suit the corners leave in doubt and that the body could still lift to the threshold.
+    The corners stage has the helper thread find and read the symbols ahead (:meth:`ahead`) of the
+    cards the corner models plainly see an index on and would ask about; a card asked here whose
+    outline is one of those takes them, the others are looked at here."""
 
     name = "suit_witness"
     files = ("suits.onnx", "suits.json")
+
+    def ahead(self, evidence: Evidence, looker: Looker, rows: np.ndarray, readings: Future[dict[str, np.ndarray]]
+              ) -> None:  # fmt: skip
+        """Once the helper thread has made the corner ``readings`` of the cards ``rows``, have it read
+        the symbols of those it would ask about, from a pyramid of its own; :meth:`run` takes them."""
+        witness = looker.suit_witness
+        if witness is not None and len(rows):
+            quads = evidence.corners[rows]
+            job = looker.helper().submit(_symbols_ahead, witness, evidence.frame, quads, readings, evidence.threshold)
+            evidence.ahead[self.name] = (quads, job)
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
         witness = looker.suit_witness
@@ -346,10 +430,38 @@ class Witness(Stage):
         asked = (witness.asked(evidence.posteriors, threshold=evidence.threshold) & evidence.face_up
                  & ~evidence.too_small)  # fmt: skip
         evidence.asked[self.name] = asked
-        if asked.any():
-            likelihood = witness.evidence(evidence.frame, evidence.corners, evidence.posteriors,
-                                          pyramid=evidence.pyramid, asked=asked)  # fmt: skip
-            evidence.set_posteriors(apply_evidence(evidence.posteriors, likelihood))
+        made = evidence.ahead.pop(self.name, None)
+        if not asked.any():
+            return
+        picked = np.flatnonzero(asked)
+        quads = evidence.corners[picked]
+        symbols: list[np.ndarray | None] = [None] * len(picked)
+        if made is not None:
+            made_quads, made_symbols = made[1].result()
+            if len(made_quads):
+                same = (quads[:, None] == made_quads[None]).all(axis=(2, 3))  # (picked, made)
+                for k in np.flatnonzero(same.any(axis=1)).tolist():
+                    symbols[k] = made_symbols[int(same[k].argmax())]
+        fresh = [k for k, found in enumerate(symbols) if found is None]
+        if fresh:
+            bodies = witness.bodies(quads[fresh], pyramid=evidence.pyramid)
+            for k, found in zip(fresh, witness.body_symbols(list(bodies)), strict=True):
+                symbols[k] = found
+        likelihood = witness.likelihoods([found for found in symbols if found is not None], evidence.posteriors,
+                                         picked)  # fmt: skip
+        evidence.set_posteriors(apply_evidence(evidence.posteriors, likelihood))
+
+
+def _symbols_ahead(witness: SuitWitness, frame: np.ndarray, quads: np.ndarray, readings: Future[dict[str, np.ndarray]],
+                   threshold: float) -> tuple[np.ndarray, list[np.ndarray]]:  # fmt: skip
+    """The outlines of the cards whose corner ``readings`` (done by now: made before this on the
+    same thread) plainly show an index and leave the suit in doubt, and their symbols."""
+    done = readings.result()
+    chosen = witness.asked(done["posteriors"], threshold=threshold) & (done["seen"] > PLAIN_INDEX)
+    picked = quads[chosen]
+    if not len(picked):
+        return picked, []
+    return picked, witness.body_symbols(list(witness.bodies(picked, pyramid=Pyramid(frame))))
 
 
 class Ink(Stage):
@@ -540,14 +652,23 @@ class Pipeline:
             raise ModelError(f"the reader's stages must start with find (or find_classical) then corners; got "
                              f"{', '.join(names) or 'none'}")  # fmt: skip
         backs = Backs() if "backs" in names else None
+        small = Small() if "small" in names else None
+        witness = Witness() if "suit_witness" in names else None
         stages: list[Stage] = []
         for name in names[1:]:
             if name in ("find", "find_classical"):
                 raise ModelError("only one finder (find or find_classical) may be listed, and first")
             if name == "corners":
-                stages.append(Corners(backs, turned_look="orient" in names, ink_look="ink" in names))
+                stages.append(Corners(backs, turned_look="orient" in names, ink_look="ink" in names, small=small,
+                                      witness=witness))  # fmt: skip
+            elif name == "backs" and backs is not None:
+                stages.append(backs)
+            elif name == "small" and small is not None:
+                stages.append(small)
+            elif name == "suit_witness" and witness is not None:
+                stages.append(witness)
             else:
-                stages.append(backs if name == "backs" and backs is not None else STAGES[name]())
+                stages.append(STAGES[name]())
         finder = Find() if names[0] == "find" else FindClassical()
         return Pipeline(finder, tuple(stages))
 
@@ -569,11 +690,3 @@ class Pipeline:
             if timings is not None:
                 timings[stage.name] = timings.get(stage.name, 0.0) + 1000 * (time.perf_counter() - start)
         return evidence
-
-
-def _prepare(image: np.ndarray, pyramid: Pyramid) -> np.ndarray:
-    """The frame in grey, and the pyramid's first half-size level filled (thumbnails of cards of
-    the usual size are warped from it)."""
-    pyramid.level_for(2.5)
-    grey: np.ndarray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    return grey

@@ -245,8 +245,15 @@ class SuitWitness:
         if not len(picked):
             return out
         bodies = self.bodies(corners[picked], pyramid=pyramid or Pyramid(frame))
+        return self.likelihoods(self.body_symbols(list(bodies)), posterior, picked)
+
+    def likelihoods(self, symbols: Sequence[np.ndarray], posterior: np.ndarray, picked: np.ndarray) -> np.ndarray:
+        """Suit likelihoods (N, 4) of the cards ``picked`` (rows of ``posterior``, (N, 52)) from
+        their bodies' symbols (:meth:`body_symbols`, one array per picked card); rows of ones for
+        the others and where a body is silent."""
+        out = np.ones((len(posterior), 4))
         court = np.isin(posterior.argmax(axis=1) // 4, _COURT_RANKS)
-        for i, probabilities in zip(picked, self.body_symbols(list(bodies)), strict=True):
+        for i, probabilities in zip(picked, symbols, strict=True):
             row = self.pool(probabilities, court=bool(court[i])) if len(probabilities) else None
             if row is not None:
                 out[i] = row

@@ -45,6 +45,7 @@ carries the face for the service to decide what to show).
 from __future__ import annotations
 
 import math
+import threading
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -243,7 +244,9 @@ class TableTracker:
     ``zones``: ``{"board": polygon, "seat:N": polygon}`` in normalised coordinates (or a
     :class:`vision.zones.TableZones`); ``size``: the frame's (width, height) in pixels, to turn the
     reader's pixel corners into the view's normalised ones. One tracker follows one camera, from
-    one thread; :meth:`tracks` and :attr:`last_view` may be read from others.
+    one thread; :meth:`tracks` and :attr:`last_view` may be read from others, and :meth:`reset`
+    and :meth:`correct` called from others (the host's pages): they wait for a frame being taken
+    to finish, so a frame never sees its tracks vanish halfway.
     """
 
     def __init__(
@@ -277,13 +280,15 @@ class TableTracker:
         self._infos: tuple[TrackInfo, ...] = ()
         self.last_view: TableView | None = None
         """The view of the latest frame (None before the first)."""
+        self._lock = threading.Lock()
 
     def reset(self) -> None:
         """Forget every card (a new camera, a replay from the start)."""
-        self._tracks = []
-        self._frame = self._time = None
-        self._infos = ()
-        self.last_view = None
+        with self._lock:
+            self._tracks = []
+            self._frame = self._time = None
+            self._infos = ()
+            self.last_view = None
 
     def tracks(self) -> tuple[TrackInfo, ...]:
         """Every tracked card after the latest frame, pending and withheld ones too."""
@@ -298,6 +303,10 @@ class TableTracker:
             card = str(Card.parse(card))
         except (CardParseError, TypeError, AttributeError):
             return False
+        with self._lock:
+            return self._correct(centre, card)
+
+    def _correct(self, centre: Point, card: str) -> bool:
         point = np.array([centre[0] * self.size[0], centre[1] * self.size[1]])
         near = [t for t in self._tracks if t.obs.reading.face_up
                 and float(np.hypot(*(t.obs.centre - point))) <= self.match_distance * t.obs.width]  # fmt: skip
@@ -317,6 +326,10 @@ class TableTracker:
         Raises :class:`TrackerError` (and changes nothing) for a malformed observation, a frame
         index that does not increase, or a timestamp that goes back.
         """
+        with self._lock:
+            return self._update(observations, frame_index, timestamp)
+
+    def _update(self, observations: Iterable[CardObservation], frame_index: int, timestamp: float) -> TableView:
         if isinstance(frame_index, bool) or not isinstance(frame_index, int | np.integer):
             raise TrackerError(f"frame_index must be a whole number, got {frame_index!r}")
         if self._frame is not None and frame_index <= self._frame:

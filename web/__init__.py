@@ -12,7 +12,8 @@ store, the lens), never through the service's modules, and never touches the eng
 - ``admin``: ``/admin``, the host's pages behind the PIN;
 - ``setup``: ``/admin/setup``, setting the table up (aiming the camera), behind the PIN too;
 - ``dice``: ``/dice``, the poker dice referee;
-- ``lens``: ``GET /api/lens``, the learning lens (worked out by the service's lens worker).
+- ``lens``: ``GET /api/lens``, the learning lens (worked out by the service's lens worker);
+- ``language``: ``GET /language/<code>``, the switch at the top of every page (:mod:`web.language`).
 
 Serve it with :class:`web.serve.WebServer` (waitress, threaded) in production.
 """
@@ -25,7 +26,16 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from flask import Flask
 
-    from web.protocols import AimAdvisor, Camera, DryRunner, LensFeed, TableService, WebConfig, ZoneEditor
+    from web.protocols import (
+        AimAdvisor,
+        Camera,
+        DeckTutor,
+        DryRunner,
+        LensFeed,
+        TableService,
+        WebConfig,
+        ZoneEditor,
+    )
     from web.security import PinGuard
 
 SETTINGS_FILE = "dashboard.json"
@@ -43,6 +53,8 @@ def create_app(
     aim: AimAdvisor | None = None,
     zones: ZoneEditor | None = None,
     dry_run: DryRunner | None = None,
+    deck: DeckTutor | None = None,
+    language: str | None = None,
 ) -> Flask:
     """The web app for ``service``.
 
@@ -54,7 +66,10 @@ def create_app(
     :class:`web.security.PinGuard` (tests pass one with a fake clock). ``lens``: the lens worker
     (default: the service's own, :meth:`web.protocols.TableService.lens_feed`, started now;
     ``False``: none). ``aim``: the set-up page's camera advice (``app.extensions["tocktable.web"].aim``); ``zones``: the
-    zones it draws (``.zone_editor``); ``dry_run``: its dry run (``.dry_run``).
+    zones it draws (``.zone_editor``); ``dry_run``: its dry run (``.dry_run``); ``deck``: its deck
+    teaching (``.deck``). ``language``: the pages' language on every phone that has not chosen
+    one with the switch, whatever its browser asks (the demo's ``--lang``; default: as the
+    browser asks, else ``web.language``).
     """
     # Flask and the blueprints load with an app only: the service's modules import web.protocols,
     # web.serve and web.join, which need neither.
@@ -70,6 +85,7 @@ def create_app(
     from web.errors import install as install_errors
     from web.events import events
     from web.history import History
+    from web.language import install as install_language
     from web.lens import LENS_EXTENSION, lens_api, start_lens
     from web.openapi import openapi
     from web.present import DEFAULT_CHIP_SET, Presenter, chip_set_named
@@ -77,6 +93,8 @@ def create_app(
     from web.security import PinGuard, secret_key
     from web.security import admin_pin as kept_pin
     from web.setup import setup
+    from web.setup_deck import setup_deck
+    from web.words import check_language
 
     data_dir = Path(config.data_dir)
     pin = admin_pin if admin_pin is not None else kept_pin(config.web.admin_pin, data_dir)
@@ -97,6 +115,7 @@ def create_app(
         MAX_CONTENT_LENGTH=64 * 1024,
         TOCKTABLE_ADMIN_PIN=pin,
         TOCKTABLE_CONFIG=config,
+        TOCKTABLE_LANGUAGE=check_language(language) if language is not None else None,
     )
     ctx = WebContext(
         config=config,
@@ -109,16 +128,18 @@ def create_app(
         aim=aim,
         zone_editor=zones,
         dry_run=dry_run,
+        deck=deck,
         public_url=public_url,
         settings_file=settings_file,
         dice=DiceTable(),
     )
     app.extensions[EXTENSION] = ctx
     install_errors(app)
+    install_language(app)
     _warm_up()
     app.extensions["tocktable.service"] = service
     app.extensions[LENS_EXTENSION] = start_lens(service, lens, closing=ctx.closing)
-    for blueprint in (dashboard, api, events, records, openapi, admin, setup, dice, lens_api):
+    for blueprint in (dashboard, api, events, records, openapi, admin, setup, setup_deck, dice, lens_api):
         app.register_blueprint(blueprint)
 
     @app.context_processor
@@ -144,15 +165,18 @@ def create_app(
 
 
 def _warm_up() -> None:
-    """Build the hand evaluator's tables (seven-card ranks, hand names) now, on a spare thread:
-    the first showdown would otherwise wait for them (a few hundred ms) before any phone hears
-    of the result."""
+    """Build the hand evaluator's tables (seven-card ranks, hand names) and read the catalogs now,
+    on a spare thread: the first showdown would otherwise wait for them (a few hundred ms) before
+    any phone hears of the result."""
     import threading
 
     from web.present import describe_shown  # the hand evaluator (numpy) loads with an app, not with web
+    from web.words import languages, words_for  # Babel loads with an app, not with web (the service imports web)
 
     def warm() -> None:
         describe_shown(["As", "Kd"], ["Qh", "Jc", "9s", "2c", "3d"])  # the table of hands without a flush
         describe_shown(["As", "Ks"], ["Qs", "Js", "Ts", "2c", "3d"])  # and with one
+        for language in languages():  # each catalog is read once (about 0.1 s): not on a phone's first page
+            words_for(language)
 
     threading.Thread(target=warm, daemon=True, name="tocktable-warm-up").start()

@@ -33,9 +33,11 @@ from web.context import SettingsSaveError, context
 from web.events import open_stream
 from web.gameform import GameFormError, read_game
 from web.join import qr_svg
+from web.language import words as phone_words
 from web.present import chip_set_named
 from web.protocols import ServiceUnavailable
 from web.security import CSRF_FIELD, CSRF_HEADER, LoginLocked, new_csrf_token, same_token, session_csrf_token
+from web.words import SOURCE_LANGUAGE
 
 admin = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -113,13 +115,18 @@ def login() -> Response | tuple[str, int]:
     try:
         ok = ctx.guard.check(request.form.get("pin", "").strip(), client)
     except LoginLocked as exc:
-        page = render_template("login.html", csrf=session_csrf_token(), error=str(exc), locked=exc.retry_after,
+        words = phone_words()  # English keeps the guard's own words; another language says why in its own
+        error = str(exc)
+        if words.language != SOURCE_LANGUAGE:
+            error = words("Too many wrong PINs: wait before the next try.")
+        page = render_template("login.html", csrf=session_csrf_token(), error=error, locked=exc.retry_after,
                                configured=ctx.guard.configured)  # fmt: skip
         response = Response(page, status=429, mimetype="text/html")
         response.headers["Retry-After"] = str(int(exc.retry_after) + 1)
         return response
     if not ok:
-        message = "wrong PIN" if ctx.guard.configured else "no admin PIN is set: see the server's output"
+        words = phone_words()
+        message = words("wrong PIN") if ctx.guard.configured else words("no admin PIN is set: see the server's output")
         return render_template("login.html", csrf=session_csrf_token(), error=message, locked=0,
                                configured=ctx.guard.configured), 401  # fmt: skip
     session.clear()
@@ -205,7 +212,8 @@ def chip_set() -> tuple[Response, int]:
 def host_state() -> Response:
     """The table now, with the host's own warnings (see :data:`web.present.HOST_NOTICES`)."""
     ctx = context()
-    response = Response(ctx.presenter.text(ctx.service.snapshot(), host=True), mimetype="application/json")
+    text = ctx.presenter.text(ctx.service.snapshot(), host=True, words=phone_words())
+    response = Response(text, mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -22,6 +22,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from table.errors import TocktableError
 from table.steps import step_from_json
 from web.context import context
+from web.language import words
 from web.names import check_step_names
 from web.protocols import ServiceUnavailable, TableService
 from web.security import LoginLocked
@@ -44,7 +45,7 @@ def _service() -> TableService:
 def state() -> Response:
     """The table now, as JSON."""
     ctx = context()
-    response = Response(ctx.presenter.text(ctx.service.snapshot()), mimetype="application/json")
+    response = Response(ctx.presenter.text(ctx.service.snapshot(), words=words()), mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -20,8 +20,9 @@ from table.session import SessionSettings
 from table.steps import NewSession
 from web.history import History
 from web.join import join_url
+from web.lens_texts import LensTexts
 from web.present import Presenter, chip_set_named
-from web.protocols import AimAdvisor, Camera, DryRunner, TableService, WebConfig, ZoneEditor
+from web.protocols import AimAdvisor, Camera, DeckTutor, DryRunner, TableService, WebConfig, ZoneEditor
 from web.security import PinGuard
 
 EXTENSION = "tocktable.web"
@@ -45,6 +46,8 @@ class WebContext:
     """The set-up page's dry run (None: the page has none: no camera)."""
     zone_editor: ZoneEditor | None = None
     """The zones drawn on the set-up page (None: the page cannot change them)."""
+    deck: DeckTutor | None = None
+    """The set-up page's deck teaching (None: no camera, nothing to teach with)."""
     heartbeat: float = 15.0
     """Seconds between SSE comment lines on an idle stream (keeps proxies and phones connected)."""
     max_streams: int = 56
@@ -60,6 +63,8 @@ class WebContext:
     settings_file: Path | None = None
     dice: Any = None
     """The poker dice referee page's state (web.dice.DiceTable)."""
+    lens_texts: LensTexts = field(default_factory=LensTexts)
+    """The published lens in each phone's language."""
     closing: threading.Event = field(default_factory=threading.Event)
     """Set when the server stops: every SSE stream ends within a second."""
     _streams: int = 0

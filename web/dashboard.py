@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template
 
 from web.context import context
+from web.language import words
 
 dashboard = Blueprint("dashboard", __name__)
 
@@ -18,5 +19,5 @@ def script_json(text: str) -> str:
 def index() -> str:
     """The dashboard page, drawn at once from the current state, then kept live over SSE."""
     ctx = context()
-    initial = script_json(ctx.presenter.text(ctx.service.snapshot()))
+    initial = script_json(ctx.presenter.text(ctx.service.snapshot(), words=words()))
     return render_template("dashboard.html", initial=initial, dice=ctx.dice is not None)

@@ -28,8 +28,12 @@ MAX_DEPTH = 32
 
 JSON_PAGES = ("/admin/command", "/admin/game", "/admin/end", "/admin/chip-set", "/admin/camera/view.json",
               "/admin/setup/aim.json", "/admin/setup/camera", "/admin/setup/zones.json", "/admin/setup/zones",
-              "/admin/setup/zones/calibrate", "/admin/setup/dry-run.json", "/admin/setup/dry-run/start",
-              "/admin/setup/dry-run/stop")
+              "/admin/setup/zones/calibrate",
+              "/admin/setup/zones/check.json", "/admin/setup/dry-run.json", "/admin/setup/dry-run/start",
+              "/admin/setup/dry-run/stop", "/admin/setup/deck.json", "/admin/setup/deck/start",
+              "/admin/setup/deck/stop", "/admin/setup/deck/restart", "/admin/setup/deck/capture",
+              "/admin/setup/deck/keep", "/admin/setup/deck/retake", "/admin/setup/deck/redo", "/admin/setup/deck/lay",
+              "/admin/setup/deck/lay-check", "/admin/setup/deck/check", "/admin/setup/deck/crop.jpg")
 """Admin routes that answer JSON (the rest of /admin are pages)."""
 
 log = logging.getLogger("tocktable.web")

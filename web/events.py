@@ -20,8 +20,10 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 
 from web.context import WebContext, context
+from web.language import words
 from web.lens import lens_worker
 from web.protocols import LensFeed, Published, Subscription
+from web.words import Words
 
 events = Blueprint("events", __name__, url_prefix="/api")
 
@@ -53,7 +55,7 @@ def open_stream(*, host: bool) -> Response | tuple[Response, int]:
     lens = lens_worker()
     if lens is not None:
         lens.attach(subscription)
-    response = Response(_Stream(ctx, subscription, lens, host=host), mimetype="text/event-stream")
+    response = Response(_Stream(ctx, subscription, lens, host=host, words=words()), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"  # a reverse proxy must not hold the stream back
     return response
@@ -64,9 +66,16 @@ class _Stream:
     the subscription, even if the stream never started (a generator's ``finally`` would not run)."""
 
     def __init__(
-        self, ctx: WebContext, subscription: Subscription, lens: LensFeed | None = None, *, host: bool = False
+        self,
+        ctx: WebContext,
+        subscription: Subscription,
+        lens: LensFeed | None = None,
+        *,
+        host: bool = False,
+        words: Words | None = None,
     ) -> None:
         self._ctx = ctx
+        self._words = words
         self._host = host
         self._subscription = subscription
         self._lens = lens
@@ -114,7 +123,10 @@ class _Stream:
 
     def _message(self, item: Published) -> str:
         kind = getattr(item, "event", "state")
-        data = self._ctx.presenter.text(item, host=self._host) if kind == "state" else item.json
+        if kind == "state":
+            data = self._ctx.presenter.text(item, host=self._host, words=self._words)
+        else:
+            data = self._ctx.lens_texts.text(item, self._words)
         return f"id: {item.version}\nevent: {kind}\ndata: {data}\n\n"
 
     def close(self) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 from table.session import HandRecord, Session
 from web.present import present_hand
 from web.protocols import HistoryUnavailable, ReplayedSession, TableService
+from web.words import Words
 
 __all__ = ["History", "HistoryUnavailable", "finished_records", "stack_series"]
 
@@ -42,12 +43,13 @@ class History:
                 self._key = key
             return self._replayed
 
-    def hands(self, *, limit: int = 20) -> dict[str, Any]:
-        """The last ``limit`` finished hands (newest first) and every seat's stack after each hand."""
+    def hands(self, *, limit: int = 20, words: Words | None = None) -> dict[str, Any]:
+        """The last ``limit`` finished hands (newest first) and every seat's stack after each hand,
+        the hands named in ``words``' language (English by default)."""
         replayed = self._replay()
         session = replayed.session
         records = finished_records(session)
-        newest = [present_hand(r.to_dict()) for r in reversed(records[-limit:])] if limit > 0 else []
+        newest = [present_hand(r.to_dict(), words) for r in reversed(records[-limit:])] if limit > 0 else []
         return {
             "session": replayed.id,
             "hands_played": len(records),

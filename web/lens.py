@@ -2,8 +2,10 @@
 
 The lens is worked out on the worker's own thread (never the service's, never a request's): this
 endpoint and the ``lens`` server-sent event on ``/api/events`` only hand out the latest result,
-one JSON text shared by every phone. It holds public information only: the Tock marks, the
-face-up cards and the hands shown at the showdown; a player's own view is never served here.
+one JSON text per language shared by every phone (the worker's lessons are values; they are put
+into each phone's language here, once per published lens and language). It holds public
+information only: the Tock marks, the face-up cards and the hands shown at the showdown; a
+player's own view is never served here.
 """
 
 from __future__ import annotations
@@ -14,7 +16,10 @@ from typing import Any, Literal
 
 from flask import Blueprint, Response, current_app
 
+from web.context import context
+from web.language import words
 from web.protocols import LensFeed, TableService
+from web.words.lens import lens_words
 
 LENS_EXTENSION = "tocktable.lens"
 
@@ -45,9 +50,12 @@ def lens_worker() -> LensFeed | None:
 
 @lens_api.get("/lens")
 def lens_json() -> Response:
-    """The latest lens, as JSON."""
+    """The latest lens, as JSON, in the phone's language."""
     worker = lens_worker()
-    text = worker.latest().json if worker is not None else json.dumps(OFF)
+    if worker is None:
+        text = json.dumps(lens_words(words(), OFF))
+    else:
+        text = context().lens_texts.text(worker.latest(), words())
     response = Response(text, mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -82,6 +90,10 @@ LENS_SEAT = _obj(
         "best": _null({**_STR, "description": "the best hand category it can still make"}),
         "best_example": _null(_STR),
         "best_hand": _null(_STR),
+        "best_key": _null({"type": "array", "items": _INT,
+                           "description": "best_hand as the evaluator's key: the category, then the ranks (0 = two)"}),
+        "example": _null(_obj(["ranks", "suit"], {"ranks": {"type": "array", "items": _INT}, "suit": _STR},
+                              "what names best_example: its cards' ranks and the suit of the first")),
         "nuts": _null({**_BOOL, "description": "whether it can hold the nuts (null: too many boards to tell)"}),
         "outs": _null({"type": "array", "items": _STR, "description": "with one card to come: the cards that "
                        "win or split for it"}),

@@ -275,6 +275,28 @@ DRY_RUN = _object(["ok", "state", "streets"], {
                                            "seats (counts only), conflicts"}}})
 
 
+DECK = _object(["ok", "state", "total", "done", "enrolled", "next", "pending", "complete", "saved", "in_use", "demo"], {
+    "ok": BOOL, "state": {"type": "string", "enum": ["idle", "teaching"]}, "total": INT, "done": INT,
+    "enrolled": {"type": "array", "items": STR}, "next": _nullable({"type": "object"}),
+    "pending": _nullable({"type": "object", "description": "the card captured, waiting to be kept: card, name, read "
+                          "(what the models alone read), read_name, confidence, agrees, frame, crop"}),
+    "complete": BOOL, "saved": INT, "in_use": BOOL, "check": _nullable({"type": "object"}), "demo": BOOL,
+    "note": _nullable(STR)})
+DECK_CHECK = _object(["ok", "frame", "cards", "seen", "read", "face_down", "profile"], {
+    "ok": BOOL, "frame": INT, "cards": {"type": "array", "items": {"type": "object", "description": "card (null: not "
+                                        "read), name, confidence; left to right, top to bottom"}},
+    "seen": INT, "read": INT, "face_down": INT, "profile": INT})
+
+
+def _deck_step(summary: str, operation: str, *, body: dict[str, Any] | None = None,
+               answer: dict[str, Any] = DECK) -> dict[str, Any]:  # fmt: skip
+    responses = {"200": _json(answer, "done"), **_errors(400, 401, 403, 404, 500)}
+    step: dict[str, Any] = {"summary": summary, "operationId": operation, "security": ADMIN, "responses": responses}
+    if body is not None:
+        step["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
+    return {"post": step}
+
+
 def _errors(*codes: int) -> dict[str, Any]:
     text = {400: "malformed request", 401: "not logged in", 403: "wrong PIN or CSRF token", 404: "nothing there",
             409: "not allowed now (nothing changed)", 413: "body over 64 KiB", 429: "too many wrong PINs",
@@ -403,6 +425,11 @@ def document() -> dict[str, Any]:
                 "ok": BOOL, "zones": {"type": "object"}, "ring": {"type": "array", "items": {"type": "array"}},
                 "board": {"type": "array"}, "cards": {"type": "array"}}), "the proposal, seat 1 first clockwise "
                 "from below the board"), **_errors(400, 401, 403, 404, 409)}}},
+        "/admin/setup/zones/check.json": {"get": {
+            "summary": "Whether the zones still match the camera's picture", "operationId": "checkZones",
+            "security": ADMIN, "responses": {"200": _json(_object(["ok", "match"], {"ok": BOOL, "match": _object(
+                ["ok", "cards", "outside", "text"], {"ok": BOOL, "cards": INT, "outside": INT, "text": STR})}),
+                "cards seen and how many lie outside every zone"), **_errors(401, 404)}}},
         "/admin/setup/dry-run.json": {"get": {
             "summary": "What the camera saw during the dry run, street by street", "operationId": "dryRun",
             "security": ADMIN, "responses": {"200": _json(DRY_RUN, "the dry run"), **_errors(401, 404)}}},
@@ -412,6 +439,26 @@ def document() -> dict[str, Any]:
         "/admin/setup/dry-run/stop": {"post": {
             "summary": "Stop watching the dry run", "operationId": "dryRunStop",
             "security": ADMIN, "responses": {"200": _json(DRY_RUN, "stopped"), **_errors(401, 403, 404)}}},
+        "/admin/setup/deck.json": {"get": {
+            "summary": "Where the teaching of the deck stands", "operationId": "deck", "security": ADMIN,
+            "responses": {"200": _json(DECK, "the progress"), **_errors(401, 404)}}},
+        "/admin/setup/deck/start": _deck_step("Teach the deck (the demo's players wait)", "deckStart"),
+        "/admin/setup/deck/stop": _deck_step("Stop teaching; the cards kept stay kept", "deckStop"),
+        "/admin/setup/deck/restart": _deck_step("Forget the cards kept so far", "deckRestart"),
+        "/admin/setup/deck/capture": _deck_step("Read the card asked for on the camera's next picture", "deckCapture"),
+        "/admin/setup/deck/keep": _deck_step("Keep the card captured (the whole deck kept: saved, used)", "deckKeep"),
+        "/admin/setup/deck/retake": _deck_step("Drop the card captured", "deckRetake"),
+        "/admin/setup/deck/redo": _deck_step("Ask for a kept card again", "deckRedo",
+                                             body=_object(["card"], {"card": STR})),
+        "/admin/setup/deck/lay": _deck_step("The demo: lay the card asked for on the synthetic table", "deckLay"),
+        "/admin/setup/deck/lay-check": _deck_step(
+            "The demo: lay ten cards at random for the check", "deckLayCheck",
+            answer=_object(["ok", "laid"], {"ok": BOOL, "laid": {"type": "array", "items": STR}})),
+        "/admin/setup/deck/check": _deck_step("Read every card on the camera's next picture", "deckCheck",
+                                              answer=DECK_CHECK),
+        "/admin/setup/deck/crop.jpg": {"get": {
+            "summary": "The card the camera took last, straightened", "operationId": "deckCrop", "security": ADMIN,
+            "responses": {"200": {"description": "a JPEG", "content": {"image/jpeg": {}}}, **_errors(401, 404)}}},
         "/api/openapi.json": {"get": {"summary": "This document", "operationId": "openapi",
                                       "responses": {"200": _json({"type": "object"}, "OpenAPI 3.0")}}},
     }  # fmt: skip

@@ -19,6 +19,9 @@ from table.draw import evaluate_draw, evaluate_low
 from table.errors import TocktableError
 from table.evaluate import evaluate
 from web.protocols import Published
+from web.words import SOURCE_LANGUAGE, Words, words_for
+from web.words.hands import draw_hand_name, hand_name
+from web.words.notices import draw_game_words, say_warning
 
 DEFAULT_CHIP_SET = "tock"
 
@@ -51,18 +54,20 @@ def chips_for(chip_set: ChipSet, amount: int) -> list[list[int]]:
         return []
 
 
-def describe_shown(cards: list[str], board: list[str]) -> dict[str, Any]:
-    """The name and best five cards of a shown hand on ``board`` (nothing before 3 board cards)."""
+def describe_shown(cards: list[str], board: list[str], words: Words | None = None) -> dict[str, Any]:
+    """The name (in ``words``' language, English by default) and best five cards of a shown hand
+    on ``board`` (nothing before 3 board cards)."""
     if len(board) < 3 or len(cards) != 2:
         return {}
     try:
         value = evaluate([*cards, *board])
     except TocktableError:
         return {}
-    return {"hand": value.describe(), "best_five": [str(c) for c in value.best_five]}
+    name = hand_name(words or words_for(SOURCE_LANGUAGE), value.key)
+    return {"hand": name, "best_five": [str(c) for c in value.best_five]}
 
 
-def describe_draw(cards: list[str], rules: dict[str, Any]) -> dict[str, Any]:
+def describe_draw(cards: list[str], rules: dict[str, Any], words: Words | None = None) -> dict[str, Any]:
     """Five-card draw: the name of a shown hand under the game's rules (jokers, wild rank, lowball)."""
     if len(cards) != 5:
         return {}
@@ -73,15 +78,23 @@ def describe_draw(cards: list[str], rules: dict[str, Any]) -> dict[str, Any]:
             value = evaluate_draw(cards, wild_rank=rules.get("wild_rank"), ties=rules.get("ties", "natural"))
     except TocktableError:
         return {}
-    return {"hand": value.describe(), "best_five": list(cards)}
+    return {"hand": draw_hand_name(words or words_for(SOURCE_LANGUAGE), value), "best_five": list(cards)}
 
 
-def present(state: dict[str, Any], chip_set: ChipSet, *, host: bool = False) -> dict[str, Any]:
-    """The snapshot with the drawing aids added (a new dict; ``state`` is not changed). For the
-    players (``host=False``) the host's own warnings (:data:`HOST_NOTICES`) are left out."""
+def present(
+    state: dict[str, Any], chip_set: ChipSet, *, host: bool = False, words: Words | None = None
+) -> dict[str, Any]:
+    """The snapshot with the drawing aids added (a new dict; ``state`` is not changed), its hands
+    named in ``words``' language (English by default). For the players (``host=False``) the
+    host's own warnings (:data:`HOST_NOTICES`) are left out."""
+    words = words or words_for(SOURCE_LANGUAGE)
     out = dict(state)
+    warnings = state.get("warnings", [])
     if not host:
-        out["warnings"] = [w for w in state.get("warnings", []) if w.get("kind") not in HOST_NOTICES]
+        warnings = [w for w in warnings if w.get("kind") not in HOST_NOTICES]
+    out["warnings"] = [say_warning(words, w) for w in warnings]
+    if state.get("draw_game"):
+        out["draw_game"] = draw_game_words(words, state["draw_game"])
     draw_rules = (state.get("draw_game") or {}).get("rules")
     out["chip_set"] = chip_set.to_dict()
     out["pots"] = [{**pot, "chips": chips_for(chip_set, pot.get("amount", 0))} for pot in state.get("pots", [])]
@@ -92,32 +105,42 @@ def present(state: dict[str, Any], chip_set: ChipSet, *, host: bool = False) -> 
         entry = {**seat, "bet_chips": chips_for(chip_set, seat.get("bet", 0))}
         if seat.get("hole"):
             if draw_rules:
-                entry.update(describe_draw(list(seat["hole"]), draw_rules))
+                entry.update(describe_draw(list(seat["hole"]), draw_rules, words))
             else:
-                entry.update(describe_shown(list(seat["hole"]), board))
+                entry.update(describe_shown(list(seat["hole"]), board, words))
         seats.append(entry)
     out["seats"] = seats
     if state.get("last_hand"):
-        out["last_hand"] = present_hand(state["last_hand"])
+        out["last_hand"] = present_hand(state["last_hand"], words, draw_rules=draw_rules)
     return out
 
 
-def present_hand(record: dict[str, Any]) -> dict[str, Any]:
-    """A finished hand (``HandRecord.to_dict()``) with every shown hand's name and five cards."""
+def present_hand(
+    record: dict[str, Any], words: Words | None = None, *, draw_rules: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A finished hand (``HandRecord.to_dict()``) with every shown hand's name (in ``words``'
+    language, English by default) and five cards. A draw hand is named again under ``draw_rules``
+    when given (else the record's own English name stays)."""
+    words = words or words_for(SOURCE_LANGUAGE)
     board = list(record.get("board", []))
     shown = {}
     out_shown = []
     draw = "draws" in record  # five-card draw: the record names each shown hand; its five cards are the hand
     for entry in record.get("shown", []):
         cards = list(entry.get("cards", []))
-        described = {"best_five": cards} if draw else describe_shown(cards, board)
+        if draw:
+            described = {"best_five": cards, **(describe_draw(cards, draw_rules, words) if draw_rules else {})}
+        else:
+            described = describe_shown(cards, board, words)
         shown[entry.get("seat")] = described
         out_shown.append({**entry, **described})
     pots = []
     for pot in record.get("pots", []):
         winners = [
-            {**w, "best_five": shown.get(w.get("seat"), {}).get("best_five", [])} for w in pot.get("winners", [])
+            {**w, **{k: v for k, v in shown.get(w.get("seat"), {}).items() if k in ("hand", "best_five")}}
+            for w in pot.get("winners", [])
         ]
+        winners = [{"best_five": [], **w} for w in winners]
         pots.append({**pot, "winners": winners})
     return {**record, "shown": out_shown, "pots": pots, "winners": hand_winners(pots, record.get("payoffs", []))}
 
@@ -147,7 +170,7 @@ class Presenter:
     def __init__(self, chip_set: ChipSet) -> None:
         self._chip_set = chip_set
         self._lock = threading.Lock()
-        self._cache: OrderedDict[tuple[int, bool], tuple[Published, str]] = OrderedDict()
+        self._cache: OrderedDict[tuple[int, bool, str], tuple[Published, str]] = OrderedDict()
 
     @property
     def chip_set(self) -> ChipSet:
@@ -159,10 +182,12 @@ class Presenter:
             self._chip_set = chip_set
             self._cache.clear()
 
-    def text(self, snapshot: Published, *, host: bool = False) -> str:
+    def text(self, snapshot: Published, *, host: bool = False, words: Words | None = None) -> str:
         """The presented JSON text of a published snapshot: the players' view,
-        or with ``host=True`` the host's (the same, plus the host's own warnings)."""
-        key = (id(snapshot), host)
+        or with ``host=True`` the host's (the same, plus the host's own warnings), in the
+        language of ``words`` (English by default)."""
+        words = words or words_for(SOURCE_LANGUAGE)
+        key = (id(snapshot), host, words.language)
         with self._lock:
             # Keyed by identity: the service shares one Snapshot object with every reader, and
             # the cache holds it, so its id cannot be reused while cached.
@@ -170,13 +195,13 @@ class Presenter:
             if cached is not None and cached[0] is snapshot:
                 return cached[1]
             state = json.loads(snapshot.json)
-            text = json.dumps(present(state, self._chip_set, host=host), separators=(",", ":"))
+            text = json.dumps(present(state, self._chip_set, host=host, words=words), separators=(",", ":"))
             self._cache[key] = (snapshot, text)
-            while len(self._cache) > 16:
+            while len(self._cache) > 32:
                 self._cache.popitem(last=False)
             return text
 
-    def state(self, snapshot: Published, *, host: bool = False) -> dict[str, Any]:
+    def state(self, snapshot: Published, *, host: bool = False, words: Words | None = None) -> dict[str, Any]:
         """The presented snapshot as plain data."""
-        data: dict[str, Any] = json.loads(self.text(snapshot, host=host))
+        data: dict[str, Any] = json.loads(self.text(snapshot, host=host, words=words))
         return data

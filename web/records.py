@@ -14,6 +14,7 @@ from flask import Blueprint, Response, jsonify, request
 from web.context import context
 from web.errors import json_error
 from web.history import HistoryUnavailable
+from web.language import words
 
 records = Blueprint("records", __name__, url_prefix="/api")
 
@@ -50,7 +51,7 @@ def history() -> Response:
     limit = _limit()
     if isinstance(limit, Response):
         return limit
-    response = jsonify(context().history.hands(limit=limit))
+    response = jsonify(context().history.hands(limit=limit, words=words()))
     response.headers["Cache-Control"] = "no-store"
     return response
 

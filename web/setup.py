@@ -13,6 +13,8 @@
 - ``POST /admin/setup/zones/calibrate``: zones proposed from one card laid face up in front of
   each seat and one in the middle (not saved: the page asks which seat is seat 1, then saves);
   400 saying what to lay down when the cards seen do not make zones.
+- ``GET /admin/setup/zones/check.json``: whether the zones still match the picture (``{"match": {"ok",
+  "cards", "outside", "text"}}``): a camera moved after the zones were drawn leaves cards outside them.
 - ``GET /admin/setup/dry-run.json``, ``POST /admin/setup/dry-run/start`` and ``/stop``: a dry run
   (:class:`web.protocols.DryRunner`): what the camera saw, street by street, while the host deals
   one hand with nobody betting (404 when the table has no camera).
@@ -42,7 +44,7 @@ def setup_page() -> str:
     zones = ctx.zone_editor.current() if ctx.zone_editor is not None else None
     return render_template("setup.html", csrf=session_csrf_token(), camera=ctx.camera is not None,
                            movable=bool(ctx.aim is not None and ctx.aim.movable), zones=zones,
-                           dry_run=ctx.dry_run is not None)  # fmt: skip
+                           dry_run=ctx.dry_run is not None, deck=ctx.deck is not None)  # fmt: skip
 
 
 @setup.get("/aim.json")
@@ -126,6 +128,21 @@ def calibrate_zones() -> tuple[Response, int]:
     except ValueError as exc:
         return jsonify(ok=False, error=str(exc)), 400
     return jsonify(ok=True, **proposal), 200
+
+
+@setup.get("/zones/check.json")
+def check_zones() -> tuple[Response, int]:
+    """Whether the zones still match the camera's picture (cards outside every zone)."""
+    editor = context().zone_editor
+    if editor is None:
+        return jsonify(ok=False, error="this table has no zones to draw"), 404
+    try:
+        result = editor.check()
+    except LookupError as exc:
+        return jsonify(ok=False, error=str(exc)), 404
+    response = jsonify(ok=True, match=result)
+    response.headers["Cache-Control"] = "no-store"
+    return response, 200
 
 
 def _dry_run(action: str) -> tuple[Response, int]:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import pytest
 
-from hardware.aim import BEST_CARD_PX, aim_advice, camera_height, card_heights
+from hardware.aim import BEST_CARD_PX, TILT_CARDS, TILT_OK, aim_advice, camera_height, camera_tilt, card_heights
 from hardware.camera_rig import CameraRig
 from hardware.errors import CameraRigError
+from hardware.mounting import CAMERA_MODULE_3
 from hardware.table_model import TableModel
 
 HEIGHT = 0.55  # metres: a Camera Module 3 sees the model's 156-px cards from about here
@@ -142,3 +145,71 @@ def test_a_shape_too_tall_for_a_card_is_not_measured(table: TableModel) -> None:
     assert advice["cards"].value == len(quads) and advice["height"].ok
     alone = aim_advice(image, [whole_table])
     assert [a.topic for a in alone] == ["cards"] and "lower the camera" in alone[0].text
+
+
+@pytest.fixture(scope="module")
+def crisp() -> TableModel:
+    """The table drawn with no camera of its own (no perspective): the rig's tilt is all there is."""
+    model = TableModel(6, seed=3, clean=True)
+    for seat, cards in enumerate([["Ah", "Kd"], ["2c", "3c"], ["4h", "5h"], ["6d", "7d"], ["8s", "9s"], ["Tc", "Jc"]]):
+        model.deal_hole(seat, cards, face_up=True)
+    model.deal_board(["Qh", "Qd", "Qs"])
+    model.frame()
+    return model
+
+
+def turned(model: TableModel, degrees: float) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The table seen by a camera turned ``degrees`` about the picture's vertical axis (sideways)."""
+    assert model.last_render is not None
+    image = model.last_render.image
+    h, w = image.shape[:2]
+    focal = (w / 2) / math.tan(math.radians(CAMERA_MODULE_3.horizontal_fov / 2))
+    k = np.array([[focal, 0, (w - 1) / 2], [0, focal, (h - 1) / 2], [0, 0, 1]])
+    a = math.radians(degrees)
+    rotate = np.array([[math.cos(a), 0, math.sin(a)], [0, 1, 0], [-math.sin(a), 0, math.cos(a)]])
+    matrix = k @ rotate @ np.linalg.inv(k)
+    out = cv2.warpPerspective(image, matrix, (w, h), borderValue=(38, 38, 42))
+    quads = [cv2.perspectiveTransform(t.corners[None].astype(np.float64), matrix)[0] for t in model.last_render.truth]
+    return out, quads
+
+
+@pytest.mark.parametrize("degrees", [-15.0, -10.0, 10.0, 15.0])
+def test_a_tilted_camera_is_told_to_tilt_back_by_about_the_angle(crisp: TableModel, degrees: float) -> None:
+    image, quads = seen(crisp, tilt=degrees)
+    h, w = image.shape[:2]
+    tilt = camera_tilt(quads, w, h)
+    assert tilt is not None and tilt.cards >= TILT_CARDS
+    assert abs(tilt.degrees - abs(degrees)) <= 2.0 and abs(tilt.sideways) <= 1.0
+    # the rig turns the picture's top toward the table (positive tilt): the cards at the top are nearer
+    assert tilt.bigger_toward == ("top" if degrees > 0 else "bottom")
+    advice = by_topic(aim_advice(image, quads))["tilt"]
+    assert not advice.ok and advice.value == tilt.degrees
+    assert advice.text.startswith(f"Tilt the camera back toward straight down by about {abs(degrees):.0f}°")
+    assert f"bigger toward the {tilt.bigger_toward} of the picture" in advice.text
+
+
+@pytest.mark.parametrize("degrees", [-12.0, 12.0])
+def test_a_camera_turned_sideways_is_told_too(crisp: TableModel, degrees: float) -> None:
+    image, quads = turned(crisp, degrees)
+    tilt = camera_tilt(quads, image.shape[1], image.shape[0])
+    assert tilt is not None and abs(tilt.degrees - abs(degrees)) <= 2.0 and abs(tilt.across) <= 1.0
+    assert tilt.bigger_toward in ("left", "right")
+    assert not by_topic(aim_advice(image, quads))["tilt"].ok
+
+
+@pytest.mark.parametrize("degrees", [0.0, -4.0, 4.0])
+def test_a_camera_near_straight_down_is_fine(crisp: TableModel, degrees: float) -> None:
+    image, quads = seen(crisp, tilt=degrees)
+    advice = by_topic(aim_advice(image, quads))["tilt"]
+    assert advice.ok and advice.value is not None and advice.value <= TILT_OK
+    assert advice.text.startswith("The camera looks straight down")
+
+
+def test_the_tilt_is_not_measured_on_too_few_cards_or_cards_bunched_together(crisp: TableModel) -> None:
+    image, quads = seen(crisp)
+    h, w = image.shape[:2]
+    assert camera_tilt(quads[:TILT_CARDS - 1], w, h) is None
+    board = [q for q in quads if abs(q.mean(axis=0)[1] - h / 2) < 0.1 * h and abs(q.mean(axis=0)[0] - w / 2) < 0.1 * w]
+    assert camera_tilt(board * 2, w, h) is None  # all in the middle: no spread to measure on
+    advice = by_topic(aim_advice(image, quads[:3]))["tilt"]
+    assert advice.ok and advice.value is None and advice.text.startswith("Tilt not measured")

@@ -20,6 +20,7 @@ from table.lens import (
     reveal,
     showdown,
 )
+from table.lessons import Lesson
 from table.tock import Mark, mark_of
 
 
@@ -67,7 +68,8 @@ def test_six_seats_every_card_marked():
         assert sum(seat.hands) == pytest.approx(1)
         # What really happened must have been possible.
         assert evaluate([*hole, *board]).category <= seat.best
-        assert seat.explanation and seat.explanation[0].startswith(f"{seat.name} shows")
+        assert seat.explanation and seat.explanation[0].kind in ("shows", "shows_flush_draw")
+        assert seat.explanation[0].fields["seat"] == seat.seat and not seat.explanation[0].fields["you"]
 
 
 def test_the_public_view_holds_no_hidden_card():
@@ -86,7 +88,7 @@ def test_own_view_adds_one_seat_and_only_that_seat():
     mine = own_view(hands, board_marks, seat=1, cards=holes[1], seed=1)
     assert mine.viewer == 1 and mine.seats[1].shows == tuple(holes[1])
     assert mine.seats[0].shows == tuple(hands[0]) and mine.seats[2].shows == tuple(hands[2])
-    assert mine.seats[1].explanation[0].startswith("You hold")
+    assert mine.seats[1].explanation[0].fields["you"] and not mine.seats[0].explanation[0].fields["you"]
     assert mine.to_json()["view"] == "seat"
     exact = equity([hands[0], holes[1], hands[2]], board_marks, precision=LENS_PRECISION, seed=1)
     assert [s.equity for s in mine.seats] == [e.equity for e in exact]
@@ -119,12 +121,12 @@ def test_folded_seats_keep_their_cards_out_of_the_deck():
     hands = [["Ah", "Ad"], ["Kh", "Kd"], ["Ac", "As"]]
     view = lens(hands, ["2c", "7d", "9h"], folded=[2])
     assert view.seats[2].folded and view.seats[2].equity == 0 and view.seats[2].best is None
-    assert view.seats[2].explanation == ("Seat 3 folded: its cards are out of play.",)
+    assert view.seats[2].explanation == (Lesson("folded", seat=2, you=False),)
     # With the other two aces dead, seat 1 can no longer make four of a kind.
     assert view.seats[0].hands[Category.FOUR_OF_A_KIND] == 0
     assert sum(s.equity for s in view.seats) == pytest.approx(1)
     alone = lens(hands, [], folded=[1, 2])
-    assert alone.seats[0].win == 1 and alone.summary == "Seat 1 wins: everyone else folded."
+    assert alone.seats[0].win == 1 and alone.summary == Lesson("alone", seat=0, you=False)
 
 
 @pytest.mark.parametrize(
@@ -155,7 +157,9 @@ def test_showdown_is_exact_and_needs_the_hands():
     result = showdown(["Ah Kh", "Qs Qd"])
     assert result.exact and result.deals == 1_712_304
     assert round(result.seats[0].equity, 6) == 0.462145
-    assert result.seats[0].explanation[-1].startswith("With the hands face up, Seat 1 wins 46%")
+    chances = result.seats[0].explanation[-1]
+    assert chances.kind == "chances" and chances.fields["basis"] == "face_up" and chances.fields["exact"]
+    assert chances.fields["win"] == pytest.approx(result.seats[0].win, abs=1e-4)
     with pytest.raises(InvalidCardsError, match=r"every live hand face up: seat 2 shows Qs \?"):
         showdown(["Ah Kh", "Qs ?"])
     assert showdown(["Ah Kh", "Qs ?"], folded=[1]).seats[0].win == 1
@@ -169,9 +173,8 @@ def test_outs_on_the_turn_are_the_rivers_that_win_or_split():
     expected = [c for c in rivers if evaluate([*hands[0], *board, c]).rank >= evaluate([*hands[1], *board, c]).rank]
     assert set(result.seats[0].outs) == set(expected) and 0 < len(expected) < len(rivers)
     assert result.seats[0].equity == pytest.approx(len(expected) / len(rivers))
-    assert any(
-        s.startswith(f"Seat 1 needs one of {len(expected)} cards on the river") for s in result.seats[0].explanation
-    )
+    outs = [lesson for lesson in result.seats[0].explanation if lesson.kind == "outs"]
+    assert len(outs) == 1 and set(outs[0].fields["cards"]) == {str(c) for c in expected}
     assert showdown(hands, [*board, Card.parse("9s")]).seats[0].outs is None
 
 
@@ -185,7 +188,7 @@ def test_json_is_plain_data():
     first = data["seats"][0]
     assert set(first) >= {"win", "tie", "equity", "best", "nuts", "explanation", "hands", "shows"}
     assert first["shows"] == [str(mark_of(c)) for c in holes[0]]
-    assert first["explanation"][0].startswith("Ann shows")
+    assert first["explanation"][0]["kind"] in ("shows", "shows_flush_draw") and first["explanation"][0]["seat"] == 0
 
 
 def test_history_follows_the_streets():

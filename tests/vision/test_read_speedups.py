@@ -1,7 +1,8 @@
 """The fast paths of the card reader's steps after detection give exactly what the slow ones gave.
 
 Each speed-up is checked against a plain reference kept here: the pyramid filled tile by tile
-against ``cv2.pyrDown`` of whole levels, the mark reader's batch against card-by-card reading,
+against ``cv2.pyrDown`` of whole levels, the grey made only round the outlines against the whole
+frame in grey, the mark reader's batch against card-by-card reading,
 and its shortcuts (the ink's components found once, candidate pips filtered with numpy, the shape
 matched against the pip's colour only, the radial profile in a box, the median) against the
 straightforward versions they replaced. No timing here: speed is measured by bench/marks.py.
@@ -21,7 +22,7 @@ import vision.mark_pips as mp
 import vision.mark_reader as mr
 from table.cards import Suit
 from vision.mark_reader import MarkReader, centre_patch
-from vision.rectify import Pyramid, _warp, card_homography, index_crops, order_corners, thumbnails
+from vision.rectify import Pyramid, _warp, card_homography, grey_near, index_crops, order_corners, thumbnails
 from vision.render.mark_samples import card_shot, sticker_back
 from vision.render.scene import PlacedCard, SceneSpec, deal_rows, render_scene
 
@@ -231,6 +232,48 @@ def test_card_regions_of_many_cards_equal_the_one_card_reference() -> None:
         assert np.array_equal(fast, np.stack([_reference_card_region(whole, q, box, size) for q in quads]))
 
 
+# ------------------------------------------------------------------------------ grey near the outlines
+def test_grey_near_outlines_is_the_whole_frame_s_grey_there_and_nothing_is_converted_far_away() -> None:
+    rng = np.random.default_rng(41)
+    frame = cv2.GaussianBlur(rng.integers(0, 256, (900, 1600, 3), dtype=np.uint8), (0, 0), 1.2)
+    whole = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    quads = np.stack(_random_quads(rng, 900, 1600, 40))
+    small = quads[np.ptp(quads, axis=1).max(axis=1) < 300][:6]  # a few cards: pieces, not the whole frame
+    assert len(small) >= 3
+    for batch, margin in ((small, 5.0), (small, np.arange(len(small)) + 2.0), (quads, 3.0)):
+        grey = grey_near(frame, batch, margin)
+        low = np.floor(batch.min(axis=1) - np.reshape(margin, (-1, 1))).clip(0, [1600, 900]).astype(int)
+        high = np.ceil(batch.max(axis=1) + np.reshape(margin, (-1, 1)) + 1).clip(0, [1600, 900]).astype(int)
+        near = np.zeros(whole.shape, bool)
+        for (x0, y0), (x1, y1) in zip(low, high, strict=True):
+            near[y0:y1, x0:x1] = True
+        assert near.any() and np.array_equal(grey[near], whole[near])
+        if batch is small:
+            assert not near.all() and not grey[~near].any()  # far away: not converted
+    nan = small.copy()
+    nan[0, 0, 0] = np.nan
+    assert np.array_equal(grey_near(frame, nan, 4.0), whole)  # nothing finite to go by: all of it
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (2304, 1296)])
+def test_outlines_refined_on_the_grey_near_them_equal_those_refined_on_the_whole_grey_frame(size) -> None:  # type: ignore[no-untyped-def]
+    from vision.reader import CardReader
+
+    reader = CardReader.default()
+    rng = np.random.default_rng(size[0])
+    compared = 0
+    for k in range(2):
+        cards = tuple(replace(c, height=c.height * 720 / size[1]) for c in deal_rows(rng, touching=k == 1))
+        image = render_scene(SceneSpec(cards=cards, size=size, seed=4500 + k, deck=f"holdout-{k}")).image
+        near = reader.detect(image)
+        whole = reader.detect(image, gray=lambda image=image: cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+        assert len(near) == len(whole) >= 8
+        for a, b in zip(near, whole, strict=True):
+            assert np.array_equal(a.corners, b.corners) and (a.partial, a.fit) == (b.partial, b.fit)
+        compared += len(near)
+    assert compared >= 16
+
+
 # ------------------------------------------------------------------------------ mark reader
 def test_reading_a_frame_at_once_equals_reading_card_by_card(samples: list) -> None:  # type: ignore[type-arg]
     reader = MarkReader()
@@ -348,13 +391,15 @@ def test_the_reader_s_corners_are_in_order_already_so_marks_read_alike_either_wa
 
 
 def _read_step_by_step(reader, image):  # type: ignore[no-untyped-def]
-    """The whole read one step after the other on this thread: the corners, the card model only for
+    """The whole read one step after the other on this thread: the outlines refined on the whole
+    frame in grey, the pyramid's levels filled as the warps need them, the corners of every card in
+    one call, the card model only for
     cards whose corners show no plain index, the backs only once the sides are known; then the
     pipeline's other stages. Also how many readings those other stages changed."""
     from vision.evidence import Evidence
     from vision.stages import Sources
 
-    outlines = reader.detect(image)
+    outlines = reader.detect(image, gray=lambda: cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))  # the whole frame grey
     quads = [o.corners for o in outlines]
     pyramid = Pyramid(image)
     evidence = Evidence(image, pyramid, reader.settings.threshold, np.stack(quads),
@@ -434,3 +479,72 @@ def test_card_shapes_of_many_quads_are_judged_as_one_by_one() -> None:
     expected = [card_shaped(q) for q in quads]
     assert 0.2 < np.mean(expected) < 0.9  # both answers are exercised
     assert card_shaped_many(np.array(quads)).tolist() == expected
+
+
+def test_small_cards_read_ahead_on_the_helper_read_as_at_their_stage_s_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The corners stage has the helper thread read the cards too small for their index ahead of the
+    small stage's turn; the readings equal those of a reader that reads them at that turn only,
+    including a card the orient stage turned since (read again then)."""
+    import threading
+
+    import vision.stages as stages
+    from vision.reader import CardReader
+
+    ahead, plain = CardReader.default(), CardReader.default()
+    for stage in plain.pipeline.stages:
+        if isinstance(stage, stages.Corners):
+            stage.small = None  # no look ahead: the small stage reads its cards itself
+    where: list[str] = []
+    original = stages._small_readings
+
+    def recorded(*args, **kwargs):  # type: ignore[no-untyped-def]
+        where.append(threading.current_thread().name)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(stages, "_small_readings", recorded)
+    rng = np.random.default_rng(77)
+    small = 0
+    for k in range(3):
+        cards = tuple(replace(c, height=float(rng.uniform(0.04, 0.06)), angle=float(rng.uniform(-40, 40)))
+                      for c in deal_rows(rng, count=14))  # fmt: skip
+        image = render_scene(SceneSpec(cards=cards, size=(2304, 1296), seed=4600 + k, deck=f"holdout-{k}")).image
+        fast, slow = ahead.read(image), plain.read(image)
+        assert np.array_equal(fast.card_ids, slow.card_ids) and np.array_equal(fast.face_up, slow.face_up)
+        assert np.array_equal(fast.corners, slow.corners) and np.array_equal(fast.confidence, slow.confidence)
+        small += int(ahead.evidence(image).asked["small"].sum())
+    assert small >= 20  # many small cards were compared
+    assert any(name.startswith("tocktable-corners") for name in where)  # read ahead on the helper
+
+
+def test_symbols_read_ahead_on_the_helper_give_the_suit_witness_s_own_reading(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The corners stage has the helper thread read the body symbols of the cards the suit witness
+    would ask about; the readings equal those of a reader whose witness looks at every card itself."""
+    import vision.stages as stages
+    from vision.reader import CardReader
+
+    monkeypatch.setenv("TOCKTABLE_FONTS", "packages")  # the decks whose suits these scenes doubt
+    ahead, plain = CardReader.default(), CardReader.default()
+    for stage in plain.pipeline.stages:
+        if isinstance(stage, stages.Corners):
+            stage.witness = None  # no look ahead: the witness stage looks at its cards itself
+    taken: list[int] = []
+    original = stages._symbols_ahead
+
+    def recorded(*args, **kwargs):  # type: ignore[no-untyped-def]
+        quads, symbols = original(*args, **kwargs)
+        taken.append(len(quads))
+        return quads, symbols
+
+    monkeypatch.setattr(stages, "_symbols_ahead", recorded)
+    asked = 0
+    for seed in (7002, 4600, 4601, 4602):
+        rng = np.random.default_rng(seed)
+        cards = deal_rows(rng, touching=True)
+        image = render_scene(SceneSpec(cards=cards, seed=seed, deck=f"holdout-{seed}")).image
+        if seed == 7002:
+            image = _touching_scene_7002()
+        fast, slow = ahead.read(image), plain.read(image)
+        assert np.array_equal(fast.card_ids, slow.card_ids) and np.array_equal(fast.face_up, slow.face_up)
+        assert np.array_equal(fast.corners, slow.corners) and np.array_equal(fast.confidence, slow.confidence)
+        asked += int(ahead.evidence(image).asked["suit_witness"].sum())
+    assert asked >= 2 and sum(taken) >= 2  # cards were asked about, and their symbols read ahead

@@ -488,3 +488,37 @@ def test_the_module_examples_run(module: str) -> None:
 
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_reset_from_another_thread_never_breaks_a_frame_being_taken() -> None:
+    """The host's pages reset the tracker while the camera thread feeds it: each frame is taken
+    whole, before or after the reset, never with its tracks gone halfway."""
+    import threading
+
+    tracker = TableTracker(ZONES, size=SIZE)
+    stop = threading.Event()
+    resets = 0
+
+    def host() -> None:
+        nonlocal resets
+        while not stop.is_set():
+            tracker.reset()
+            resets += 1
+
+    errors: list[BaseException] = []
+    other = threading.Thread(target=host)
+    other.start()
+    try:
+        for frame in range(1500):
+            sightings = [seen(card, x) for card, x in zip(["Ah", "Kd", "7c", "2s", "Th"], BOARD_X, strict=True)]
+            try:
+                view = tracker.update(sightings, frame_index=frame, timestamp=frame / 10)
+            except Exception as exc:  # any exception is the failure looked for
+                errors.append(exc)
+            else:
+                assert len(all_faces(view)) <= 5
+    finally:
+        stop.set()
+        other.join()
+    assert resets > 0
+    assert errors == []

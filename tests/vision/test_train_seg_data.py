@@ -219,3 +219,33 @@ def test_hard_samples_are_deterministic_and_of_every_look() -> None:
     b = hard_sample(7)
     assert np.array_equal(b.image, hard_sample(7).image)
     assert len(kinds) >= 2
+
+
+def test_beyond_the_table_shrinks_the_table_and_its_cards_into_a_floor_that_is_no_card() -> None:
+    from vision.train.seg_data import BEYOND_SHRINK, beyond_table
+
+    s = sample(11, 0.6)
+    image, target = beyond_table(s.image, s.target, np.random.default_rng(3))
+    assert image.shape == s.image.shape and image.dtype == np.uint8 and target.shape == s.target.shape
+    # The cards keep their share of the table: the card pixels shrink with it, by the square of the shrink.
+    before, after = float(s.target[0].sum()), float(target[0].sum())
+    assert BEYOND_SHRINK[0] ** 2 * 0.7 * before < after < BEYOND_SHRINK[1] ** 2 * 1.3 * before
+    # The floor is table in the targets, and the frame's border is floor (the table lies inside).
+    edge = np.concatenate([target[:, 0], target[:, -1], target[:, :, 0], target[:, :, -1]], axis=1)
+    assert edge.max() == 0.0
+    # Card pixels in the targets still show card-coloured (light) pixels of the image.
+    big = cv2.resize(target[0], (image.shape[1], image.shape[0]), interpolation=cv2.INTER_NEAREST) > 0.99
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    assert big.any() and float(grey[big].mean()) > float(grey[~big].mean())
+
+
+def test_beyond_zero_leaves_the_training_batches_as_they_were() -> None:
+    pytest.importorskip("torch", reason="the trainer needs the train extra (torch)")
+    from vision.train.seg_train import _batch
+
+    data = [(sample(k, 0.6).image, sample(k, 0.6).target) for k in (11, 12)]
+    a = _batch(data, np.random.default_rng(5), 4)
+    b = _batch(data, np.random.default_rng(5), 4, 0.0)
+    assert all(np.array_equal(x.numpy(), y.numpy()) for x, y in zip(a, b, strict=True))
+    c = _batch(data, np.random.default_rng(5), 4, 1.0)
+    assert not np.array_equal(a[0].numpy(), c[0].numpy())

@@ -54,10 +54,14 @@ def state(client: Any) -> dict[str, Any]:
 
 ADMIN_POSTS = ["/admin/command", "/admin/game", "/admin/end", "/admin/chip-set", "/admin/logout",
                "/admin/setup/camera", "/admin/setup/zones", "/admin/setup/zones/calibrate",
-               "/admin/setup/dry-run/start", "/admin/setup/dry-run/stop"]
+               "/admin/setup/dry-run/start", "/admin/setup/dry-run/stop", "/admin/setup/deck/start",
+               "/admin/setup/deck/stop", "/admin/setup/deck/restart", "/admin/setup/deck/capture",
+               "/admin/setup/deck/keep", "/admin/setup/deck/retake", "/admin/setup/deck/redo", "/admin/setup/deck/lay",
+               "/admin/setup/deck/lay-check", "/admin/setup/deck/check"]
 ADMIN_GETS = ["/admin/camera", "/admin/camera/frame.jpg", "/admin/camera/view.json", "/admin/join.svg",
               "/admin/state", "/admin/events", "/admin/setup", "/admin/setup/aim.json",
-              "/admin/setup/zones.json", "/admin/setup/dry-run.json"]
+              "/admin/setup/zones.json", "/admin/setup/zones/check.json", "/admin/setup/dry-run.json",
+              "/admin/setup/deck.json", "/admin/setup/deck/crop.jpg"]
 
 
 def test_every_admin_route_is_in_the_lists_below(app: Any) -> None:

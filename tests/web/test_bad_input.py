@@ -50,14 +50,18 @@ def _assert_json_error(response: Any, status: int, words: str) -> dict[str, Any]
 JSON_POSTS = ["/api/command", "/api/dice/new", "/api/dice/announce", "/api/dice/challenge", "/api/dice/roll-off",
               "/api/dice/throw", "/api/dice/look", "/api/dice/show", "/api/dice/tour-de-poker",
               "/api/dice/undo", "/admin/command", "/admin/game", "/admin/chip-set", "/admin/setup/camera",
-              "/admin/setup/zones"]  # fmt: skip
+              "/admin/setup/zones", "/admin/setup/deck/redo"]  # fmt: skip
+
+
+DECK_STEPS = {f"/admin/setup/deck/{step}" for step in ("start", "stop", "restart", "capture", "keep", "retake", "lay",
+                                                       "lay-check", "check")}  # fmt: skip
 
 
 def test_every_json_route_is_in_the_list_above(app: Any) -> None:
     posts = {r.rule for r in app.url_map.iter_rules() if "POST" in (r.methods or ())}
     assert posts - set(JSON_POSTS) == {"/admin/login", "/admin/logout", "/admin/end",
                                        "/admin/setup/zones/calibrate", "/admin/setup/dry-run/start",
-                                       "/admin/setup/dry-run/stop"}  # forms, or no body
+                                       "/admin/setup/dry-run/stop", *DECK_STEPS}  # forms, or no body
 
 
 @pytest.mark.parametrize("path", JSON_POSTS)
@@ -119,7 +123,7 @@ def test_a_failing_route_answers_a_json_500_without_the_traceback(app: Any, clie
     app.config["TESTING"] = False  # as in production: the error is answered, not raised into the test
     app.config["PROPAGATE_EXCEPTIONS"] = False
 
-    def broken(_: Any) -> str:
+    def broken(*_: Any, **__: Any) -> str:
         raise RuntimeError("secret detail")
 
     app.extensions[EXTENSION].presenter.text = broken

@@ -31,6 +31,8 @@ from tests.web.helpers import make_app, make_service, play
 from tests.web.test_events import EventReader
 from tocktable.steps import ChooseButton, Confirm
 from web.lens import LENS_EXTENSION
+from web.words import words_for
+from web.words.lens import lens_words, view_words
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / ".ci-artifacts"
 no_browser = pytest.mark.skipif(available() is not None, reason=available() or "")
@@ -65,7 +67,7 @@ def lens_of_state(state: dict[str, Any]) -> dict[str, Any]:
     data = lens(hands, board, folded=folded, names=names, precision=LENS_PRECISION, seed=0).to_json()
     for entry in data["seats"]:
         entry["index"], entry["seat"] = entry["seat"], dealt[entry["seat"]]["seat"]
-    return data
+    return view_words(words_for("en"), data)
 
 
 def test_api_lens_is_table_lens_of_the_public_state(tock_app: Any, tock_service: Any) -> None:
@@ -75,7 +77,7 @@ def test_api_lens_is_table_lens_of_the_public_state(tock_app: Any, tock_service:
     response = client.get("/api/lens")
     assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store"
     got = response.get_json()
-    assert response.get_data(as_text=True) == worker(tock_app).latest().json
+    assert got == lens_words(words_for("en"), worker(tock_app).latest().to_dict())  # the worker's, in words
     state = client.get("/api/state").get_json()
     assert got["mode"] == "tock" and got["hand_number"] == state["hand_number"] == 1
     assert got["state_version"] == state["version"] and got["stage"] == state["street"] == "flop"

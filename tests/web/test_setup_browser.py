@@ -1,8 +1,9 @@
 """The set-up page in chromium at phone size (390 x 844) on the demo: the host logs in, opens
 "Set up the table", the aim advice changes as the demo's camera is raised, lowered and blurred
 from the page, the board zone is dragged and saved, zones calibrated from laid cards put each
-card in its seat, and a dry run shows a dealt hand street by street. ``TOCKTABLE_DOCS_SHOTS=1``
-also writes the screenshots in docs/."""
+card in its seat, the zones are said not to match once the camera is raised, and a dry run shows
+a dealt hand street by street, with what the game would do. ``TOCKTABLE_DOCS_SHOTS=1`` also writes
+the screenshots in docs/."""
 
 from __future__ import annotations
 
@@ -63,6 +64,7 @@ def test_the_aim_advice_follows_the_camera_moved_from_a_phone(demo: Any) -> None
         page.fill("input[name=pin]", PIN)
         page.click("button[type=submit]")
         page.click("text=Set up the table")
+        page.add_style_tag(content=".top { position: static; }")  # the screenshots without the page's header over them
         height = page.locator("#advice li[data-topic=height]")
         focus = page.locator("#advice li[data-topic=focus]")
         expect(height).to_contain_text("Height is right")
@@ -167,6 +169,22 @@ def test_the_aim_advice_follows_the_camera_moved_from_a_phone(demo: Any) -> None
                 break
             page.wait_for_timeout(100)
         assert seats_seen() == wanted
+        expect(page.locator("#zones-match-ok")).to_contain_text("The zones match the picture")
+
+        # the camera raised after the zones were drawn: the page says they no longer match
+        for lift in (10, 20, 30):
+            page.click("text=Raise 10 cm")
+            expect(page.locator("#rig-position")).to_contain_text(f"raised {lift} cm")
+        expect(page.locator("#zones-match")).to_be_visible()
+        expect(page.locator("#zones-match-text")).to_contain_text("The zones no longer match")
+        expect(page.locator("#zones-recalibrate")).to_be_visible()
+        page.wait_for_timeout(1200)  # the raised camera's picture behind the zones
+        moved_shot = ARTIFACTS / "setup-zones-moved.png"
+        page.locator("#zones-panel").screenshot(path=str(moved_shot))
+        if os.environ.get("TOCKTABLE_DOCS_SHOTS") == "1":
+            shutil.copyfile(moved_shot, ROOT / "docs" / "setup-zones-moved.png")
+        page.click("text=As mounted")
+        expect(page.locator("#zones-match")).to_be_hidden()
 
         # 4. a dry run: one hand dealt with nobody betting, shown street by street
         demo.model.gather()
@@ -177,12 +195,21 @@ def test_the_aim_advice_follows_the_camera_moved_from_a_phone(demo: Any) -> None
         for seat, cards in enumerate(hands):
             demo.model.deal_hole(seat, cards)
         expect(page.locator(".dry-street[data-street=preflop] .dry-seats")).to_contain_text("seat 6: 2 cards")
-        for street, board in (("flop", ["Ah", "As", "Ad"]), ("turn", ["Ac"]), ("river", ["Kh"])):
+        preflop = page.locator(".dry-street[data-street=preflop]")
+        expect(preflop).to_contain_text("Blinds posted:")
+        expect(preflop).to_contain_text("acts first; pot")
+        for street, board in (("flop", ["Ah", "As", "Ad"]), ("turn", ["Ac"]), ("river", ["2h"])):
             demo.model.deal_board(board)
             expect(page.locator(f".dry-street[data-street={street}]")).to_be_visible()
+        for seat in range(demo.model.seats):  # the showdown: every hand turned face up
+            demo.model.show(seat)
+        showdown = page.locator(".dry-street[data-street=showdown]")
+        # four aces on the board: the king of seat 6 is the best kicker (the engine says so)
+        expect(showdown.locator(".dry-game")).to_contain_text("Seat 6 wins")
+        expect(showdown.locator(".dry-game")).to_contain_text("Four of a kind")
         demo.model.gather()
         expect(page.locator("#dry-status")).to_contain_text("The hand is over")
-        expect(page.locator(".dry-street[data-street=river] .dry-board")).to_have_text("Board: Ah As Ad Ac Kh")
+        expect(page.locator(".dry-street[data-street=river] .dry-board")).to_have_text("Board: Ah As Ad Ac 2h")
         dry_shot = ARTIFACTS / "setup-dry-run.png"
         page.locator("#dry-panel").screenshot(path=str(dry_shot))
         if os.environ.get("TOCKTABLE_DOCS_SHOTS") == "1":

@@ -445,3 +445,39 @@ def take_look(image: np.ndarray, outlines: tuple[np.ndarray, ...], box: tuple[in
         padded = (-(-small.shape[1] // OUT_SCALE), -(-small.shape[0] // OUT_SCALE))
         target = np.pad(target, ((0, 0), (0, padded[1] - out[1]), (0, padded[0] - out[0])))
     return SegSample(np.ascontiguousarray(small), target.astype(np.float32))
+
+
+# --- the table seen from further away, the floor beyond it --------------------------------------
+
+BEYOND_SHRINK = (0.35, 0.85)
+"""How much of the frame's width the table keeps when the camera is raised (:func:`beyond_table`)."""
+
+
+def beyond_table(image: np.ndarray, target: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A work-size training frame and its maps (2, h/OUT_SCALE, w/OUT_SCALE) as a camera raised
+    above the table sees them: the whole table shrunk by 0.35-0.85 and a little turned and
+    foreshortened (a quadrilateral anywhere in the frame), and beyond its edge the floor, a plain
+    or mottled colour of any brightness (no card: table in the targets). A table seen whole is a
+    large, plain, card-coloured rectangle on a dark floor; the network must not take it for a card."""
+    h, w = image.shape[:2]
+    s = float(rng.uniform(*BEYOND_SHRINK))
+    tw, th = w * s, h * s
+    x0, y0 = float(rng.uniform(0, w - tw)), float(rng.uniform(0, h - th))
+    quad = np.array([[x0, y0], [x0 + tw, y0], [x0 + tw, y0 + th], [x0, y0 + th]], np.float64)
+    quad += rng.uniform(-0.08, 0.08, (4, 2)) * [tw, th]  # a tilt or a turn: the table's rectangle skewed
+    source = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+    matrix = cv2.getPerspectiveTransform(source.astype(np.float32), quad.astype(np.float32))
+    table = cv2.warpPerspective(image, matrix, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT)
+    inside = cv2.warpPerspective(np.full((h, w), 255, np.uint8), matrix, (w, h), flags=cv2.INTER_LINEAR)
+    colour = rng.uniform(10, 90, 3) if rng.random() < 0.7 else rng.uniform(0, 255, 3)
+    mottle = cv2.resize(rng.standard_normal((max(h // 24, 2), max(w // 24, 2))).astype(np.float32), (w, h),
+                        interpolation=cv2.INTER_CUBIC)  # fmt: skip
+    floor = colour[None, None, :] * (1 + float(rng.uniform(0, 0.12)) * mottle[:, :, None])
+    floor += rng.normal(0, float(rng.uniform(0, 4)), (h, w, 3))
+    alpha = (inside.astype(np.float32) / 255)[:, :, None]
+    framed = np.clip(table * alpha + floor * (1 - alpha), 0, 255).astype(np.uint8)
+    oh, ow = target.shape[1:]
+    half = np.diag([1 / OUT_SCALE, 1 / OUT_SCALE, 1.0]) @ matrix @ np.diag([OUT_SCALE, OUT_SCALE, 1.0])
+    maps = np.stack([cv2.warpPerspective(np.ascontiguousarray(t), half, (ow, oh), flags=cv2.INTER_LINEAR,
+                                         borderMode=cv2.BORDER_CONSTANT) for t in np.clip(target, 0, 1)])  # fmt: skip
+    return framed, maps.astype(np.float32)

@@ -18,10 +18,12 @@ model card (``detector.json`` is then written with the last stage's figures only
         --seed 3 --tock 0.6 --rows 0.5 --lr 1e-3
 
 ``--hard SHARE`` mixes in looks at hard tables taken as the detector takes them
-(:func:`vision.train.seg_data.hard_sample`). ``--init`` also takes an 8-bit ``detector.onnx``: its
-weights are dequantised into the network and its batch norms given statistics from the training
-crops (:func:`dequantized`, :func:`renormalize`), so a shipped model can be fine-tuned without its
-float weights; for example:
+(:func:`vision.train.seg_data.hard_sample`); ``--beyond SHARE`` shows that share of whole frames
+as a raised camera sees them, the table shrunk onto a floor (:func:`vision.train.seg_data.beyond_table`,
+applied to the rendered tables as they are batched, so the cache of rendered tables serves both).
+``--init`` also takes an 8-bit ``detector.onnx``: its weights are dequantised into the network
+and its batch norms given statistics from the training crops (:func:`dequantized`,
+:func:`renormalize`), so a shipped model can be fine-tuned without its float weights; for example:
 
     python -m vision.train.seg_train --cache C --init models/detector.onnx --samples 3000 --steps 1500 \
         --seed 4 --tock 0.6 --rows 0.25 --hard 0.5 --lr 1e-3 --out C/hard
@@ -45,7 +47,7 @@ from torch.nn import functional as F
 
 from vision.segment import OUT_SCALE, STRIDE, prepare_frame
 from vision.train.__main__ import Progress, descend
-from vision.train.seg_data import HARD_DATA_VERSION, WORK_WIDTH, render_samples
+from vision.train.seg_data import HARD_DATA_VERSION, WORK_WIDTH, beyond_table, render_samples
 
 DATA_VERSION = 1
 """Version of the ordinary training tables; tables with hard looks mixed in are HARD_DATA_VERSION."""
@@ -186,15 +188,20 @@ def _load(samples: int, seed: int, cache: Path | None, jobs: int, tock: float | 
     return data
 
 
-def _batch(data: list[tuple[np.ndarray, np.ndarray]], rng: np.random.Generator, size: int
+def _batch(data: list[tuple[np.ndarray, np.ndarray]], rng: np.random.Generator, size: int, beyond: float = 0.0
            ) -> tuple[torch.Tensor, torch.Tensor]:  # fmt: skip
     """``size`` random crops of :data:`_CROP` with their targets. A look smaller than the crop (a
     detector's second look at a large card) fills its corner; the rest of the input is the frame's
-    mean (0) and of the target -1, which the loss ignores."""
+    mean (0) and of the target -1, which the loss ignores. ``beyond``: the share of whole frames
+    first shown as a raised camera sees them, the table shrunk with the floor beyond its edge
+    (:func:`vision.train.seg_data.beyond_table`; drawn from ``rng`` only when positive, so 0 gives
+    the batches it gave before the option existed)."""
     cw, ch = _CROP
     xs, ys = [], []
     for k in rng.integers(len(data), size=size):
         image, target = data[int(k)]
+        if beyond > 0 and image.shape[1] == WORK_WIDTH and rng.random() < beyond:
+            image, target = beyond_table(image, target, rng)
         frame = prepare_frame(image)[0]  # normalised over the whole frame, as at run time
         h, w = image.shape[:2]
         x0 = int(rng.integers(0, max(w - cw, 0) // OUT_SCALE + 1)) * OUT_SCALE
@@ -300,6 +307,12 @@ def main(argv: list[str] | None = None) -> int:
         default=0.0,
         help="share of samples that are looks at hard tables, as the detector takes them (default 0)",
     )
+    parser.add_argument(
+        "--beyond",
+        type=float,
+        default=0.0,
+        help="share of whole frames shown as a raised camera sees them: the table shrunk, the floor beyond (default 0)",
+    )
     parser.add_argument("--init", type=Path, help="start from these weights: a detector.pt of an earlier run, or "
                         "a detector.onnx (its 8-bit weights dequantised, see dequantized)")  # fmt: skip
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 3e-3)")
@@ -333,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
     progress = Progress(args.steps, "train segmenter")
     running = 0.0
     for step in range(args.steps):
-        x, y = _batch(data, rng, args.batch)
+        x, y = _batch(data, rng, args.batch, args.beyond)
         loss = seg_loss(net(x), y)
         running = descend(loss, optimizer, schedule, running, first=step == 0)
         progress(step + 1, f"loss {running:.4f}")

@@ -3,7 +3,7 @@
 "use strict";
 
 (() => {
-  const { el, fmt, card } = TT;
+  const { el, fmt, card, _ } = TT;
   const $ = (id) => document.getElementById(id);
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   let state = null;
@@ -17,12 +17,12 @@
         headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, Accept: "application/json" },
         body: JSON.stringify(body || {}),
       });
-      const data = await r.json().catch(() => ({ ok: false, error: `HTTP ${r.status}` }));
+      const data = await r.json().catch(() => ({ ok: false, error: _("HTTP {status}", { status: r.status }) }));
       if (r.status === 401) { location.href = "/admin"; return data; }
-      if (!data.ok) flash(data.error || `refused (HTTP ${r.status})`, false);
+      if (!data.ok) flash(data.error || _("refused (HTTP {status})", { status: r.status }), false);
       return data;
     } catch (e) {
-      flash("the table does not answer: check the Wi-Fi", false);
+      flash(_("the table does not answer: check the Wi-Fi"), false);
       return { ok: false };
     }
   }
@@ -57,7 +57,7 @@
     }
   }
 
-  const LABEL = { fold: "FOLD", check_call: "CHECK/CALL", bet_raise: "BET/RAISE", all_in: "ALL-IN", plus: "+", minus: "−", undo: "UNDO", next: "NEXT/CONFIRM" };
+  const LABEL = { fold: _("FOLD"), check_call: _("CHECK/CALL"), bet_raise: _("BET/RAISE"), all_in: _("ALL-IN"), plus: "+", minus: "−", undo: _("UNDO"), next: _("NEXT/CONFIRM") };
 
   /** What a console press did, in words: from the table the host saw when pressing (who was to
       act, what calling cost) and the table after it. */
@@ -68,30 +68,32 @@
     const game = before.draw_game;
     if (game && game.to_draw !== null && game.to_draw !== undefined && (button === "check_call" || button === "next")) {
       const count = before.pending_draw || 0;
-      return `${seatLabel(before, game.to_draw)} ${count ? `draws ${count}` : "stands pat"}`;
+      const who = seatLabel(before, game.to_draw);
+      return count ? _("{name} draws {count}", { name: who, count }) : _("{name} stands pat", { name: who });
     }
     const betNow = after && seat !== null && seat !== undefined && after.seats[seat] ? after.seats[seat].bet : null;
     switch (button) {
-      case "fold": return `${who} folds`;
+      case "fold": return _("{name} folds", { name: who });
       case "check_call": {
         const call = legal.find((a) => a.action === "call");
-        return call ? `${who} calls ${fmt(call.min_to)}` : `${who} checks`;
+        return call ? _("{name} calls {amount}", { name: who, amount: fmt(call.min_to) }) : _("{name} checks", { name: who });
       }
       case "bet_raise": {
         const option = legal.find((a) => a.action === "bet" || a.action === "raise");
-        const verb = option && option.action === "bet" ? "bets" : "raises to";
-        return betNow !== null ? `${who} ${verb} ${fmt(betNow)}` : `${who} ${verb}`;
+        const bets = option && option.action === "bet";
+        if (betNow === null) return bets ? _("{name} bets", { name: who }) : _("{name} raises", { name: who });
+        return bets ? _("{name} bets {amount}", { name: who, amount: fmt(betNow) }) : _("{name} raises to {amount}", { name: who, amount: fmt(betNow) });
       }
-      case "all_in": return betNow !== null ? `${who} is all-in (${fmt(betNow)})` : `${who} is all-in`;
+      case "all_in": return betNow !== null ? _("{name} is all-in ({amount})", { name: who, amount: fmt(betNow) }) : _("{name} is all-in", { name: who });
       case "plus": case "minus":
-        if (after && after.draw_game && after.pending_draw !== null && after.pending_draw !== undefined) return `cards to exchange: ${after.pending_draw}`;
-        return after && after.pending_bet ? `bet or raise amount: ${fmt(after.pending_bet)}` : "amount changed";
-      case "undo": return "the last step is taken back";
+        if (after && after.draw_game && after.pending_draw !== null && after.pending_draw !== undefined) return _("cards to exchange: {count}", { count: after.pending_draw });
+        return after && after.pending_bet ? _("bet or raise amount: {amount}", { amount: fmt(after.pending_bet) }) : _("amount changed");
+      case "undo": return _("the last step is taken back");
       case "next":
-        if (after && after.hand_number > before.hand_number) return `hand ${after.hand_number} is dealt`;
-        if (after && after.phase === "settled") return `hand ${after.hand_number} is settled`;
-        return "confirmed";
-      default: return "done";
+        if (after && after.hand_number > before.hand_number) return _("hand {number} is dealt", { number: after.hand_number });
+        if (after && after.phase === "settled") return _("hand {number} is settled", { number: after.hand_number });
+        return _("confirmed");
+      default: return _("done");
     }
   }
 
@@ -105,11 +107,12 @@
         if (!set.ok) return;
       }
     }
-    if (button === "all_in" && !confirm("ALL-IN for the seat to act?")) return;
+    if (button === "all_in" && !confirm(_("ALL-IN for the seat to act?"))) return;
     const data = await command({ kind: "press", button });
     if (!data.ok) return;  // the refusal is shown already
     const after = await stateAfter(data.version);
-    flash(`${LABEL[button] || button}: ${before ? pressed(button, before, after) : "done"}`, true);
+    const what = before ? pressed(button, before, after) : _("done");
+    flash(_("{button}: {what}", { button: LABEL[button] || button, what }), true);
   }
 
   document.querySelectorAll("[data-press]").forEach((b) => b.addEventListener("click", () => press(b.dataset.press)));
@@ -129,19 +132,20 @@
   function onSubmit(id, handler) {
     $(id).addEventListener("submit", (e) => { e.preventDefault(); handler(new FormData(e.target), e.target); });
   }
-  onSubmit("form-board", (f, form) => command({ kind: "deal_board", cards: words(f.get("cards")) }, "board dealt").then((d) => d.ok && form.reset()));
-  onSubmit("form-show", (f) => command({ kind: "show", seat: parseInt(f.get("seat"), 10), cards: words(f.get("cards")) }, "shown"));
+  onSubmit("form-board", (f, form) => command({ kind: "deal_board", cards: words(f.get("cards")) }, _("board dealt")).then((d) => d.ok && form.reset()));
+  onSubmit("form-show", (f) => command({ kind: "show", seat: parseInt(f.get("seat"), 10), cards: words(f.get("cards")) }, _("shown")));
   $("btn-muck").addEventListener("click", () => command({ kind: "muck", seat: parseInt($("form-show").seat.value, 10) }, "mucked"));
-  onSubmit("form-correct", (f) => command({ kind: "correct", ...target(f.get("target")), card: f.get("card").trim() }, "corrected"));
-  onSubmit("form-mark", (f) => command({ kind: "mark", ...target(f.get("target")), mark: `${f.get("suit")}:${f.get("size")}` }, "mark set"));
-  onSubmit("form-seat", (f, form) => command({ kind: "seat", seat: parseInt(f.get("seat"), 10), name: f.get("name").trim(), chips: parseInt(f.get("chips"), 10) }, "seated").then((d) => d.ok && form.reset()));
-  onSubmit("form-button", (f) => command({ kind: "choose_button", seat: parseInt(f.get("seat"), 10) }, "button placed, first hand dealt"));
-  onSubmit("form-level", (f) => command({ kind: "set_level", index: parseInt(f.get("index"), 10) }, "level set"));
+  onSubmit("form-correct", (f) => command({ kind: "correct", ...target(f.get("target")), card: f.get("card").trim() }, _("corrected")));
+  onSubmit("form-mark", (f) => command({ kind: "mark", ...target(f.get("target")), mark: `${f.get("suit")}:${f.get("size")}` }, _("mark set")));
+  onSubmit("form-seat", (f, form) => command({ kind: "seat", seat: parseInt(f.get("seat"), 10), name: f.get("name").trim(), chips: parseInt(f.get("chips"), 10) }, _("seated")).then((d) => d.ok && form.reset()));
+  onSubmit("form-button", (f) => command({ kind: "choose_button", seat: parseInt(f.get("seat"), 10) }, _("button placed, first hand dealt")));
+  onSubmit("form-level", (f) => command({ kind: "set_level", index: parseInt(f.get("index"), 10) }, _("level set")));
   onSubmit("form-draw", (f) => {
     const game = state && state.draw_game;
-    if (!game || game.to_draw === null) { flash("no draw to record now", false); return; }
+    if (!game || game.to_draw === null) { flash(_("no draw to record now"), false); return; }
     const count = parseInt(f.get("count"), 10);
-    command({ kind: "draw", seat: game.to_draw, count }, `${seatLabel(state, game.to_draw)} drew ${count || "none (pat)"}`);
+    const who = seatLabel(state, game.to_draw);
+    command({ kind: "draw", seat: game.to_draw, count }, count ? _("{name} drew {count}", { name: who, count }) : _("{name} drew none (pat)", { name: who }));
   });
   const variantSelect = document.querySelector('#form-game select[name="variant"]');
   const showDrawOptions = () => { $("draw-options").hidden = !["draw", "lowball"].includes(variantSelect.value); };
@@ -154,18 +158,18 @@
     body.two_players = f.get("two_players") === "on";
     for (const key of ["seats", "buy_in", "jokers", "max_draw"]) body[key] = parseInt(body[key], 10);
     body.level_minutes = parseFloat(body.level_minutes || "0");
-    if (!confirm("Close this session and start the new game?")) return;
+    if (!confirm(_("Close this session and start the new game?"))) return;
     const data = await post("/admin/game", body);
-    if (data.ok) flash("new game started", true);
+    if (data.ok) flash(_("new game started"), true);
   });
   $("btn-chipset").addEventListener("click", async () => {
     const data = await post("/admin/chip-set", { name: $("chip-set-select").value });
-    if (data.ok) flash(`chips drawn as the ${data.chip_set.name} set`, true);
+    if (data.ok) flash(_("chips drawn as the {name} set", { name: data.chip_set.name }), true);
   });
   $("btn-end").addEventListener("click", async () => {
-    if (!confirm("End the session? Its hand histories and ledger stay available for export.")) return;
+    if (!confirm(_("End the session? Its hand histories and ledger stay available for export."))) return;
     const data = await post("/admin/end", {});
-    if (data.ok) flash(`session ${data.ended} ended; session ${data.session} is open`, true);
+    if (data.ok) flash(_("session {ended} ended; session {open} is open", { ended: data.ended, open: data.session }), true);
   });
 
   /* ------------------------------------------------------------ live rendering */
@@ -178,20 +182,20 @@
   function seatActions(p) {
     const cell = el("td", {});
     if (!p.name) return cell;
-    const rebuy = el("button", { class: "btn small", text: "Rebuy", onclick: () => {
-      const amount = parseInt(prompt(`Rebuy for ${p.name}: how many chips?`, "1000"), 10);
-      if (amount > 0) command({ kind: "rebuy", seat: p.seat, amount }, "rebuy done");
+    const rebuy = el("button", { class: "btn small", text: _("Rebuy"), onclick: () => {
+      const amount = parseInt(prompt(_("Rebuy for {name}: how many chips?", { name: p.name }), "1000"), 10);
+      if (amount > 0) command({ kind: "rebuy", seat: p.seat, amount }, _("rebuy done"));
     } });
-    const sit = el("button", { class: "btn small", text: p.sitting_out ? "Sit in" : "Sit out",
-      onclick: () => command({ kind: "sit_out", seat: p.seat, back: p.sitting_out }, "done") });
-    const leave = el("button", { class: "btn small", text: "Leave", onclick: () => {
-      if (confirm(`${p.name} leaves with ${fmt(p.stack)}?`)) command({ kind: "leave", seat: p.seat }, "left");
+    const sit = el("button", { class: "btn small", text: p.sitting_out ? _("Sit in") : _("Sit out"),
+      onclick: () => command({ kind: "sit_out", seat: p.seat, back: p.sitting_out }, _("done")) });
+    const leave = el("button", { class: "btn small", text: _("Leave"), onclick: () => {
+      if (confirm(_("{name} leaves with {amount}?", { name: p.name, amount: fmt(p.stack) }))) command({ kind: "leave", seat: p.seat }, _("left"));
     } });
     cell.append(el("span", { class: "row", style: { justifyContent: "flex-end", flexWrap: "nowrap", gap: ".3em" } }, rebuy, sit, leave));
     return cell;
   }
 
-  function seatLabel(s, seat) { return (s.seats[seat] && s.seats[seat].name) || `seat ${seat + 1}`; }
+  function seatLabel(s, seat) { return (s.seats[seat] && s.seats[seat].name) || _("seat {n}", { n: seat + 1 }); }
 
   /** Five-card draw: the draw-count form while someone is to draw, and five-card placeholders. */
   function renderDraw(s) {
@@ -201,10 +205,10 @@
     if (drawing) {
       const most = game.rules.max_draw, count = $("draw-count");
       count.max = most;
-      $("draw-label").textContent = `${seatLabel(s, game.to_draw)} exchanges (0–${most})`;
+      $("draw-label").textContent = _("{name} exchanges (0–{most})", { name: seatLabel(s, game.to_draw), most });
       if (document.activeElement !== count) count.value = s.pending_draw !== null && s.pending_draw !== undefined ? s.pending_draw : 0;
     }
-    $("form-show").cards.placeholder = game ? "five cards, Jk for a joker" : "two cards, e.g. Jd Td";
+    $("form-show").cards.placeholder = game ? _("five cards, Jk for a joker") : _("two cards, e.g. Jd Td");
   }
 
   function render(s) {
@@ -212,22 +216,28 @@
     wake(s);
     const toAct = s.to_act !== null && s.to_act !== undefined ? s.seats[s.to_act] : null;
     const game = s.draw_game;
-    $("hand-no").textContent = s.hand_number ? `· hand ${s.hand_number}` : "";
-    $("now").textContent = toAct && s.phase === "playing" ? `${toAct.name} to act` : game && s.phase === "playing" && game.to_draw !== null ? `${seatLabel(s, game.to_draw)} to draw` : { seating: "Waiting for the first dealer", settled: `Hand ${s.hand_number} is over`, ready: "Between hands", playing: s.street === "showdown" ? "Showdown" : `Waiting for the ${({ preflop: "flop", flop: "turn", turn: "river" })[s.street] || "cards"}` }[s.phase];
+    $("hand-no").textContent = s.hand_number ? `· ${_("hand {number}", { number: s.hand_number })}` : "";
+    const waiting = { preflop: _("Waiting for the flop"), flop: _("Waiting for the turn"), turn: _("Waiting for the river") }[s.street] || _("Waiting for the cards");
+    $("now").textContent = toAct && s.phase === "playing" ? _("{name} to act", { name: toAct.name }) : game && s.phase === "playing" && game.to_draw !== null ? _("{name} to draw", { name: seatLabel(s, game.to_draw) }) : { seating: _("Waiting for the first dealer"), settled: _("Hand {number} is over", { number: s.hand_number }), ready: _("Between hands"), playing: s.street === "showdown" ? _("Showdown") : waiting }[s.phase];
     renderDraw(s);
-    const legal = (s.legal_actions || []).map((a) => a.action === "call" ? `call ${fmt(a.min_to)}` : (a.action === "bet" || a.action === "raise") ? `${a.action} ${fmt(a.min_to)}–${fmt(a.max_to)}` : a.action.replace("_", "-"));
-    $("now-detail").textContent = [game ? [game.name, game.phase].filter(Boolean).join(" · ") : s.street ? s.street : "", legal.join(" · "), s.confirm_in !== null && s.confirm_in !== undefined ? `next hand in ${Math.ceil(s.confirm_in)} s` : ""].filter(Boolean).join(" — ");
+    const ACTION = { fold: _("fold"), check: _("check"), all_in: _("all-in") };
+    const legal = (s.legal_actions || []).map((a) => a.action === "call" ? _("call {amount}", { amount: fmt(a.min_to) })
+      : a.action === "bet" ? _("bet {low}–{high}", { low: fmt(a.min_to), high: fmt(a.max_to) })
+      : a.action === "raise" ? _("raise {low}–{high}", { low: fmt(a.min_to), high: fmt(a.max_to) }) : ACTION[a.action] || a.action.replace("_", "-"));
+    const STREET = { preflop: _("pre-flop"), flop: _("flop"), turn: _("turn"), river: _("river"), showdown: _("showdown") };
+    $("now-detail").textContent = [game ? [game.name, game.phase].filter(Boolean).join(" · ") : s.street ? STREET[s.street] || s.street : "", legal.join(" · "), s.confirm_in !== null && s.confirm_in !== undefined ? _("next hand in {seconds} s", { seconds: Math.ceil(s.confirm_in) }) : ""].filter(Boolean).join(" — ");
     TT.fill($("now-board"), ...s.board.map((c) => card(c, "mini")));
-    $("now-pot").textContent = s.pot_total ? `pot ${fmt(s.pot_total)}` : "";
+    $("now-pot").textContent = s.pot_total ? _("pot {amount}", { amount: fmt(s.pot_total) }) : "";
     // The host's own warnings (a refused command) come only on the host's stream, never to the phones;
     // "not saving" is the banner under the header, not a warning in the list.
-    TT.fill($("warnings"), ...(s.warnings || []).filter((w) => w.kind !== "storage").map((w) => el("li", { "data-kind": w.kind, text: w.kind === "rejected" ? `✖ refused: ${w.message}` : `⚠ ${w.message}` })));
-    if (s.camera && !s.camera.ok) $("warnings").append(el("li", { text: `⚠ camera: ${s.camera.message || "no picture"}` }));
+    TT.fill($("warnings"), ...(s.warnings || []).filter((w) => w.kind !== "storage").map((w) => el("li", { "data-kind": w.kind, text: w.kind === "rejected" ? _("✖ refused: {reason}", { reason: w.message }) : _("⚠ {reason}", { reason: w.message }) })));
+    const noPicture = _("no picture");
+    if (s.camera && !s.camera.ok) $("warnings").append(el("li", { text: _("⚠ camera: {reason}", { reason: s.camera.message || noPicture }) }));
 
     const range = raiseRange(s);
     const call = (s.legal_actions || []).find((a) => a.action === "call");
-    $("btn-call").textContent = call ? `CALL ${fmt(call.min_to)}` : "CHECK";
-    $("btn-bet").textContent = range ? `${range[2].toUpperCase()} TO` : "BET/RAISE";
+    $("btn-call").textContent = call ? _("CALL {amount}", { amount: fmt(call.min_to) }) : _("CHECK");
+    $("btn-bet").textContent = range ? (range[2] === "bet" ? _("BET TO") : _("RAISE TO")) : _("BET/RAISE");
     const slider = $("amount-slider"), amount = $("amount");
     if (range) {
       slider.min = range[0]; slider.max = range[1]; slider.step = (s.blinds && s.blinds.big_blind) || 1;
@@ -235,42 +245,48 @@
       const wanted = s.pending_bet !== null && s.pending_bet !== undefined ? s.pending_bet : range[0];
       if (document.activeElement !== amount) amount.value = wanted;
       slider.value = amount.value;
-      $("amount-range").textContent = `${range[2]} to ${fmt(range[0])} … ${fmt(range[1])}${s.pending_bet ? ` · set: ${fmt(s.pending_bet)}` : ""}`;
+      const span = { low: fmt(range[0]), high: fmt(range[1]) };
+      const text = range[2] === "bet" ? _("bet to {low} … {high}", span) : _("raise to {low} … {high}", span);
+      $("amount-range").textContent = s.pending_bet ? `${text} · ${_("set: {amount}", { amount: fmt(s.pending_bet) })}` : text;
     } else {
-      $("amount-range").textContent = "no bet or raise possible now";
+      $("amount-range").textContent = _("no bet or raise possible now");
     }
     slider.disabled = !range;
 
     const seated = s.seats.filter((p) => p.name);
     const seatItems = seated.map((p) => [p.seat, `${p.seat + 1}. ${p.name}`]);
     document.querySelectorAll(".seat-select").forEach((sel) => options(sel, seatItems, true));
-    const empty = s.seats.filter((p) => !p.name).map((p) => [p.seat, `seat ${p.seat + 1}`]);
+    const empty = s.seats.filter((p) => !p.name).map((p) => [p.seat, _("seat {n}", { n: p.seat + 1 })]);
     options($("empty-seats"), empty, true);
     $("form-seat").hidden = empty.length === 0;
-    const correctables = s.board.map((c, i) => [`board:${i}`, `board ${i + 1} (${c})`]);
-    for (const p of s.seats) p.hole.forEach((c, i) => correctables.push([`${p.seat}:${i}`, `${p.name} card ${i + 1} (${c})`]));
-    options($("correct-target"), correctables.length ? correctables : [["board:0", "no card read yet"]], true);
-    const markables = [0, 1, 2, 3, 4].map((i) => [`board:${i}`, `board ${i + 1}`]);
-    for (const p of s.seats) if (p.in_hand) [0, 1].forEach((i) => markables.push([`${p.seat}:${i}`, `${p.name} card ${i + 1}`]));
+    const correctables = s.board.map((c, i) => [`board:${i}`, _("board {n} ({card})", { n: i + 1, card: c })]);
+    for (const p of s.seats) p.hole.forEach((c, i) => correctables.push([`${p.seat}:${i}`, _("{name} card {n} ({card})", { name: p.name, n: i + 1, card: c })]));
+    options($("correct-target"), correctables.length ? correctables : [["board:0", _("no card read yet")]], true);
+    const markables = [0, 1, 2, 3, 4].map((i) => [`board:${i}`, _("board {n}", { n: i + 1 })]);
+    for (const p of s.seats) if (p.in_hand) [0, 1].forEach((i) => markables.push([`${p.seat}:${i}`, _("{name} card {n}", { name: p.name, n: i + 1 })]));
     options($("mark-target"), markables, true);
     $("form-button").hidden = s.phase !== "seating";
 
-    const rows = [el("tr", {}, el("th", { text: "Seat" }), el("th", { text: "Stack" }), el("th", { text: "" }))];
+    const rows = [el("tr", {}, el("th", { text: _("Seat") }), el("th", { text: _("Stack") }), el("th", { text: "" }))];
+    const STATE = { sitting_out: _("sitting out"), busted: _("busted"), folded: _("folded"), empty: _("empty") };
     for (const p of s.seats) {
       if (!p.name) continue;
-      rows.push(el("tr", {}, el("td", { text: `${p.seat + 1}. ${p.name}${p.dealer ? " (D)" : ""}${p.state !== "playing" && p.state !== "waiting" ? ` · ${p.state.replace("_", " ")}` : ""}` }),
+      rows.push(el("tr", {}, el("td", { text: `${p.seat + 1}. ${p.name}${p.dealer ? ` (${_("D")})` : ""}${p.state !== "playing" && p.state !== "waiting" ? ` · ${STATE[p.state] || p.state.replace("_", " ")}` : ""}` }),
         el("td", { class: "num", text: fmt(p.stack) }), seatActions(p)));
     }
     TT.fill($("players"), ...rows);
 
     const b = s.blinds;
-    $("clock-now").textContent = `level ${b.level + 1}/${b.levels}: ${fmt(b.small_blind)}/${fmt(b.big_blind)}${b.ante ? ` ante ${fmt(b.ante)}` : ""} · clock ${b.clock}${b.seconds_left !== null && b.level_seconds > 0 ? ` · ${TT.mmss(b.seconds_left)} left` : ""}`;
-    options($("level-select"), Array.from({ length: b.levels }, (_, i) => [i, `level ${i + 1}`]), true);
+    const CLOCK = { running: _("clock running"), paused: _("clock paused"), stopped: _("clock stopped") };
+    const level = { level: b.level + 1, levels: b.levels, small: fmt(b.small_blind), big: fmt(b.big_blind), ante: fmt(b.ante) };
+    $("clock-now").textContent = [b.ante ? _("level {level}/{levels}: {small}/{big} ante {ante}", level) : _("level {level}/{levels}: {small}/{big}", level),
+      CLOCK[b.clock] || b.clock, b.seconds_left !== null && b.level_seconds > 0 ? _("{time} left", { time: TT.mmss(b.seconds_left) }) : ""].filter(Boolean).join(" · ");
+    options($("level-select"), Array.from({ length: b.levels }, (unused, i) => [i, _("level {n}", { n: i + 1 })]), true);
   }
 
   const live = $("live");
   TT.follow(render, (mode) => {
     live.className = `live live-${mode === "live" ? "on" : mode}`;
-    live.textContent = mode === "live" ? "live" : mode;
+    live.textContent = mode === "live" ? _("live") : mode === "polling" ? _("polling") : _("offline");
   }, { events: "/admin/events", state: "/admin/state" });
 })();

@@ -3,14 +3,14 @@
 "use strict";
 
 (() => {
-  const { el, svg } = TT;
+  const { el, svg, _ } = TT;
   const $ = (id) => document.getElementById(id);
   let aspect = 16 / 9;
 
   function label(c) {
-    if (c.hidden) return "face up (hidden until the showdown)";
-    if (c.face_up) return c.card || "face up, unread";
-    return c.mark ? `back ${c.mark}` : "face down";
+    if (c.hidden) return _("face up (hidden until the showdown)");
+    if (c.face_up) return c.card || _("face up, unread");
+    return c.mark ? _("back {mark}", { mark: c.mark }) : _("face down");
   }
 
   function draw(view) {
@@ -36,12 +36,12 @@
     TT.fill(overlay, ...nodes);
     $("frame").hidden = view.frame === null;
     $("camera-status").textContent = !view.camera ? (view.cards.length || view.view_frame !== null
-      ? "The camera's pictures are not shared with this page: what it read is drawn over the zones."
-      : "No camera on this table (cards are entered on the host page).")
-      : view.frame === null ? "Waiting for the first frame…" : `frame ${view.frame}${view.view_frame ? `, read at frame ${view.view_frame}` : ""}${view.status && !view.status.ok ? ` · ${view.status.message}` : ""}`;
-    TT.fill($("conflicts"), ...(view.conflicts || []).map((c) => el("li", { text: `⚠ ${c.zone}: ${c.message}` })));
-    const rows = [el("tr", {}, el("th", { text: "Zone" }), el("th", { text: "Read" }), el("th", { text: "Confidence" }))];
-    for (const c of view.cards || []) rows.push(el("tr", {}, el("td", { text: c.zone || "outside" }), el("td", { text: label(c) }), el("td", { class: "num", text: `${Math.round(c.confidence * 100)} %` })));
+      ? _("The camera's pictures are not shared with this page: what it read is drawn over the zones.")
+      : _("No camera on this table (cards are entered on the host page)."))
+      : view.frame === null ? _("Waiting for the first frame…") : `${view.view_frame ? _("frame {frame}, read at frame {read}", { frame: view.frame, read: view.view_frame }) : _("frame {frame}", { frame: view.frame })}${view.status && !view.status.ok ? ` · ${view.status.message}` : ""}`;
+    TT.fill($("conflicts"), ...(view.conflicts || []).map((c) => el("li", { text: _("⚠ {reason}", { reason: `${c.zone}: ${c.message}` }) })));
+    const rows = [el("tr", {}, el("th", { text: _("Zone") }), el("th", { text: _("Read") }), el("th", { text: _("Confidence") }))];
+    for (const c of view.cards || []) rows.push(el("tr", {}, el("td", { text: c.zone || _("outside") }), el("td", { text: label(c) }), el("td", { class: "num", text: `${Math.round(c.confidence * 100)} %` })));
     TT.fill($("cards"), ...rows);
   }
 

@@ -6,7 +6,34 @@
 const TT = (() => {
   const SUIT = { s: "♠", h: "♥", d: "♦", c: "♣" };
   const SUIT_NAME = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
+  const SIZE_NAME = { small: "small", medium: "medium", large: "large", ace: "ace" };
   const SVG_NS = "http://www.w3.org/2000/svg";
+  // The page's language (base.html's tt-words: web.words.Words.for_scripts): messages, plural forms, number symbols.
+  const WORDS = (() => {
+    const node = document.getElementById("tt-words");
+    try { return node ? JSON.parse(node.textContent) : {}; } catch (e) { return {}; }
+  })();
+  const MESSAGES = WORDS.messages || {};
+
+  function fillIn(text, values) {
+    return values ? text.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole)) : text;
+  }
+
+  /** A message in the page's language: _("{name} to act", { name }). */
+  function _(message, values) {
+    const said = MESSAGES[message];
+    return fillIn(typeof said === "string" && said ? said : message, values);
+  }
+
+  /** The form of a message for a count n ({n} is n as the language writes it). */
+  function ngettext(singular, plural, n, values) {
+    const forms = MESSAGES[singular];
+    const table = WORDS.plurals || [];
+    const count = Math.abs(Math.round(Number(n) || 0));
+    const index = Array.isArray(forms) && table.length ? table[count < table.length ? count : 100 + (count % 100)] : (count === 1 ? 0 : 1);
+    const text = Array.isArray(forms) && forms[index] ? forms[index] : (index === 0 ? singular : plural);
+    return fillIn(text, Object.assign({ n: fmt(n) }, values));
+  }
 
   function apply(node, attrs) {
     for (const [key, value] of Object.entries(attrs || {})) {
@@ -47,9 +74,11 @@ const TT = (() => {
     return append(node, children);
   }
 
-  /** 12345 -> "12,345" (the same on every phone, whatever its locale). */
+  /** 12345 -> "12,345" in English, "12 345" in French (the page's language, whatever the phone's locale). */
   function fmt(n) {
-    return String(Math.round(Number(n) || 0)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    const value = Math.round(Number(n) || 0);
+    const digits = String(Math.abs(value)).replace(/\B(?=(\d{3})+(?!\d))/g, WORDS.group || ",");
+    return value < 0 ? `-${digits}` : digits;
   }
 
   function mmss(seconds) {
@@ -63,7 +92,7 @@ const TT = (() => {
   function card(code, extra) {
     if (!code) return back(null, extra);
     if (code === "Jk") {  // five-card draw's joker ("le Fou")
-      return el("span", { class: `card face joker ${extra || ""}`, title: "joker", "aria-label": "joker", "data-card": code },
+      return el("span", { class: `card face joker ${extra || ""}`, title: _("joker"), "aria-label": _("joker"), "data-card": code },
         el("span", { class: "rank", text: "J" }), el("span", { class: "pip", text: "★" }));
     }
     const rank = code.slice(0, -1), suit = code.slice(-1);
@@ -72,7 +101,7 @@ const TT = (() => {
     return el("span", {
       class: `card face ${red ? "red" : "black"} ${extra || ""}`,
       title: `${shown}${SUIT[suit] || suit}`,
-      "aria-label": `${shown} of ${SUIT_NAME[suit] || suit}`,
+      "aria-label": _("{rank} of {suit}", { rank: shown, suit: _(SUIT_NAME[suit] || suit) }),
       "data-card": code,
     }, el("span", { class: "rank", text: shown }), el("span", { class: "pip", text: SUIT[suit] || "?" }));
   }
@@ -85,7 +114,7 @@ const TT = (() => {
       const [suit, size] = mark.split(":");
       const red = suit === "h" || suit === "d";
       node.classList.add("marked");
-      node.title = `Tock mark: ${SUIT_NAME[suit] || suit}, ${size}`;
+      node.title = _("Tock mark: {suit}, {size}", { suit: _(SUIT_NAME[suit] || suit), size: _(SIZE_NAME[size] || size) });
       node.setAttribute("data-mark", mark);
       node.append(el("span", { class: `mark ${size} ${red ? "red" : "black"}`, text: SUIT[suit] || "?" }));
     }
@@ -165,7 +194,7 @@ const TT = (() => {
     if (!banner) return;
     const fault = state.storage_fault;
     banner.hidden = !fault;
-    banner.textContent = fault ? `⚠ ${fault.message}` : "";
+    banner.textContent = fault ? _("⚠ {reason}", { reason: fault.message }) : "";
   }
 
   /** Live state: SSE on /api/events, polling /api/state whenever the stream is cut (the host's
@@ -214,5 +243,5 @@ const TT = (() => {
     return { pollNow: poll };
   }
 
-  return { el, svg, fill, fmt, mmss, card, back, chips, flash, PALETTE, getJSON, follow, listen, showStorageFault, SUIT };
+  return { el, svg, fill, fmt, mmss, card, back, chips, flash, PALETTE, getJSON, follow, listen, showStorageFault, SUIT, _, ngettext, language: WORDS.language || "en", decimal: WORDS.decimal || "." };
 })();

@@ -5,11 +5,11 @@
 "use strict";
 
 (() => {
-  const { el, svg, fill, card, back, PALETTE } = TT;
-  const STAGE = { preflop: "Pre-flop", flop: "Flop", turn: "Turn", river: "River", showdown: "Showdown" };
+  const { el, svg, fill, card, back, PALETTE, _, ngettext } = TT;
+  const STAGE = { preflop: _("Pre-flop"), flop: _("Flop"), turn: _("Turn"), river: _("River"), showdown: _("Showdown") };
   let doc = null, chosen = null;
 
-  const pct = (v) => `${Math.round(100 * v)}%`;
+  const pct = (v) => _("{number}%", { number: Math.round(100 * v) });
   const colour = (seat) => PALETTE[seat % PALETTE.length];
 
   function item(code, size) {
@@ -19,17 +19,17 @@
 
   function bar(seat, equity, win) {
     const shared = Math.max(0, equity - win);
-    return el("span", { class: "lens-bar", role: "img", "aria-label": `${pct(equity)} to win or split` },
+    return el("span", { class: "lens-bar", role: "img", "aria-label": _("{percent} to win or split", { percent: pct(equity) }) },
       el("i", { class: "win", style: { width: `${100 * win}%`, background: colour(seat) } }),
       shared > 0.0005 ? el("i", { class: "tie", style: { width: `${100 * shared}%`, background: colour(seat) } }) : null);
   }
 
   /* ------------------------------------------------------------ one seat */
   function seatRow(s) {
-    const best = s.folded ? "folded" : (s.best_hand || s.best_example || s.best || "");
+    const best = s.folded ? _("folded") : (s.best_hand || s.best_example || s.best || "");
     const tags = [];
-    if (!s.folded && s.nuts === true) tags.push(el("span", { class: "lens-tag nuts", text: "can hold the nuts" }));
-    if (!s.folded && s.outs && s.outs.length) tags.push(el("span", { class: "lens-tag", text: `${s.outs.length} out${s.outs.length > 1 ? "s" : ""}` }));
+    if (!s.folded && s.nuts === true) tags.push(el("span", { class: "lens-tag nuts", text: _("can hold the nuts") }));
+    if (!s.folded && s.outs && s.outs.length) tags.push(el("span", { class: "lens-tag", text: ngettext("{n} out", "{n} outs", s.outs.length) }));
     const summary = el("summary", { class: "lens-row" },
       el("span", { class: "who", style: { borderColor: colour(s.seat) }, text: s.name }),
       el("span", { class: "shows" }, ...s.shows.map((c) => item(c, "tiny"))),
@@ -37,7 +37,7 @@
       el("span", { class: "pct num", text: s.folded ? "–" : pct(s.equity) }),
       el("span", { class: "best" }, best ? el("span", { text: best }) : null, ...tags));
     const why = el("ul", { class: "why" }, ...(s.explanation || []).map((t) => el("li", { text: t })));
-    if (s.outs && s.outs.length) why.append(el("li", { class: "outs" }, "Outs: ", el("span", { class: "cards" }, ...s.outs.map((c) => card(c, "tiny")))));
+    if (s.outs && s.outs.length) why.append(el("li", { class: "outs" }, _("Outs: "), el("span", { class: "cards" }, ...s.outs.map((c) => card(c, "tiny")))));
     return el("li", { class: `lens-seat${s.folded ? " folded" : ""}`, "data-seat": s.seat },
       el("details", {}, summary, why));
   }
@@ -55,7 +55,7 @@
         bar(s.seat, s.equity[k], s.win[k]),
         el("span", { class: "pct num", text: pct(s.equity[k]) }));
       const line = toCome && outs && outs.length && s.equity[k] < 0.5
-        ? el("div", { class: "outs" }, `needs one of ${outs.length} card${outs.length > 1 ? "s" : ""}: `,
+        ? el("div", { class: "outs" }, ngettext("needs one card: ", "needs one of {n} cards: ", outs.length),
           el("span", { class: "cards" }, ...outs.map((c) => card(c, "tiny"))))
         : null;
       return el("li", { class: "lens-seat", "data-seat": s.seat }, row, line);
@@ -102,30 +102,31 @@
     for (let i = labels.length - 1; i >= 0; i--) labels[i].y = Math.min(labels[i].y, i === labels.length - 1 ? H - B : labels[i + 1].y - 11);
     for (const l of labels) root.append(svg("text", { x: W - R + 6, y: l.y + 3.5, fill: l.c, "font-size": 10.5, text: l.text }));
     if (!folds.length) return root;
-    return el("div", {}, root, el("p", { class: "lens-folds muted" }, "Folded: ",
+    return el("div", {}, root, el("p", { class: "lens-folds muted" }, _("Folded: "),
       ...folds.map((f, i) => el("span", {}, i ? ", " : "", el("b", { style: { color: f.c }, text: f.name }), ` (${(STAGE[f.stage] || f.stage).toLowerCase()})`))));
   }
 
   /* ------------------------------------------------------------ the panel */
   function header(d) {
-    const what = d.mode === "allin" ? "All in" : "The lens";
+    const what = d.mode === "allin" ? _("All in") : _("The lens");
     const stage = d.stage && d.mode === "tock" ? ` · ${STAGE[d.stage] || d.stage}` : "";
-    return el("h2", {}, `${what} · Hand ${d.hand_number}${stage}`,
-      d.pending ? el("span", { class: "lens-badge", text: "updating…" }) : null,
-      d.complete ? el("span", { class: "lens-badge done", text: "hand over" }) : null);
+    return el("h2", {}, `${what} · ${_("Hand {number}", { number: d.hand_number })}${stage}`,
+      d.pending ? el("span", { class: "lens-badge", text: _("updating…") }) : null,
+      d.complete ? el("span", { class: "lens-badge done", text: _("hand over") }) : null);
   }
 
   function foot(d) {
     const l = d.lens;
-    const how = l.exact ? "exact" : `±${(100 * l.half_width).toFixed(1)} points`;
-    return el("p", { class: "lens-foot muted", text: `${how} · from what the whole table can see, worked out in ${Math.round(d.millis || 0)} ms` });
+    const points = (100 * l.half_width).toFixed(1).replace(".", TT.decimal);
+    const how = l.exact ? _("exact") : _("±{points} points", { points });
+    return el("p", { class: "lens-foot muted", text: _("{how} · from what the whole table can see, worked out in {millis} ms", { how, millis: Math.round(d.millis || 0) }) });
   }
 
   function lastChart(d) {
     const last = d.last;
     if (!last || !last.history || last.history.stages.length < 2) return null;
-    const pic = chart(last.history, `hand ${last.hand_number}: how the chances moved`);
-    return el("details", { class: "lens-last" }, el("summary", { text: `Hand ${last.hand_number}: how the chances moved` }), pic);
+    const pic = chart(last.history, _("hand {number}: how the chances moved", { number: last.hand_number }));
+    return el("details", { class: "lens-last" }, el("summary", { text: _("Hand {number}: how the chances moved", { number: last.hand_number }) }), pic);
   }
 
   function renderTock(d) {
@@ -134,11 +135,11 @@
     nodes.push(el("p", { class: "lens-summary", text: l.summary }));
     if (l.board_words) nodes.push(el("p", { class: "lens-board muted", text: l.board_words }));
     nodes.push(el("ul", { class: "lens-seats" }, ...l.seats.map(seatRow)));
-    nodes.push(el("p", { class: "lens-hint muted", text: "Tap a seat to see why." }));
+    nodes.push(el("p", { class: "lens-hint muted", text: _("Tap a seat to see why.") }));
     nodes.push(foot(d));
     if (d.complete && d.history) {
-      const pic = chart(d.history, "how each seat's chances moved");
-      if (pic) nodes.push(el("div", { class: "lens-history" }, el("h3", { text: "How the chances moved" }), pic));
+      const pic = chart(d.history, _("how each seat's chances moved"));
+      if (pic) nodes.push(el("div", { class: "lens-history" }, el("h3", { text: _("How the chances moved") }), pic));
     }
     return nodes;
   }
@@ -155,8 +156,8 @@
     nodes.push(el("ul", { class: "lens-seats" }, ...stageRows(h, k, d.lens)));
     if (d.lens.summary && k === h.stages.length - 1) nodes.push(el("p", { class: "lens-foot muted", text: d.lens.summary }));
     if (d.complete) {
-      const pic = chart(h, "how each hand's chances moved as the board ran out");
-      if (pic) nodes.push(el("div", { class: "lens-history" }, el("h3", { text: "How the chances moved" }), pic));
+      const pic = chart(h, _("how each hand's chances moved as the board ran out"));
+      if (pic) nodes.push(el("div", { class: "lens-history" }, el("h3", { text: _("How the chances moved") }), pic));
     }
     return nodes;
   }
@@ -169,7 +170,7 @@
     if (d.mode === "tock") nodes = renderTock(d);
     else if (d.mode === "allin") nodes = renderAllin(d);
     const last = d.mode && d.complete ? null : lastChart(d);
-    if (!nodes.length && last) nodes = [el("h2", { text: "The lens" })];
+    if (!nodes.length && last) nodes = [el("h2", { text: _("The lens") })];
     if (last) nodes.push(last);
     panel.hidden = nodes.length === 0;
     panel.dataset.mode = d.mode || "";

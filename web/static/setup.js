@@ -3,7 +3,7 @@
 "use strict";
 
 (() => {
-  const { el } = TT;
+  const { el, _ } = TT;
   const $ = (id) => document.getElementById(id);
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
   const PICTURE_MS = 350, ADVICE_MS = 700;
@@ -11,15 +11,16 @@
 
   function showAdvice(data) {
     const items = data.advice || [];
-    $("aim-status").textContent = !data.camera ? "No camera on this table: there is nothing to aim."
-      : data.frame === null ? "Waiting for the camera's first picture…"
-      : `Measured on frame ${data.frame}.`;
+    $("aim-status").textContent = !data.camera ? _("No camera on this table: there is nothing to aim.")
+      : data.frame === null ? _("Waiting for the camera's first picture…")
+      : _("Measured on frame {frame}.", { frame: data.frame });
     TT.fill($("advice"), ...items.map((a) => el("li", { class: a.ok ? "ok" : "fix", "data-topic": a.topic },
       el("span", { class: "mark", text: a.ok ? "✓" : "✗" }), el("span", { text: " " + a.text }))));
     if (data.position) {
       position = data.position;
       const p = data.position;
-      $("rig-position").textContent = `Camera ${p.lift >= 0 ? "raised" : "lowered"} ${Math.abs(Math.round(p.lift * 100))} cm, tilted ${p.tilt}°, blur ${p.blur} px.`;
+      const rig = { cm: Math.abs(Math.round(p.lift * 100)), tilt: p.tilt, blur: p.blur };
+      $("rig-position").textContent = p.lift >= 0 ? _("Camera raised {cm} cm, tilted {tilt}°, blur {blur} px.", rig) : _("Camera lowered {cm} cm, tilted {tilt}°, blur {blur} px.", rig);
     }
   }
 
@@ -42,8 +43,8 @@
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, Accept: "application/json" },
       body: JSON.stringify(body),
     }).catch(() => null);
-    const data = r ? await r.json().catch(() => ({ ok: false })) : { ok: false, error: "the table does not answer" };
-    if (!data.ok) TT.flash(data.error || "refused", false);
+    const data = r ? await r.json().catch(() => ({ ok: false })) : { ok: false, error: _("the table does not answer") };
+    if (!data.ok) TT.flash(data.error || _("refused"), false);
     else showAdvice({ ...(await TT.getJSON("/admin/setup/aim.json") || {}), position: data.position });
   }
 

@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const { svg } = TT;
+  const { svg, _, ngettext } = TT;
   const $ = (id) => document.getElementById(id);
   const editor = $("zone-editor");
   if (!editor) return;
@@ -14,15 +14,15 @@
   let ring = null, first = 0;  // after a calibration: the seat zones clockwise, and which is seat 1
   const clamp = (v) => Math.min(1, Math.max(0, v));
   const copy = (z) => JSON.parse(JSON.stringify(z));
-  const label = (name) => (name === "board" ? "board" : `seat ${Number(name.split(":")[1]) + 1}`);
+  const label = (name) => (name === "board" ? _("board") : _("seat {n}", { n: Number(name.split(":")[1]) + 1 }));
   const colour = (name) => (name === "board" ? "#ffffff" : COLOURS[Number(name.split(":")[1]) % COLOURS.length]);
 
   function status(text) { $("zones-status").textContent = text; }
 
   function describe(data) {
-    return data.source === "config" ? "The configuration file's zones are used."
-      : data.source === "saved" ? "Saved zones are used (kept in the data directory)."
-      : "The default zones are used: drag them over where the cards lie, then save.";
+    return data.source === "config" ? _("The configuration file's zones are used.")
+      : data.source === "saved" ? _("Saved zones are used (kept in the data directory).")
+      : _("The default zones are used: drag them over where the cards lie, then save.");
   }
 
   function changed() { return JSON.stringify(zones) !== JSON.stringify(saved); }
@@ -80,10 +80,10 @@
     const tapped = !drag.moved && drag.vertex === null && ring && drag.name.startsWith("seat:");
     if (tapped) {
       numberFrom((first + Number(drag.name.split(":")[1])) % ring.length);
-      status("Seat 1 is the zone you tapped; the others follow clockwise. Save zones to use them.");
+      status(_("Seat 1 is the zone you tapped; the others follow clockwise. Save zones to use them."));
     } else {
       if (ring && drag.name.startsWith("seat:")) ring[(first + Number(drag.name.split(":")[1])) % ring.length] = copy(zones[drag.name]);
-      status(changed() ? "Not saved yet: tap Save zones." : describe({ source: "saved" }));
+      status(changed() ? _("Not saved yet: tap Save zones.") : describe({ source: "saved" }));
     }
     drag = null;
     draw();
@@ -98,11 +98,11 @@
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, Accept: "application/json" },
       body: JSON.stringify({ zones: rounded }),
     }).catch(() => null);
-    const data = r ? await r.json().catch(() => ({ ok: false, error: `HTTP ${r.status}` })) : { ok: false, error: "the table does not answer" };
-    if (!data.ok) { TT.flash(data.error || "refused", false); status(data.error || "refused"); return; }
+    const data = r ? await r.json().catch(() => ({ ok: false, error: _("HTTP {status}", { status: r.status }) })) : { ok: false, error: _("the table does not answer") };
+    if (!data.ok) { TT.flash(data.error || _("refused"), false); status(data.error || _("refused")); return; }
     zones = data.zones; saved = copy(data.zones); ring = null;
-    status("Saved: the camera uses these zones now.");
-    TT.flash("zones saved", true);
+    status(_("Saved: the camera uses these zones now."));
+    TT.flash(_("zones saved"), true);
     draw();
   });
   $("zones-revert").addEventListener("click", () => { zones = copy(saved); ring = null; status(describe({ source: "saved" })); draw(); });
@@ -113,12 +113,25 @@
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, Accept: "application/json" },
       body: "{}",
     }).catch(() => null);
-    const data = r ? await r.json().catch(() => ({ ok: false, error: `HTTP ${r.status}` })) : { ok: false, error: "the table does not answer" };
-    if (!data.ok) { status(data.error || "refused"); TT.flash(data.error || "refused", false); return; }
+    const data = r ? await r.json().catch(() => ({ ok: false, error: _("HTTP {status}", { status: r.status }) })) : { ok: false, error: _("the table does not answer") };
+    if (!data.ok) { status(data.error || _("refused")); TT.flash(data.error || _("refused"), false); return; }
     ring = data.ring.map(copy); zones.board = copy(data.board); numberFrom(0);
-    status(`Found ${data.cards.length} cards. Tap the zone of seat 1: the others are numbered clockwise from it. Then save.`);
+    status(ngettext("Found {n} card. Tap the zone of seat 1: the others are numbered clockwise from it. Then save.",
+      "Found {n} cards. Tap the zone of seat 1: the others are numbered clockwise from it. Then save.", data.cards.length));
     draw();
   });
+
+  /* Whether the zones still match the picture: a camera moved since they were drawn leaves the
+     cards outside them; the page then offers to calibrate again. */
+  async function match() {
+    const data = await TT.getJSON("/admin/setup/zones/check.json");
+    const m = data && data.ok ? data.match : null;
+    $("zones-match").hidden = !m || m.ok;
+    $("zones-match-ok").hidden = !m || !m.ok;
+    if (m) { $("zones-match-text").textContent = m.text; $("zones-match-ok").textContent = m.text; }
+    setTimeout(match, 3000);
+  }
+  $("zones-recalibrate").addEventListener("click", () => $("zones-calibrate").click());
 
   function picture() {
     const img = $("zone-frame"), next = new Image();
@@ -136,10 +149,11 @@
 
   (async () => {
     const data = await TT.getJSON("/admin/setup/zones.json");
-    if (!data) { status("The zones could not be loaded: reload the page."); return; }
+    if (!data) { status(_("The zones could not be loaded: reload the page.")); return; }
     zones = data.zones; saved = copy(data.zones); locked = data.locked;
     status(describe(data) + (data.note ? ` (${data.note})` : ""));
     draw();
     picture();
+    if (!locked) match();
   })();
 })();

@@ -1,0 +1,72 @@
+"""The learned card finder where the table is not all there is: a camera raised until the table's
+edge and the floor beyond it show, and patterned cloth under a dense grid."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from table.cards import Card
+from vision.detect import find_cards, quad_iou
+from vision.reader import CardReader
+from vision.render.scene import PlacedCard, SceneSpec, render_scene
+from vision.render.scene_layouts import deal_hard
+from vision.segment import CardSegmenter
+
+FLOOR = (38, 38, 42)
+
+
+@pytest.fixture(scope="module")
+def segmenter() -> CardSegmenter:
+    found = CardReader.default().segmenter
+    assert found is not None, "models/detector.onnx is missing"
+    return found
+
+
+def _raised(seed: int, table: str, shrink: float) -> tuple[np.ndarray, list[np.ndarray]]:
+    """A table of six cards as a camera raised above it sees it: the whole picture shrunk by
+    ``shrink`` about the frame's middle, a dark floor beyond; the cards' corners moved with it."""
+    rng = np.random.default_rng(seed)
+    ids = rng.choice(52, 6, replace=False)
+    cards = tuple(PlacedCard(str(Card.from_id(int(c))), bool(k % 3), (0.2 + 0.12 * k, 0.35 + 0.3 * (k % 2)),
+                             angle=float(rng.uniform(-20, 20)), height=0.22)
+                  for k, c in enumerate(ids))  # fmt: skip
+    scene = render_scene(SceneSpec(cards=cards, size=(1280, 720), seed=seed, table=table, deck=f"holdout-{seed}"))
+    matrix = np.array([[shrink, 0, 640 * (1 - shrink)], [0, shrink, 360 * (1 - shrink)]])
+    image = cv2.warpAffine(scene.image, matrix, (1280, 720), flags=cv2.INTER_AREA, borderValue=FLOOR)
+    corners = [t.corners @ matrix[:, :2].T + matrix[:, 2] for t in scene.truth]
+    return image, corners
+
+
+@pytest.mark.xfail(strict=True, reason="the shipped detector takes a whole light table on a dark floor for one card "
+                   "(bench.raised_camera); a fine-tune on such frames (seg_train --beyond) also took large plain "
+                   "cards for table, so it is not shipped (models/README.md)")
+@pytest.mark.parametrize(("seed", "table", "shrink"), [(61, "beige-cloth", 0.65), (62, "white-cloth", 0.55),
+                                                       (63, "light-wood", 0.75)])  # fmt: skip
+def test_a_whole_table_on_a_dark_floor_is_no_card(segmenter: CardSegmenter, seed: int, table: str,
+                                                  shrink: float) -> None:  # fmt: skip
+    image, corners = _raised(seed, table, shrink)
+    outlines = find_cards(image, segmenter=segmenter)
+    largest = max(cv2.contourArea(c.astype(np.float32)) for c in corners)
+    for outline in outlines:  # every outline the size of a card, none the table's
+        assert cv2.contourArea(outline.corners.astype(np.float32)) < 2 * largest
+    found = [max((quad_iou(c, o.corners) for o in outlines), default=0.0) for c in corners]
+    assert sum(iou >= 0.8 for iou in found) >= 5
+
+
+@pytest.mark.xfail(strict=True, reason="the shipped detector was trained on plain tables: on paisley a whole grid "
+                   "becomes a few huge outlines (0 of 61 such cards found on the hard set; models/README.md)")
+def test_a_grid_of_52_on_patterned_cloth_splits_card_by_card(segmenter: CardSegmenter) -> None:
+    # Paisley: outlined blobs of another colour all over the cloth; a network that never saw such
+    # cloth runs the grid and the cloth together.
+    cards, options = deal_hard(np.random.default_rng(3), kind="grid")
+    spec = options.spec(cards, seed=3, deck="holdout-3")
+    scene = render_scene(SceneSpec(cards=spec.cards, size=spec.size, seed=3, deck="holdout-3", table="paisley-cloth",
+                                   camera=spec.camera))  # fmt: skip
+    outlines = find_cards(scene.image, segmenter=segmenter)
+    whole = [t for t in scene.truth if not t.cut]
+    matched = [max((quad_iou(t.corners, o.corners) for o in outlines), default=0.0) for t in whole]
+    assert sum(iou >= 0.5 for iou in matched) >= 0.95 * len(whole)
+    for outline in outlines:  # no outline spans several cards or lies on the cloth alone
+        assert max(quad_iou(t.corners, outline.corners) for t in scene.truth) >= 0.5
