@@ -15,6 +15,7 @@ suit_witness    the suit symbols of the card's body, where the corners doubt    
 ink             plainly red index ink rules out spades and clubs                    (none)
 picture         a body showing a picture is no number card                          (none)
 pips            the pips of number cards, where the corners hesitate                (none)
+joker           the joker check: a joker's mark in an index corner                  joker.onnx/.json
 backs           the Tock mark of every face-down card                               (none)
 profile         the user's enrolled deck (a deck profile), when one is in use       (none)
 ==============  ==================================================================  =======================
@@ -52,6 +53,7 @@ from vision.suit_witness import apply_evidence
 
 if TYPE_CHECKING:
     from vision.deck_profile import DeckProfile
+    from vision.joker import JokerCheck
     from vision.mark_reader import MarkReader
     from vision.small import SmallReader
     from vision.suit_witness import SuitWitness
@@ -68,6 +70,9 @@ class Looker(Protocol):
 
     @property
     def small_reader(self) -> SmallReader | None: ...
+
+    @property
+    def joker_check(self) -> JokerCheck | None: ...
 
     def detect(self, frame: np.ndarray, *, gray: Callable[[], np.ndarray] | None = None) -> list[Outline]: ...
 
@@ -396,6 +401,27 @@ class Pips(Stage):
         evidence.asked[self.name] = found.asked
 
 
+class Joker(Stage):
+    """The joker check (:mod:`vision.joker`) on both index corners of every card tall enough to be
+    read by its corners, face up or not (a joker's picture may pass for a back): the larger of its
+    two corners' P(a joker's corner) is the card's joker score."""
+
+    name = "joker"
+    files = ("joker.onnx", "joker.json")
+
+    def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
+        check = looker.joker_check
+        if check is None:
+            raise ModelError("the joker stage runs without its model: make the reader with it in its stages")
+        evidence.joker_threshold, evidence.joker_doubt = check.threshold, check.doubt
+        asked = evidence.readable.copy()
+        evidence.asked[self.name] = asked
+        rows = np.flatnonzero(asked)
+        if len(rows):
+            crops = index_crops(evidence.frame, list(evidence.corners[rows]), pyramid=evidence.pyramid)
+            evidence.joker_score[rows] = check.corner_scores(crops).max(axis=1)
+
+
 class Backs(Stage):
     """The mark of every face-down card not read yet: of the profile's enrolled backs when it has
     some, else of the Tock mark reader (:func:`vision.deck_profile.read_backs`). A back that shows
@@ -459,7 +485,8 @@ class Profile(Stage):
 
 STAGES: dict[str, type[Stage]] = {
     stage.name: stage
-    for stage in (Find, FindClassical, Corners, Orient, Reframe, Small, Witness, Ink, Picture, Pips, Backs, Profile)
+    for stage in (Find, FindClassical, Corners, Orient, Reframe, Small, Witness, Ink, Picture, Pips, Joker, Backs,
+                  Profile)
 }
 """Every stage by its name in reader.json."""
 

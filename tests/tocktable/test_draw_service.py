@@ -1,5 +1,5 @@
 """Five-card draw through the service: the console records draws, illegal draws write nothing,
-the camera reads five-card hands at the showdown, hands with jokers are entered by the host,
+the camera reads five-card hands at the showdown (jokers as "Jk"), a card it cannot read is entered by the host,
 the store replays the night, the configuration takes the draw options."""
 
 from __future__ import annotations
@@ -150,13 +150,13 @@ def finish_draw(svc: Service) -> None:
     assert state(svc)["draw_game"]["phase"] == "showdown"
 
 
-def test_the_camera_reads_five_card_hands_and_leaves_jokers_to_the_host(service: Service) -> None:
+def test_the_camera_reads_five_card_hands_and_leaves_a_card_it_cannot_read_to_the_host(service: Service) -> None:
     finish_draw(service)
     assert service.call(five_up(1, ["Ah", "Ad", "7c", "2s"])).steps == ()  # four: still turning
     ack = service.call(five_up(1, ["Ah", "Ad", "7c", "2s", None]))
     assert ack.steps == ()
     notes = [w["message"] for w in state(service)["warnings"] if w["seat"] == 1]
-    assert any("a joker cannot be read by the camera yet" in n and "admin page" in n for n in notes)
+    assert any("1 of the five cards cannot be read" in n and "admin page" in n for n in notes)
     assert not any("Ah" in n for n in notes)  # a notice never names a card
     service.call(Show(1, ("Jk", "Ah", "Ad", "7c", "2s")))  # the host enters it
     assert service.call(five_up(2, ["Kh", "Kd", "Ks", "9c", "4h"])).steps == ("show",)
@@ -167,6 +167,29 @@ def test_the_camera_reads_five_card_hands_and_leaves_jokers_to_the_host(service:
     assert last["pots"][0]["winners"][0]["name"] == "Ann" and last["pots"][0]["winners"][0]["hand"].startswith("Flush")
     assert {x["seat"]: x["hand"] for x in last["shown"]}[1] == "Three of a kind, aces (with a joker)"
     assert [d["count"] for d in last["draws"]] == [1, 3, 0]
+
+
+def test_a_hand_with_a_joker_read_by_the_camera_settles_with_the_joker_wild(service: Service) -> None:
+    finish_draw(service)
+    assert service.call(five_up(1, ["Jk", "Ah", "Ad", "7c", "2s"])).steps == ("show",)
+    assert service.call(five_up(2, ["Kh", "Kd", "Ks", "9c", "4h"])).steps == ("show",)
+    assert service.call(five_up(0, ["Qh", "Jh", "9h", "5h", "2h"])).steps == ("show",)
+    s = state(service)
+    assert s["phase"] == "settled" and s["seats"][1]["hole"] == ["Jk", "Ah", "Ad", "7c", "2s"]
+    shown = {x["seat"]: x["hand"] for x in s["last_hand"]["shown"]}
+    assert shown[1] == "Three of a kind, aces (with a joker)"
+    assert s["last_hand"]["pots"][0]["winners"][0]["name"] == "Ann"  # the flush beats both
+    assert [c.kind for c in service.store.commands(service.session_id)].count("show") == 3
+
+
+def test_a_second_joker_read_in_a_one_joker_game_is_not_applied_and_said(service: Service) -> None:
+    finish_draw(service)
+    service.call(five_up(1, ["Jk", "Ah", "Ad", "7c", "2s"]))
+    before = written(service)
+    assert service.call(five_up(2, ["Jk", "Kd", "Ks", "9c", "4h"])).steps == ()
+    assert written(service) == before and state(service)["seats"][2]["hole"] == []
+    notes = [w["message"] for w in state(service)["warnings"]]
+    assert any("the deck has 1 joker; 2 would be on the table" in n for n in notes)
 
 
 def test_the_host_corrects_a_misread_card_into_a_joker_and_the_store_replays_it(service: Service) -> None:
