@@ -36,6 +36,9 @@ from table.wording import seat_word, seats
 from tocktable.game import Game, Phase
 from vision.view import BOARD, SeenCard, TableView
 
+JOKER = str(Card.JOKER)
+"""How the camera names a joker (``"Jk"``): only five-card draw deals them."""
+
 
 @dataclass(frozen=True)
 class Notice:
@@ -149,6 +152,9 @@ class ViewInterpreter:
         new = faces[len(known):]
         if not new:
             return [], []
+        if JOKER in new:
+            return [], [Notice("joker", "the camera reads a joker on the board, but this game is played without "
+                                        "jokers: take it off the table (nothing was applied)")]  # fmt: skip
         if not known and self._cleared_in_hand != game.hand_number and _is_last_board(game, faces):
             return [], [Notice("stale-board", "the last hand's board is still face up: gather it")]
         if hand.street == Street.SHOWDOWN or hand.is_complete:
@@ -228,6 +234,10 @@ def _shows(hand: Hand, view: TableView) -> tuple[list[Step], list[Notice]]:
     notices: list[Notice] = []
     for seat, faces in _turned(hand, view):
         if len(faces) < 2:
+            continue
+        if any(c.card == JOKER for c in faces):
+            notices.append(Notice("show", f"{seat_word(seat)}: the camera reads a joker, but this game is played "
+                                          "without jokers: enter the hand on the admin page", seat))  # fmt: skip
             continue
         if len(faces) > 2 or any(c.card is None for c in faces):
             notices.append(Notice("show",

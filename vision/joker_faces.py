@@ -7,7 +7,8 @@ under another, the word written down the side, a star, or the stacked letters wi
 them. The picture is one of :data:`PICTURES`: a jester's head and hat, the word across the card,
 or a big star. Everything else comes from the deck (its paper, inks, index font and the place of
 its index column, its rounded corners and edge), so the jokers of a hold-out deck are written in
-a hold-out font; a hold-out deck's stars may also be drawn in outline, which no training deck does.
+a hold-out font; a hold-out deck's stars may also be fatter (a wider inner radius) than any
+training deck's.
 
 :func:`render_joker` draws one at the renderer's native size (:data:`vision.faces.FACE_SIZE`) as
 BGRA, like :func:`vision.faces.render_face`; :func:`joker_design` says what a deck's joker shows.
@@ -55,6 +56,8 @@ class JokerDesign:
     coloured: bool
     star_points: int
     outline_star: bool
+    star_inner: float
+    """The star's inner radius, of its outer one."""
 
 
 def _holdout_deck(style: DeckStyle) -> bool:
@@ -70,16 +73,19 @@ def joker_design(style: DeckStyle, which: int) -> JokerDesign:
     corner = CORNERS[int(rng.integers(len(CORNERS)))]
     picture = PICTURES[int(rng.integers(len(PICTURES)))]
     points = int(rng.choice([5, 5, 5, 6]))
-    outline = bool(rng.random() < 0.5) and _holdout_deck(style)
+    outline = bool(rng.random() < 0.3)
+    inner = (0.4 if points == 5 else 0.5) * (float(rng.uniform(1.35, 1.6)) if _holdout_deck(style) and rng.random() < 0.5
+                                              else float(rng.uniform(0.85, 1.15)))  # fmt: skip
     coloured = which == 0
-    return JokerDesign(corner, picture, style.red if coloured else style.black, coloured, points, outline)
+    return JokerDesign(corner, picture, style.red if coloured else style.black, coloured, points, outline, inner)
 
 
-def _star(size: int, points: int, *, outline: bool) -> np.ndarray:
-    """A star ``size`` px tall as a coverage mask (float32 0..1), point up."""
+def _star(size: int, points: int, *, outline: bool, inner: float = 0.4) -> np.ndarray:
+    """A star ``size`` px tall as a coverage mask (float32 0..1), point up; ``inner``: its inner
+    radius, of the outer one."""
     big = size * 4
     angles = np.pi / 2 + np.arange(2 * points) * np.pi / points
-    radii = np.where(np.arange(2 * points) % 2 == 0, 0.5, 0.2 if points == 5 else 0.25) * big
+    radii = np.where(np.arange(2 * points) % 2 == 0, 0.5, 0.5 * inner) * big
     pts = np.stack([big / 2 + radii * np.cos(angles), big / 2 - radii * np.sin(angles) + big * 0.04], axis=1)
     canvas = np.zeros((big, big), np.uint8)
     poly = np.round(pts).astype(np.int32)
@@ -114,7 +120,8 @@ def _corner_block(style: DeckStyle, design: JokerDesign) -> tuple[np.ndarray, in
         parts.append(np.ascontiguousarray(np.rot90(_fit(word, height, width), -1)))
     if design.corner in ("star", "stacked-star"):
         size = round(idx.rank_height * FACE_H * (1.0 if design.corner == "star" else 0.6))
-        parts.append(_star(max(size, 8), design.star_points, outline=design.outline_star))
+        parts.append(_star(max(size, 8), design.star_points, outline=design.outline_star,
+                      inner=design.star_inner))
     gap = max(round(0.008 * FACE_H), 1)
     width = max(p.shape[1] for p in parts)
     height = top + sum(p.shape[0] for p in parts) + gap * (len(parts) - 1)
@@ -143,10 +150,12 @@ def _picture(canvas: np.ndarray, style: DeckStyle, design: JokerDesign, which: i
         mask = np.rot90(_fit(word, max(round(word.shape[0] * length / word.shape[1]), 8), length))
         mask = np.ascontiguousarray(mask if rng.random() < 0.5 else mask[::-1, ::-1])
         _blend(art, mask, design.ink, (w - mask.shape[1]) // 2, round(h * 0.04))
-        star = _star(min(round(w * 0.45), round(h * 0.28)), design.star_points, outline=design.outline_star)
+        star = _star(min(round(w * 0.45), round(h * 0.28)), design.star_points, outline=design.outline_star,
+                      inner=design.star_inner)
         _blend(art, star, palette[int(rng.integers(len(palette)))], (w - star.shape[1]) // 2, h - star.shape[0] - 4)
     elif design.picture == "star":
-        star = _star(round(w * 0.85), design.star_points, outline=design.outline_star)
+        star = _star(round(w * 0.85), design.star_points, outline=design.outline_star,
+                      inner=design.star_inner)
         _blend(art, star, design.ink, (w - star.shape[1]) // 2, (h - star.shape[0]) // 2)
         for _ in range(int(rng.integers(4, 10))):
             small = _star(int(rng.integers(10, 26)), design.star_points, outline=False)

@@ -182,6 +182,27 @@ def test_a_hand_with_a_joker_read_by_the_camera_settles_with_the_joker_wild(serv
     assert [c.kind for c in service.store.commands(service.session_id)].count("show") == 3
 
 
+@pytest.mark.parametrize("seed", [21, 34])
+def test_a_joker_the_card_reader_reads_on_a_rendered_table_settles_the_hand(service: Service, seed: int) -> None:
+    from hardware.table_model import TableModel
+    from tocktable.camera import VisionWatcher
+
+    finish_draw(service)
+    hands = {0: ["Qh", "Jh", "9h", "5h", "2h"], 1: ["Jk2", "Ac", "Ad", "7c", "2s"], 2: ["Kh", "Kd", "Ks", "9c", "4h"]}
+    model = TableModel(3, seed=seed, deck=f"holdout-{seed}", hole_cards=5)
+    for seat, cards in hands.items():
+        model.deal_hole(seat, cards, face_up=True)
+    watcher = VisionWatcher.default(model.zones, size=model.size)  # the shipped card reader and the tracker
+    image = model.frame()
+    for frame in range(3):
+        service.call(watcher.watch(image, index=frame, timestamp=0.2 * frame))
+    s = state(service)
+    assert s["phase"] == "settled", s["warnings"]
+    assert sorted(s["seats"][1]["hole"]) == sorted(["Jk", "Ac", "Ad", "7c", "2s"])
+    assert {x["seat"]: x["hand"] for x in s["last_hand"]["shown"]}[1] == "Three of a kind, aces (with a joker)"
+    assert s["last_hand"]["pots"][0]["winners"][0]["name"] == "Ann"
+
+
 def test_a_second_joker_read_in_a_one_joker_game_is_not_applied_and_said(service: Service) -> None:
     finish_draw(service)
     service.call(five_up(1, ["Jk", "Ah", "Ad", "7c", "2s"]))
@@ -281,8 +302,19 @@ def test_a_draw_night_runs_end_to_end_and_replays_from_the_store(tmp_path: Any) 
     assert "draw" in {c.kind for c in commands}
     game, _ = replay_session(store, run["session"])
     assert game_state(game.snapshot(now=0)) == game_state(run["final"])
-    assert jokers and any(c.kind == "show" for c in commands)  # a joker hand, entered by the host
+    assert jokers and any(c.kind == "show" for c in commands)  # a joker hand, read by the camera
     store.close()
+
+
+def test_the_demo_deals_both_jokers_and_counts_those_the_camera_read(tmp_path: Any) -> None:
+    run = play_demo(tmp_path, hands=8, seed=5, camera="perfect", jokers=2)  # the real tracker between
+    check_draw_night(run, 8)
+    shown = [str(c) for r in run["demo"].service.game.session.records for s in r.shown.values() for c in s]
+    dealt = [c for d in run["demo"].dealer.history for cards in d.holes.values() for c in cards]
+    counts = run["demo"].counts
+    assert dealt.count("Jk") >= 2 and shown.count("Jk") >= 1
+    assert counts.jokers == shown.count("Jk") and counts.jokers_by_host == 0
+    assert f"Jokers: {counts.jokers} read by the camera, 0 entered or corrected by the host." in run["out"]
 
 
 def test_a_petite_misere_night_with_the_real_tracker_exports_its_phh(tmp_path: Any) -> None:

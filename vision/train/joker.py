@@ -81,12 +81,19 @@ def _chunk(job: tuple[str, int, str, int]) -> tuple[np.ndarray, np.ndarray, np.n
     return make(count, pool=pool, seed=seed)  # type: ignore[arg-type]
 
 
-def draw_set(jokers: int, cards: int, *, pool: Pool, seed: int, jobs: int, label: str
+VERSION = 2
+"""Of the drawn jokers (in the cache's file names): bump when :mod:`vision.joker_faces` changes."""
+
+
+def draw_set(jokers: int, cards: int, *, pool: Pool, seed: int, jobs: int, label: str, cache: Path | None = None
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
-    """Crops of ``jokers`` jokers and ``cards`` other cards, drawn in chunks seeded from ``seed``."""
+    """Crops of ``jokers`` jokers and ``cards`` other cards, drawn in chunks seeded from ``seed``
+    (each chunk kept in ``cache``, when given, for the next run)."""
     work = [("joker", min(CHUNK, jokers - s), pool, seed * 1009 + i) for i, s in enumerate(range(0, jokers, CHUNK))]
     work += [("card", min(CHUNK, cards - s), pool, seed * 1013 + 500 + 2 * i)
              for i, s in enumerate(range(0, cards, CHUNK))]  # fmt: skip
+    if cache is not None:
+        return _cached(work, cache, jobs=jobs, label=label)
     progress = Progress(len(work), label)
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     if jobs > 1:
@@ -104,6 +111,26 @@ def draw_set(jokers: int, cards: int, *, pool: Pool, seed: int, jobs: int, label
             np.concatenate([p[2] for p in parts]))  # fmt: skip
 
 
+def _cached(work: list[tuple[str, int, str, int]], cache: Path, *, jobs: int, label: str
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    cache.mkdir(parents=True, exist_ok=True)
+
+    def path(job: tuple[str, int, str, int]) -> Path:
+        kind, count, pool, seed = job
+        return cache / f"joker-{kind}-{pool}-{count}-{seed}-v{VERSION if kind == 'joker' else 0}.npz"
+
+    missing = [job for job in work if not path(job).exists()]
+    if missing:
+        progress = Progress(len(missing), label)
+        with __import__("multiprocessing").get_context("fork").Pool(max(jobs, 1)) as workers:
+            for done, (job, part) in enumerate(zip(missing, workers.imap(_chunk, missing), strict=True), 1):
+                np.savez(path(job), crops=part[0], labels=part[1], weights=part[2])
+                progress(done)
+    parts = [np.load(path(job)) for job in work]
+    return (prepare_crops(np.concatenate([p["crops"] for p in parts])), np.concatenate([p["labels"] for p in parts]),
+            np.concatenate([p["weights"] for p in parts]))  # fmt: skip
+
+
 def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
     return nn.Sequential(nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False), nn.BatchNorm2d(cout),
                          nn.ReLU(inplace=True))  # fmt: skip
@@ -114,9 +141,9 @@ class JokerNet(nn.Module):
 
     def __init__(self) -> None:
         super().__init__()
-        self.features = nn.Sequential(_conv(2, 16, 2), _conv(16, 24), nn.MaxPool2d(2), _conv(24, 32), nn.MaxPool2d(2),
-                                      _conv(32, 32))  # fmt: skip
-        self.head = nn.Sequential(nn.Linear(64, 32), nn.ReLU(inplace=True), nn.Linear(32, 2))
+        self.features = nn.Sequential(_conv(2, 24, 2), _conv(24, 32), nn.MaxPool2d(2), _conv(32, 48), nn.MaxPool2d(2),
+                                      _conv(48, 48))  # fmt: skip
+        self.head = nn.Sequential(nn.Linear(96, 32), nn.ReLU(inplace=True), nn.Linear(32, 2))
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         f = self.features(x)
@@ -143,17 +170,19 @@ def train(net: JokerNet, x: np.ndarray, y: np.ndarray, w: np.ndarray, *, steps: 
         xb = xs[idx].clone()
         xb[:, 0] = xb[:, 0] * (1 + 0.1 * torch.randn(len(idx), 1, 1, generator=gen)) + 0.05 * torch.randn(
             len(idx), 1, 1, generator=gen)  # fmt: skip
-        loss = F.cross_entropy(net(xb), ys[idx], label_smoothing=0.01)
+        loss = F.cross_entropy(net(xb), ys[idx])
         running = descend(loss, opt, sched, running, first=step == 1)
         progress(step, f"loss {running:.4f}")
 
 
 def scores(net: JokerNet, x: np.ndarray) -> np.ndarray:
-    """P(joker) of each prepared crop."""
+    """P(joker) of each prepared crop (float64: a sure joker's is close to 1)."""
     net.eval()
     with torch.no_grad():
         logits = torch.cat([net(torch.from_numpy(x[k : k + 1024])) for k in range(0, len(x), 1024)])
-    return torch.softmax(logits, dim=1)[:, 1].numpy().astype(np.float64)
+    margin = (logits[:, 1] - logits[:, 0]).numpy().astype(np.float64)
+    out: np.ndarray = 1.0 / (1.0 + np.exp(-margin))
+    return out
 
 
 def measure(p: np.ndarray, y: np.ndarray, w: np.ndarray, threshold: float) -> dict[str, float | int]:
@@ -176,29 +205,34 @@ def main(argv: list[str] | None = None) -> int:
     """The command line: draw the crops, train, choose the threshold, export ``joker.onnx`` and ``joker.json``."""
     parser = argparse.ArgumentParser(prog="python -m vision.train.joker", description=__doc__.split("\n\n")[0])
     parser.add_argument("--jokers", type=int, default=3000, help="rendered training jokers (default 3000)")
-    parser.add_argument("--cards", type=int, default=6000, help="rendered training cards of the 52 (default 6000)")
-    parser.add_argument("--check", type=int, default=1000, help="jokers (and twice as many cards) to measure on")
-    parser.add_argument("--steps", type=int, default=1500)
+    parser.add_argument("--cards", type=int, default=4000, help="rendered training cards of the 52 (default 4000)")
+    parser.add_argument("--check", type=int, default=500,
+                        help="jokers (and twice as many cards) to measure on (default 500)")
+    parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     parser.add_argument("--jobs", type=int, default=1, help="processes drawing the crops (default 1)")
+    parser.add_argument("--cache", type=Path, help="keep the drawn crops here for the next run (default: none)")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "models")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     start = time.monotonic()
-    x, y, w = draw_set(args.jokers, args.cards, pool="train", seed=args.seed, jobs=args.jobs, label="draw training")
+    x, y, w = draw_set(args.jokers, args.cards, pool="train", seed=args.seed, jobs=args.jobs, label="draw training",
+                       cache=args.cache)
     cx, cy, cw = draw_set(args.check, 2 * args.check, pool="train", seed=args.seed + 7000, jobs=args.jobs,
-                          label="draw check (train)")  # fmt: skip
+                          label="draw check (train)", cache=args.cache)  # fmt: skip
     hx, hy, hw = draw_set(args.check, 2 * args.check, pool="holdout", seed=args.seed + 8000, jobs=args.jobs,
-                          label="draw check (hold-out)")  # fmt: skip
+                          label="draw check (hold-out)", cache=args.cache)  # fmt: skip
     net = JokerNet()
     train(net, x, y, w, steps=args.steps, batch=args.batch, seed=args.seed)
     check = scores(net, cx)
     others = check[(cw > 0) & (cy == 0)]
-    # Named above every other crop of the training fonts' check set, with a margin.
-    threshold = round(float(max(0.9, min(0.995, others.max() + 0.5 * (1 - others.max())))), 4)
+    # Named above every other crop of the training fonts' check set, by a margin: 2 more in the
+    # logit (the odds of the highest other crop times e² ≈ 7.4), and at least 0.9.
+    highest = float(np.log(others.max() / (1 - others.max())))
+    threshold = round(float(max(0.9, 1 / (1 + np.exp(-(highest + 2))))), 6)
     args.out.mkdir(parents=True, exist_ok=True)
     export(net, args.out / "joker.onnx")
     settings = {
