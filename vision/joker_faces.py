@@ -74,8 +74,8 @@ def joker_design(style: DeckStyle, which: int) -> JokerDesign:
     picture = PICTURES[int(rng.integers(len(PICTURES)))]
     points = int(rng.choice([5, 5, 5, 6]))
     outline = bool(rng.random() < 0.3)
-    inner = (0.4 if points == 5 else 0.5) * (float(rng.uniform(1.35, 1.6)) if _holdout_deck(style) and rng.random() < 0.5
-                                              else float(rng.uniform(0.85, 1.15)))  # fmt: skip
+    fat = _holdout_deck(style) and rng.random() < 0.5  # (a training deck draws no number here)
+    inner = (0.4 if points == 5 else 0.5) * float(rng.uniform(1.35, 1.6) if fat else rng.uniform(0.85, 1.15))
     coloured = which == 0
     return JokerDesign(corner, picture, style.red if coloured else style.black, coloured, points, outline, inner)
 
