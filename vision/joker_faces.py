@@ -75,7 +75,8 @@ def joker_design(style: DeckStyle, which: int) -> JokerDesign:
     points = int(rng.choice([5, 5, 5, 6]))
     outline = bool(rng.random() < 0.3)
     fat = _holdout_deck(style) and rng.random() < 0.5  # (a training deck draws no number here)
-    inner = (0.4 if points == 5 else 0.5) * float(rng.uniform(1.35, 1.6) if fat else rng.uniform(0.85, 1.15))
+    fatter = (1.2, 1.35) if points == 5 else (1.12, 1.22)  # a six-pointed star's stays a star, not a hexagon
+    inner = (0.4 if points == 5 else 0.5) * float(rng.uniform(*fatter) if fat else rng.uniform(0.85, 1.15))
     coloured = which == 0
     return JokerDesign(corner, picture, style.red if coloured else style.black, coloured, points, outline, inner)
 

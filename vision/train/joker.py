@@ -8,7 +8,7 @@ The crops are cut exactly as the corner models' are (:func:`vision.rectify.index
 a patch of table, neighbours, fans, a thumb, light, blur, noise and JPEG). Positives: the index
 corners of jokers (:mod:`vision.joker_faces`) of "train" deck styles, both jokers of each deck,
 at 75-360 px tall and at the 110-215 px of a whole table (with neighbours lying on the card); a
-corner more than half covered by a card on top is a negative, one 8-50 % covered is left out.
+corner more than 8 % covered by a card or a thumb on top is left out (it may show part of the mark).
 Negatives: every crop of :func:`vision.train.data.make_samples` (the 52 cards of decks printing
 English, French and German letters, their backs, covered and upside-down corners, the card's
 other corners), half of them at a whole table's sizes. The "train" fonts only, never a real
@@ -60,8 +60,8 @@ def joker_crops(count: int, *, pool: Pool, seed: int) -> tuple[np.ndarray, np.nd
         for k, crop in enumerate(index_crops(image, [detected])):
             cover = _coverage(occluded, homography, k == 1)
             crops.append(crop)
-            labels.append(0 if cover > 0.5 else 1)
-            weights.append(0.0 if 0.08 < cover <= 0.5 else 1.0)
+            labels.append(1)
+            weights.append(0.0 if cover > 0.08 else 1.0)  # a covered mark is neither a joker's nor none
     return np.stack(crops), np.array(labels, np.int64), np.array(weights, np.float32)
 
 
@@ -81,13 +81,14 @@ def _chunk(job: tuple[str, int, str, int]) -> tuple[np.ndarray, np.ndarray, np.n
     return make(count, pool=pool, seed=seed)  # type: ignore[arg-type]
 
 
-VERSION = 2
+VERSION = 3
 """Of the drawn jokers (in the cache's file names): bump when :mod:`vision.joker_faces` changes."""
 
 
 def draw_set(jokers: int, cards: int, *, pool: Pool, seed: int, jobs: int, label: str, cache: Path | None = None
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
-    """Crops of ``jokers`` jokers and ``cards`` other cards, drawn in chunks seeded from ``seed``
+    """Crops of ``jokers`` jokers (label 1; weight 0 where covered) and ``cards`` other cards
+    (label 0), drawn in chunks seeded from ``seed``
     (each chunk kept in ``cache``, when given, for the next run)."""
     work = [("joker", min(CHUNK, jokers - s), pool, seed * 1009 + i) for i, s in enumerate(range(0, jokers, CHUNK))]
     work += [("card", min(CHUNK, cards - s), pool, seed * 1013 + 500 + 2 * i)
@@ -228,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     net = JokerNet()
     train(net, x, y, w, steps=args.steps, batch=args.batch, seed=args.seed)
     check = scores(net, cx)
-    others = check[(cw > 0) & (cy == 0)]
+    others = check[(cw > 0) & (cy == 0)]  # the corners of cards of the 52
     # Named above every other crop of the training fonts' check set, by a margin: 2 more in the
     # logit (the odds of the highest other crop times e² ≈ 7.4), and at least 0.9.
     highest = float(np.log(others.max() / (1 - others.max())))
