@@ -378,6 +378,9 @@ class Picture(Stage):
             evidence.picture_veto[rows] = pictures(evidence.pyramid, list(evidence.corners[rows]))
 
 
+_JACK = 9
+"""The jack's rank in card ids (rank * 4 + suit; ranks 0..12 are 2..A)."""
+
 _NUMBER_RANKS = 9
 """Card ids rank * 4 + suit: ranks 0..8 are the number cards 2..10."""
 
@@ -402,9 +405,12 @@ class Pips(Stage):
 
 
 class Joker(Stage):
-    """The joker check (:mod:`vision.joker`) on both index corners of every card tall enough to be
-    read by its corners, face up or not (a joker's picture may pass for a back): the larger of its
-    two corners' P(a joker's corner) is the card's joker score."""
+    """The joker check (:mod:`vision.joker`) on both index corners of the cards tall enough to be
+    read by their corners that the corners do not surely name, face up or not (a joker's picture
+    may pass for a back), and of those they name a jack (the J of a stacked "JOKER" may read as
+    one): the larger of its two corners' P(a joker's corner) is the card's joker score. A card the
+    corners surely name as another rank is not asked (it costs a CNN run per card, and every card
+    asked is one more chance of a joker where there is none)."""
 
     name = "joker"
     files = ("joker.onnx", "joker.json")
@@ -414,7 +420,7 @@ class Joker(Stage):
         if check is None:
             raise ModelError("the joker stage runs without its model: make the reader with it in its stages")
         evidence.joker_threshold, evidence.joker_doubt = check.threshold, check.doubt
-        asked = evidence.readable.copy()
+        asked = evidence.readable & (~evidence.named | (evidence.best // 4 == _JACK))
         evidence.asked[self.name] = asked
         rows = np.flatnonzero(asked)
         if len(rows):

@@ -189,7 +189,7 @@ def test_a_joker_the_card_reader_reads_on_a_rendered_table_settles_the_hand(serv
 
     finish_draw(service)
     hands = {0: ["Qh", "Jh", "9h", "5h", "2h"], 1: ["Jk2", "Ac", "Ad", "7c", "2s"], 2: ["Kh", "Kd", "Ks", "9c", "4h"]}
-    model = TableModel(3, seed=seed, deck=f"holdout-{seed}", hole_cards=5)
+    model = TableModel(3, seed=seed, deck=f"holdout-{seed}", hole_cards=5, size=(1920, 1080))  # cards 114 px tall
     for seat, cards in hands.items():
         model.deal_hole(seat, cards, face_up=True)
     watcher = VisionWatcher.default(model.zones, size=model.size)  # the shipped card reader and the tracker

@@ -100,3 +100,14 @@ def test_the_reader_calls_no_card_of_a_joker_free_table_a_joker(reader: Any) -> 
         scene = render_scene(SceneSpec(cards=deal_rows(np.random.default_rng(seed), touching=seed == 6), seed=seed,
                                        deck=f"holdout-de-{seed}"))  # fmt: skip
         assert "Jk" not in reader.read(scene.image).cards
+
+
+def test_the_check_asks_about_cards_not_surely_named_and_jacks_only(reader: Any) -> None:
+    cards = (PlacedCard("Kh", True, (0.2, 0.5)), PlacedCard("Jh", True, (0.4, 0.5)), PlacedCard("Jk", True, (0.6, 0.5)),
+             PlacedCard("7c", False, (0.8, 0.5)))  # fmt: skip
+    scene = render_scene(SceneSpec(cards=cards, seed=8, deck="holdout-8", clean=True))
+    ev = reader.evidence(scene.image)
+    by_x = np.argsort(ev.corners[:, :, 0].mean(axis=1))
+    asked = ev.asked["joker"][by_x].tolist()
+    assert asked == [False, True, True, True]  # the king surely named is not asked; the jack, joker and back are
+    assert ev.decide()[int(by_x[2])].card == "Jk"
