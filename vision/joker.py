@@ -13,7 +13,7 @@ crops and says, for each, how likely it is a joker's corner:
   (it may be a joker the check is not sure of: unsure is better than a wrong card in a pot).
 
 The reader asks it about the cards its corner models do not surely name, and those they name a
-jack (the stage ``joker`` of :mod:`vision.stages`).
+court card or an ace (the stage ``joker`` of :mod:`vision.stages`).
 
 The threshold was chosen above every other card's corner of the training fonts' check set
 (``joker.json`` says by how much and what the check found on the hold-out fonts).

@@ -379,7 +379,8 @@ class Picture(Stage):
 
 
 _JACK = 9
-"""The jack's rank in card ids (rank * 4 + suit; ranks 0..12 are 2..A)."""
+"""The jack's rank in card ids (rank * 4 + suit; ranks 0..12 are 2..A): it and those above are
+the court cards and the ace."""
 
 _NUMBER_RANKS = 9
 """Card ids rank * 4 + suit: ranks 0..8 are the number cards 2..10."""
@@ -407,10 +408,11 @@ class Pips(Stage):
 class Joker(Stage):
     """The joker check (:mod:`vision.joker`) on both index corners of the cards tall enough to be
     read by their corners that the corners do not surely name, face up or not (a joker's picture
-    may pass for a back), and of those they name a jack (the J of a stacked "JOKER" may read as
-    one): the larger of its two corners' P(a joker's corner) is the card's joker score. A card the
-    corners surely name as another rank is not asked (it costs a CNN run per card, and every card
-    asked is one more chance of a joker where there is none)."""
+    may pass for a back), and of those they name a court card or an ace (the J, K and O of a
+    "JOKER" are read as jacks, kings and queens): the larger of its two corners' P(a joker's
+    corner) is the card's joker score. A card the corners surely name as a number card is not
+    asked (a CNN run per card costs as much as the corner models, and every card asked is one more
+    chance of a joker where there is none)."""
 
     name = "joker"
     files = ("joker.onnx", "joker.json")
@@ -420,7 +422,7 @@ class Joker(Stage):
         if check is None:
             raise ModelError("the joker stage runs without its model: make the reader with it in its stages")
         evidence.joker_threshold, evidence.joker_doubt = check.threshold, check.doubt
-        asked = evidence.readable & (~evidence.named | (evidence.best // 4 == _JACK))
+        asked = evidence.readable & (~evidence.named | (evidence.best // 4 >= _JACK))
         evidence.asked[self.name] = asked
         rows = np.flatnonzero(asked)
         if len(rows):

@@ -102,12 +102,12 @@ def test_the_reader_calls_no_card_of_a_joker_free_table_a_joker(reader: Any) -> 
         assert "Jk" not in reader.read(scene.image).cards
 
 
-def test_the_check_asks_about_cards_not_surely_named_and_jacks_only(reader: Any) -> None:
-    cards = (PlacedCard("Kh", True, (0.2, 0.5)), PlacedCard("Jh", True, (0.4, 0.5)), PlacedCard("Jk", True, (0.6, 0.5)),
+def test_the_check_asks_about_cards_not_surely_named_and_courts_and_aces_only(reader: Any) -> None:
+    cards = (PlacedCard("7h", True, (0.2, 0.5)), PlacedCard("Kh", True, (0.4, 0.5)), PlacedCard("Jk", True, (0.6, 0.5)),
              PlacedCard("7c", False, (0.8, 0.5)))  # fmt: skip
     scene = render_scene(SceneSpec(cards=cards, seed=8, deck="holdout-8", clean=True))
     ev = reader.evidence(scene.image)
     by_x = np.argsort(ev.corners[:, :, 0].mean(axis=1))
     asked = ev.asked["joker"][by_x].tolist()
-    assert asked == [False, True, True, True]  # the king surely named is not asked; the jack, joker and back are
+    assert asked == [False, True, True, True]  # a number card surely named is not; a king, a joker and a back are
     assert ev.decide()[int(by_x[2])].card == "Jk"
