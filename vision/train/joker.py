@@ -88,9 +88,10 @@ VERSION = 3
 def draw_set(jokers: int, cards: int, *, pool: Pool, seed: int, jobs: int, label: str, cache: Path | None = None
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """Crops of ``jokers`` jokers (label 1; weight 0 where covered) and ``cards`` other cards
-    (label 0), drawn in chunks seeded from ``seed``
-    (each chunk kept in ``cache``, when given, for the next run)."""
-    work = [("joker", min(CHUNK, jokers - s), pool, seed * 1009 + i) for i, s in enumerate(range(0, jokers, CHUNK))]
+    (label 0), drawn in chunks seeded from ``seed`` (each chunk kept in ``cache``, when given, for
+    the next run)."""
+    work: list[tuple[str, int, str, int]] = [("joker", min(CHUNK, jokers - s), pool, seed * 1009 + i)
+                                             for i, s in enumerate(range(0, jokers, CHUNK))]  # fmt: skip
     work += [("card", min(CHUNK, cards - s), pool, seed * 1013 + 500 + 2 * i)
              for i, s in enumerate(range(0, cards, CHUNK))]  # fmt: skip
     if cache is not None:
