@@ -2,7 +2,7 @@
 
     python -m bench.vision                 # all figures (a few minutes on two cores)
     python -m bench.vision --scenes 20     # fewer synthetic scenes (both hold-outs)
-    python -m bench.vision --only hard     # one group: speed, synthetic, decks, hard or real
+    python -m bench.vision --only hard     # one group: speed, synthetic, decks, jokers, hard or real
     python -m bench.vision --json out.json # also write the figures as JSON
     python -m bench.vision --skip-peers    # without the peer (bench/vision_peer.py: a classical reader)
 
@@ -17,6 +17,10 @@ Figures:
 - decks of other languages: the synthetic hold-out's scenes (cards apart and touching) with decks
   printing French (R D V; the ace an A, or a 1) and German (K D B) index letters, read with no
   setting. Targets: 99 % of face-up cards read right, 0.2 % wrong.
+- jokers: the synthetic hold-out's scenes (cards apart and touching) with the deck's two jokers
+  (:mod:`vision.render.joker_faces`: one in colour, one in black) face up in the places of two cards, in
+  decks printing English and German letters. Targets: 99 % of the jokers read ``"Jk"``, and no
+  other card (face up or down) read as a joker.
 - hard hold-out: tables dealt by :func:`vision.render.scene_layouts.deal_hard`, a quarter of each kind
   ("large": cards up to 70 % of the frame high; "grid": all 52 cards touching in 4 rows; "tilted":
   the camera 25-45° from straight down; "textured": wood, patterned or dark cloth, hard light and
@@ -62,6 +66,8 @@ HARD_SEED = 2_000_000_000
 """Hard hold-out scene seeds start here: above every seed training draws (those are below 2³⁰)."""
 DECK_TARGETS = {"read": 0.99, "wrong": 0.002}
 """What the reader is built to reach on hold-out decks with French and German index letters."""
+JOKER_TARGETS = {"read": 0.99, "called": 0}
+"""What the joker check is built to reach on hold-out jokers, and other cards it may call jokers."""
 TARGETS = {"found": 0.99, "read": 0.98, "wrong": 0.002}
 """What the reader is being built to reach on the hard hold-out."""
 
@@ -292,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, default=60, help="frames timed for speed (default 60)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--models", type=Path, default=MODELS_DIR, help="model folder (default: the shipped models)")
-    parser.add_argument("--only", choices=["speed", "synthetic", "decks", "hard", "real"],
+    parser.add_argument("--only", choices=["speed", "synthetic", "decks", "jokers", "hard", "real"],
                         help="measure only this group")  # fmt: skip
     parser.add_argument("--true-outlines", action="store_true",
                         help="synthetic scenes: read cards at their true outlines (the classifier alone)")  # fmt: skip
@@ -328,6 +334,8 @@ def main(argv: list[str] | None = None) -> int:
             print("  misses (truth→read(confidence)): " + " ".join(r["confusions"]))
     if args.only in (None, "decks"):
         _print_decks(figures, reader, args)
+    if args.only in (None, "jokers"):
+        _print_jokers(figures, reader, args)
     if args.only in (None, "hard"):
         figures["hard"] = _print_hard(hard(reader, max(args.scenes // len(KINDS), 1)))
     if args.only not in (None, "real"):
@@ -426,6 +434,46 @@ def _print_dutch(figures: dict[str, Any], reader: CardReader, args: argparse.Nam
         reader.use_indices("en-fr-de")
 
 
+JOKER_LETTERS = ("en", "de")
+"""The index sets of the "jokers" group's decks (the jokers print no index letter; the other cards do)."""
+
+
+def _print_jokers(figures: dict[str, Any], reader: CardReader, args: argparse.Namespace) -> None:
+    """The synthetic group's scenes (hold-out decks, cards apart and touching) with the deck's two
+    jokers face up in the places of two cards, in decks printing English and German letters: the
+    jokers read right, and the other cards read as jokers."""
+    print(f"jokers (hold-out fonts and styles; targets: jokers read >= {JOKER_TARGETS['read']:.0%}, "
+          f"other cards read as a joker {JOKER_TARGETS['called']}):")  # fmt: skip
+    keys = ("jokers", "jokers_right", "jokers_unsure", "jokers_wrong", "called_joker", "face_up", "right", "unsure",
+            "wrong")  # fmt: skip
+    total = dict.fromkeys(keys, 0)
+    for letters in JOKER_LETTERS:
+        for touching in (False, True):
+            name = f"jokers_{letters}_{'touching' if touching else 'spread'}"
+            figures[name] = r = synthetic(reader, args.scenes, touching=touching, seed=7 if touching else 3,
+                                          true_outlines=args.true_outlines, letters=letters, jokers=True)  # fmt: skip
+            for key in keys:
+                total[key] += r[key]
+            where = "touching" if touching else "apart"
+            others = r["face_up"] - r["jokers"]
+            print(f"  {letters:<3} {where:<8}: jokers {r['jokers_right']}/{r['jokers']} right, unsure "
+                  f"{r['jokers_unsure']}, read as another card {r['jokers_wrong']}; other cards read as a joker "
+                  f"{r['called_joker']}; other face-up cards {r['right'] - r['jokers_right']}/{others} right, "
+                  f"wrong {r['wrong'] - r['jokers_wrong']}")  # fmt: skip
+            wrong = [c for c in r["confusions"] if "→?" not in c]
+            if wrong:
+                print("    wrong (truth→read(confidence)): " + " ".join(wrong))
+            jokers_missed = [c for c in r["confusions"] if c.startswith("Jk→")]
+            if jokers_missed:
+                print("    jokers not read (truth→read(confidence)): " + " ".join(jokers_missed))
+    jokers = max(total["jokers"], 1)
+    figures["jokers"] = {**total, "jokers_right_rate": total["jokers_right"] / jokers}
+    print(f"  all: jokers {total['jokers_right']}/{total['jokers']} right ({total['jokers_right'] / jokers:.2%}), "
+          f"unsure {total['jokers_unsure']}, read as another card {total['jokers_wrong']}; other cards read as a "
+          f"joker {total['called_joker']} (of {total['face_up'] - total['jokers']} face up, and every back)"
+          )  # fmt: skip
+
+
 def _print_hard(r: dict[str, Any]) -> dict[str, Any]:
     a = r["all"]
     print(f"hard hold-out ({a['scenes']} scenes, hold-out decks; targets: found >= {TARGETS['found']:.0%}, "
@@ -450,7 +498,7 @@ def _print_hard(r: dict[str, Any]) -> dict[str, Any]:
 
 def _finish(figures: dict[str, Any], args: argparse.Namespace) -> int:
     # The peer on the same scenes, photos and frames, in this run.
-    if not args.skip_peers and args.only not in ("hard", "decks"):
+    if not args.skip_peers and args.only not in ("hard", "decks", "jokers"):
         if args.true_outlines:
             print("(the peer finds its own outlines: --true-outlines applies to tocktable only)")
         figures["peer_template_reader"] = beside(figures, scenes=args.scenes, frames=args.frames, only=args.only)

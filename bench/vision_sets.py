@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ import numpy as np
 from vision.detect import Outline, quad_iou
 from vision.reader import CardReader, Observations
 from vision.rectify import order_corners
-from vision.render.scene import CardTruth, SceneSpec, deal_rows, render_scene
+from vision.render.scene import CardTruth, PlacedCard, SceneSpec, deal_rows, render_scene
 
 REAL = Path(__file__).resolve().parents[1] / ".." / "shared" / "vision-real"
 _RANKS = {"Ace": "A", "King": "K", "Queen": "Q", "Jack": "J", "10": "T"}
@@ -43,26 +44,45 @@ def read_at_true_outlines(reader: CardReader, image: np.ndarray, truth: tuple[Ca
         reader.detect = detect  # type: ignore[method-assign]
 
 
+def with_jokers(cards: tuple[PlacedCard, ...], k: int) -> tuple[PlacedCard, ...]:
+    """The cards of scene ``k`` with the deck's two jokers, face up, in the places of two of them
+    (one in each row, moving along the rows from scene to scene)."""
+    places = {k % len(cards): "Jk", (k + len(cards) // 2 + 1) % len(cards): "Jk2"}
+    return tuple(replace(c, card=places[i], face_up=True, back="plain") if i in places else c
+                 for i, c in enumerate(cards))  # fmt: skip
+
+
 def synthetic(reader: CardReader, scenes: int, *, touching: bool, seed: int,
-              true_outlines: bool = False, letters: str = "en") -> dict[str, Any]:  # fmt: skip
-    """Hold-out scenes (``letters``: the index set of their decks, :data:`vision.render.faces.INDEX_SETS`)."""
+              true_outlines: bool = False, letters: str = "en", jokers: bool = False) -> dict[str, Any]:  # fmt: skip
+    """Hold-out scenes (``letters``: the index set of their decks, :data:`vision.render.faces.INDEX_SETS`;
+    ``jokers``: the deck's two jokers face up in each scene, :func:`with_jokers`)."""
     rng = np.random.default_rng(seed)
     pool = "holdout" if letters == "en" else f"holdout-{letters}"
     counts = {"cards": 0, "found": 0, "face_up": 0, "found_up": 0, "right": 0, "unsure": 0, "wrong": 0,
-              "side_right": 0}  # fmt: skip
+              "side_right": 0, "jokers": 0, "jokers_right": 0, "jokers_unsure": 0, "jokers_wrong": 0,
+              "called_joker": 0}  # fmt: skip
     confusions: list[str] = []
     for k in range(scenes):
         number = seed * 1000 + k
-        spec = SceneSpec(cards=deal_rows(rng, touching=touching), seed=number, deck=f"{pool}-{number}")
+        dealt = deal_rows(rng, touching=touching)
+        spec = SceneSpec(cards=with_jokers(dealt, k) if jokers else dealt, seed=number, deck=f"{pool}-{number}")
         scene = render_scene(spec)
         seen = read_at_true_outlines(reader, scene.image, scene.truth) if true_outlines else reader.read(scene.image)
         for truth in scene.truth:
             counts["cards"] += 1
             counts["face_up"] += truth.face_up
             ious = [quad_iou(truth.corners, c) for c in seen.corners]
+            joker = truth.card == "Jk" and truth.face_up
+            counts["jokers"] += joker
             if not ious or max(ious) < 0.5:
                 continue
             obs = seen[int(np.argmax(ious))]
+            if joker:
+                counts["jokers_right"] += obs.card == "Jk"
+                counts["jokers_unsure"] += obs.card is None
+                counts["jokers_wrong"] += obs.card not in (None, "Jk")
+            else:
+                counts["called_joker"] += obs.card == "Jk"
             counts["found"] += 1
             counts["side_right"] += obs.face_up == truth.face_up
             if truth.face_up:

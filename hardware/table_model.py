@@ -73,11 +73,18 @@ class TableState:
         return next((c for c in self.cards if c.card == wanted), None)
 
 
+JOKERS = ("Jk", "Jk2")
+"""The deck's two jokers on the table (the first printed in colour, the second in black): two
+cards here, both the card ``"Jk"`` to the game and to the camera."""
+
+
 def _card_text(card: str) -> str:
+    if card in JOKERS:
+        return card
     try:
         return str(Card.parse(card))
     except CardParseError as exc:
-        raise TableModelError(f"{card!r} is not a card: {exc}") from exc
+        raise TableModelError(f"{card!r} is not a card: {exc}; the deck's jokers are {' and '.join(JOKERS)}") from exc
 
 
 class TableModel:

@@ -73,7 +73,7 @@ class TruthReader:
         out = []
         for placed in self.model.state().cards:
             a, b, c, d = ((x * width, y * height) for x, y in _placed_corners(self.model, placed))
-            out.append(Observation(placed.card if placed.face_up else None, placed.face_up, _mark(self.model, placed),
+            out.append(Observation(_face(placed) if placed.face_up else None, placed.face_up, _mark(self.model, placed),
                                    1.0, (a, b, c, d)))  # fmt: skip
         return out
 
@@ -116,13 +116,18 @@ class TruthWatcher:
         for placed in sorted(self.model.state().cards, key=lambda c: (c.zone or "", c.slot or 0)):
             if placed.zone is None:
                 continue
-            seen = SeenCard(placed.card if placed.face_up else None, placed.face_up, _mark(self.model, placed),
+            seen = SeenCard(_face(placed) if placed.face_up else None, placed.face_up, _mark(self.model, placed),
                             placed.zone, 1.0, _placed_corners(self.model, placed), first_frame=index)  # fmt: skip
             if placed.zone == BOARD:
                 board.append(seen)
             else:
                 seats.setdefault(int(placed.zone.partition(":")[2]), []).append(seen)
         return TableView(index, timestamp, tuple(board), {s: tuple(c) for s, c in sorted(seats.items())})
+
+
+def _face(placed: Any) -> str:
+    """The card a table model's card is to the game: either of the deck's jokers is ``"Jk"``."""
+    return "Jk" if str(placed.card).startswith("Jk") else str(placed.card)
 
 
 def _mark(model: Any, placed: Any) -> str | None:

@@ -13,9 +13,11 @@ out again to match it (the same board and shown hands; hole cards consistent wit
 
 Five-card draw (``variant = "draw"`` or ``"lowball"``): the dealer deals five cards to each
 seat; at the draw the simulated player throws the cards it does not want (the count is pressed
-on the console: + per card, then CHECK/CALL) and the dealer replaces them from the stock. Jokers
-cannot be drawn on the synthetic table nor read by the card reader: a joker stays off the table,
-and at the showdown the host enters a hand holding one on the admin page, as at a real table.
+on the console: + per card, then CHECK/CALL) and the dealer replaces them from the stock. The
+deck's jokers (``[draw] jokers``) are dealt like any card, the first printed in colour and the
+second in black (:mod:`vision.render.joker_faces`); the camera reads either as ``"Jk"`` at the showdown,
+and a hand it cannot read is entered by the host on the admin page, as at a real table. The
+counts printed at the end say how many jokers the camera read.
 
 The host may use the admin page while the demo plays (a correction, a rebuy, a player leaving, a
 new game, the end of the session): the demo follows what the game shows. After a new game the
@@ -36,6 +38,7 @@ from functools import partial
 from typing import Any, TextIO
 
 from hardware.pins import ConsoleButton, PinMap
+from hardware.table_model import JOKERS as TABLE_JOKERS
 from table.cards import Card
 from table.steps import ChooseButton, Confirm, Correct, DealBoard, Rebuy, Show, Tick
 from table.tock import mark_of
@@ -77,6 +80,10 @@ class CardCounts:
     """Entered by the host: the camera could not read them."""
     corrected: int
     """Read wrong by the camera, corrected by the host."""
+    jokers: int = 0
+    """Jokers among the cards read by the camera (five-card draw with jokers)."""
+    jokers_by_host: int = 0
+    """Jokers the host entered, or corrected a card the camera read into."""
 
     @property
     def camera_fraction(self) -> float:
@@ -86,7 +93,10 @@ class CardCounts:
     def line(self) -> str:
         return (
             f"Cards: {self.camera} read by the camera, {self.host} entered by the host, {self.corrected} "
-            f"corrected by the host ({self.camera_fraction:.0%} read by the camera).\n"
+            f"corrected by the host ({self.camera_fraction:.0%} read by the camera)."
+            + (f" Jokers: {self.jokers} read by the camera, {self.jokers_by_host} entered or corrected by the host."
+               if self.jokers or self.jokers_by_host else "")
+            + "\n"
         )
 
 
@@ -250,7 +260,7 @@ class DemoDealer:
         return dealt.stock.pop()
 
     def _serve_draw(self, seat: int, count: int) -> None:
-        """Take the player's discards and give as many cards from the stock (jokers stay off the table)."""
+        """Take the player's discards and give as many cards from the stock."""
         dealt = self.dealt
         assert dealt is not None
         hole = dealt.holes[seat]
@@ -258,12 +268,13 @@ class DemoDealer:
         thrown = (chosen + [c for c in hole if c not in chosen])[:count]
         for card in thrown:
             hole.remove(card)
-            if card != JOKER:
-                self.model.remove(card)
+            if card == JOKER:  # whichever of the deck's two lies in front of the player
+                card = next(c.card for c in self.model.state().in_zone(seat) if c.card in TABLE_JOKERS)
+            self.model.remove(card)
         new = [self._take(dealt) for _ in range(count)]
         dealt.thrown += thrown
         hole += new
-        self.model.deal_hole(seat, [c for c in new if c != JOKER], face_up=False)
+        self.model.deal_hole(seat, self._on_table(new), face_up=False)
         dealt.served.add(seat)
 
     def _deal_draw_hand(self, snap: dict[str, Any]) -> DealtHand:
@@ -279,8 +290,14 @@ class DemoDealer:
             if p["in_hand"] and not p["folded"]:
                 dealt.holes[p["seat"]] = shown.get(p["seat"]) or [self._take(dealt) for _ in range(5)]
         for seat, cards in dealt.holes.items():
-            self.model.deal_hole(seat, [c for c in cards if c != JOKER], face_up=seat in shown)
+            self.model.deal_hole(seat, self._on_table(cards), face_up=seat in shown)
         return dealt
+
+    def _on_table(self, cards: list[str]) -> list[str]:
+        """The table model's names of ``cards``: a joker is the first of the deck's two
+        (:data:`hardware.table_model.JOKERS`) not on the table yet."""
+        free = [j for j in TABLE_JOKERS if self.model.state().find(j) is None]
+        return [free.pop(0) if card == JOKER else card for card in cards]
 
     def deal_hand(self, snap: dict[str, Any]) -> None:
         """Gather, shuffle and deal the hand the game is at, consistent with what it already
@@ -412,6 +429,12 @@ class Demo:
         """Cards the camera read wrong and the host corrected."""
         self.host_cards: list[tuple[int, int]] = []
         """(hand number, cards) of each entry or correction of the host (:meth:`learning_line`)."""
+        self.jokers_entered = 0
+        """Jokers the host entered because the camera could not read them."""
+        self.jokers_corrected = 0
+        """Cards the camera read as another card that the host corrected into a joker."""
+        self.jokers_miscalled = 0
+        """Cards the camera read as a joker that the host corrected into another card."""
         self.counts: CardCounts | None = None
         """The cards counted at the end of the last run (:meth:`count_cards`)."""
         self.played = 0
@@ -519,6 +542,8 @@ class Demo:
         if entry.kind == "correct":
             self.corrected += 1
             self.host_cards.append((number, 1))
+            self.jokers_corrected += entry.cards[0] == JOKER
+            self.jokers_miscalled += entry.was == JOKER
             place = (
                 f"board card {entry.index + 1}"
                 if entry.seat is None
@@ -529,6 +554,7 @@ class Demo:
             self.entered += len(unread)
             if unread:
                 self.host_cards.append((number, len(unread)))
+            self.jokers_entered += unread.count(JOKER)
             them = "it" if len(unread or entry.cards) == 1 else "them"
             if unread:
                 self._say(f"host entered {' '.join(unread)} {where}: the camera could not read {them}")
@@ -567,17 +593,19 @@ class Demo:
     def count_cards(self) -> CardCounts:
         """Face-up cards the game took in this run, read by the camera or entered by the host
         (also kept in :attr:`counts` at the end of each run)."""
-        applied = 0
+        applied = jokers = 0
         for command in self.service.store.commands(self.service.session_id):
             if command.seq <= self._first_seq:
                 continue
             step = command.payload.get("step") or {}
             if command.kind in ("deal_board", "show"):
                 applied += len(step.get("cards") or ())
+                jokers += list(step.get("cards") or ()).count(JOKER)
             elif command.kind == "choose_button":
                 applied += len(step.get("draws") or {})
         return CardCounts(camera=max(0, applied - self.entered - self.corrected), host=self.entered,
-                          corrected=self.corrected)  # fmt: skip
+                          corrected=self.corrected, jokers_by_host=self.jokers_entered + self.jokers_corrected,
+                          jokers=max(0, jokers - self.jokers_entered - self.jokers_miscalled))  # fmt: skip
 
     def _call(self, item: Any) -> bool:
         try:

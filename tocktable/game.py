@@ -209,7 +209,7 @@ class Game:
         if hand is None:
             raise CommandError("no open hand: only the cards of the current hand can be corrected")
         try:
-            # Five-card draw hands may hold jokers, which the camera cannot read: the host enters them.
+            # Five-card draw hands may hold jokers ("Jk"), which Card.parse does not take.
             card = parse_draw_cards([step.card])[0] if isinstance(hand, DrawHand) else Card.parse(step.card)
         except TocktableError as exc:
             raise CommandError(f"correct: {exc}") from None

@@ -12,8 +12,8 @@ The rules, from DESIGN.md §1:
   so the phones and the lens have the hands while the board runs out, as on television.
 - In Tock-Poker, the mark of every face-down card is recorded as soon as it is read.
 - In five-card draw there is no board: at the showdown, five face-up cards in a live seat's
-  zone are that seat's hand. The card reader cannot read a joker yet: a hand with a card it
-  cannot read is announced (without naming any card) for the host to enter on the admin page.
+  zone are that seat's hand, jokers read as ``"Jk"`` among them. A hand with a card the reader
+  is unsure of is announced (without naming any card) for the host to enter on the admin page.
 
 Privacy: while betting is open (before the showdown, and before an all-in closes the betting)
 a face-up card in a seat's zone is a peek. Its face never leaves this module: the notice says
@@ -35,6 +35,9 @@ from table.tock import mark_of
 from table.wording import seat_word, seats
 from tocktable.game import Game, Phase
 from vision.view import BOARD, SeenCard, TableView
+
+JOKER = str(Card.JOKER)
+"""How the camera names a joker (``"Jk"``): only five-card draw deals them."""
 
 
 @dataclass(frozen=True)
@@ -149,6 +152,9 @@ class ViewInterpreter:
         new = faces[len(known):]
         if not new:
             return [], []
+        if JOKER in new:
+            return [], [Notice("joker", "the camera reads a joker on the board, but this game is played without "
+                                        "jokers: take it off the table (nothing was applied)")]  # fmt: skip
         if not known and self._cleared_in_hand != game.hand_number and _is_last_board(game, faces):
             return [], [Notice("stale-board", "the last hand's board is still face up: gather it")]
         if hand.street == Street.SHOWDOWN or hand.is_complete:
@@ -229,6 +235,10 @@ def _shows(hand: Hand, view: TableView) -> tuple[list[Step], list[Notice]]:
     for seat, faces in _turned(hand, view):
         if len(faces) < 2:
             continue
+        if any(c.card == JOKER for c in faces):
+            notices.append(Notice("show", f"{seat_word(seat)}: the camera reads a joker, but this game is played "
+                                          "without jokers: enter the hand on the admin page", seat))  # fmt: skip
+            continue
         if len(faces) > 2 or any(c.card is None for c in faces):
             notices.append(Notice("show",
                                   f"{seat_word(seat)}: {len(faces)} face-up cards, two readable ones are needed",
@@ -245,13 +255,12 @@ def _draw_shows(hand: DrawHand, view: TableView) -> tuple[list[Step], list[Notic
     notices: list[Notice] = []
     for seat, faces in _turned(hand, view):
         if len(faces) < 5:
-            continue  # still turning them (or a joker the reader did not take for a card)
+            continue  # still turning them (or a card the reader did not take for a face)
         unread = sum(1 for c in faces if c.card is None)
         if len(faces) > 5:
             notices.append(Notice("show", f"{seat_word(seat)}: {len(faces)} face-up cards, a draw hand has five", seat))
         elif unread:
-            joker = " (a joker cannot be read by the camera yet)" if hand.draw_rules.jokers else ""
-            notices.append(Notice("show", f"{seat_word(seat)}: {unread} of the five cards cannot be read{joker}: "
+            notices.append(Notice("show", f"{seat_word(seat)}: {unread} of the five cards cannot be read: "
                                           "enter the hand on the admin page (Show; a joker is Jk)", seat))  # fmt: skip
         else:
             steps.append(Show(seat, tuple(str(c.card) for c in faces)))

@@ -19,7 +19,10 @@ into :class:`vision.observations.Observations` once, by fixed rules:
    card's own photos rightly: a deck whose letters they do not know); a card the profile cannot
    place that the models read as they misread another enrolled card is unsure; the same holds for
    the cards the host taught at the table (:mod:`vision.deck_examples`);
-5. a face-down card carries its Tock mark, and its confidence is P(face down) × P(mark).
+5. a face-down card carries its Tock mark, and its confidence is P(face down) × P(mark);
+6. a card one of whose index corners the joker check (:mod:`vision.joker`) surely takes for a
+   joker's is the joker, face up (unsure where the deck profile surely names another card); one
+   whose corner it only doubts is named as none of the 52.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from table.cards import JOKER_ID
 from vision.observations import Observations
 from vision.rectify import Pyramid, card_heights
 
@@ -67,6 +71,9 @@ class Evidence:
     Small cards: ``small`` read by the small-card reader, ``small_best`` its best card (52: nothing
     to name), ``small_posterior`` that card's probability.
     Backs: ``marks`` and ``mark_confidence`` of face-down cards, ``backs_read`` which were read.
+    Jokers: ``joker_score`` the larger of the joker check's P(a joker's corner) over the two index
+    corners (0: not looked at), against ``joker_threshold`` (named) and ``joker_doubt`` (never
+    named as one of the 52), both set by the joker stage.
     ``asked`` records, per stage, which cards it looked at (for pictures, tests and figures).
     """
 
@@ -83,6 +90,10 @@ class Evidence:
     than any the corner models were trained on (``reader.json`` "min_card_height")."""
     small_threshold: float = 1.0
     """The small-card reader's own threshold (``small.json``): below it a small card is unsure."""
+    joker_threshold: float = 2.0
+    """The joker check's threshold (``joker.json``; above 1: no check, no joker named)."""
+    joker_doubt: float = 2.0
+    """A card whose joker score reaches this is never named as one of the 52."""
     cards: np.ndarray = field(init=False)
     none: np.ndarray = field(init=False)
     posteriors: np.ndarray = field(init=False)
@@ -110,6 +121,7 @@ class Evidence:
     marks: list[str | None] = field(init=False)
     mark_confidence: np.ndarray = field(init=False)
     backs_read: np.ndarray = field(init=False)
+    joker_score: np.ndarray = field(init=False)
     asked: dict[str, np.ndarray] = field(init=False, default_factory=dict)
     ahead: dict[str, tuple[np.ndarray, Future[Any]]] = field(init=False, default_factory=dict)
     """Work a stage had the helper thread begin before its turn, by stage name: the outlines it
@@ -147,6 +159,7 @@ class Evidence:
         self.marks = [None] * n
         self.mark_confidence = _floats(n, 1.0)
         self.backs_read = np.zeros(n, bool)
+        self.joker_score = _floats(n)
 
     def __len__(self) -> int:
         return len(self.corners)
@@ -156,7 +169,14 @@ class Evidence:
     @property
     def face_up(self) -> np.ndarray:
         """Which cards lie face up (rule 1 of the module docstring)."""
-        out: np.ndarray = (self.p_face > FACE_UP) | (self.seen > PLAIN_INDEX) | self.small_named | self.profile_face
+        out: np.ndarray = ((self.p_face > FACE_UP) | (self.seen > PLAIN_INDEX) | self.small_named | self.profile_face
+                           | self.joker)  # fmt: skip
+        return out
+
+    @property
+    def joker(self) -> np.ndarray:
+        """Which cards the joker check names the joker (rule 6)."""
+        out: np.ndarray = (self.joker_score >= self.joker_threshold) & self.readable
         return out
 
     @property
@@ -207,6 +227,7 @@ class Evidence:
             self.marks[int(i)] = None
         self.mark_confidence[rows] = 1.0
         self.small[rows] = False
+        self.joker_score[rows] = 0.0
 
     # --- the decision ---------------------------------------------------------------------------
 
@@ -231,6 +252,11 @@ class Evidence:
             else:
                 confidence[i] = max(sure, confidence[i] if card_ids[i] >= 0 else 0.0)
                 card_ids[i] = enrolled
+        joker, doubted = self.joker, self.joker_score >= self.joker_doubt
+        card_ids[doubted & ~joker] = -1  # perhaps a joker: no card of the 52
+        named = joker & (self.profile_card < 0)  # a sure match of an enrolled card: both sure, disagreeing
+        card_ids[joker] = np.where(named[joker], JOKER_ID, -1)
+        confidence[joker] = self.joker_score[joker]
         down = ~face_up
         confidence[down] *= self.mark_confidence[down]
         marks = tuple(mark if not up else None for mark, up in zip(self.marks, face_up, strict=True))

@@ -9,14 +9,21 @@ from typing import overload
 
 import numpy as np
 
-from table.cards import Card
+from table.cards import JOKER_ID, Card
+
+
+def card_text(card_id: int) -> str | None:
+    """The text of a read card id: ``"Ah"``, ``"Jk"`` for the joker, None for -1 (none read)."""
+    if card_id < 0:
+        return None
+    return "Jk" if card_id == JOKER_ID else str(Card.from_id(card_id))
 
 
 @dataclass(frozen=True)
 class Observation:
     """One card seen in one frame.
 
-    ``card`` is the face ("Ah") or None (face down, or face up but unsure). ``confidence`` is the
+    ``card`` is the face ("Ah"; "Jk" for a joker) or None (face down, or face up but unsure). ``confidence`` is the
     calibrated probability that the reading is right: of the named card when ``card`` is set, of
     the best guess when the reader is unsure, of "face down" for a back (times that of its mark
     when one is read). ``corners`` are 4×2 frame pixels, clockwise from the card's upright top
@@ -37,10 +44,10 @@ class Observation:
 class Observations(Sequence[Observation]):
     """Everything read in one frame, as parallel arrays (validated), and a sequence of Observation.
 
-    ``card_ids`` holds table.cards ids (-1 = no face read); ``embeddings`` are the corner models'
-    penultimate features of each card (mean of its two corners), ``card_embeddings`` the card
-    model's (computed for cards whose corners show no index, i.e. backs; zeros for the others): both
-    for nearest-prototype enrollment of a user's deck.
+    ``card_ids`` holds table.cards ids (-1 = no face read; :data:`table.cards.JOKER_ID`, 52, a joker);
+    ``embeddings`` are the corner models' penultimate features of each card (mean of its two
+    corners), ``card_embeddings`` the card model's (computed for cards whose corners show no index,
+    i.e. backs; zeros for the others): both for nearest-prototype enrollment of a user's deck.
     """
 
     corners: np.ndarray  # (N, 4, 2) float64
@@ -68,8 +75,8 @@ class Observations(Sequence[Observation]):
         bad = [name for name, ok in checks.items() if not ok]
         if bad or self.card_ids.ndim != 1:
             raise ValueError(f"observation arrays disagree with {n} cards: {', '.join(bad) or 'card_ids'}")
-        if n and (self.card_ids.min() < -1 or self.card_ids.max() > 51):
-            raise ValueError("card ids must be -1 (none) or 0..51")
+        if n and (self.card_ids.min() < -1 or self.card_ids.max() > JOKER_ID):
+            raise ValueError(f"card ids must be -1 (none), 0..51 or {JOKER_ID} (a joker)")
 
     @staticmethod
     def empty(embedding: int = 0, card_embedding: int = 0) -> Observations:
@@ -92,9 +99,8 @@ class Observations(Sequence[Observation]):
             i = int(index)
             if not -len(self) <= i < len(self):
                 raise IndexError(f"observation {i} out of range for {len(self)} cards")
-            cid = int(self.card_ids[i])
             return Observation(
-                card=str(Card.from_id(cid)) if cid >= 0 else None,
+                card=card_text(int(self.card_ids[i])),
                 face_up=bool(self.face_up[i]),
                 mark=self.marks[i],
                 confidence=float(self.confidence[i]),
@@ -113,4 +119,4 @@ class Observations(Sequence[Observation]):
     @property
     def cards(self) -> list[str | None]:
         """The face read for each card (None where unsure or face down)."""
-        return [str(Card.from_id(int(c))) if c >= 0 else None for c in self.card_ids]
+        return [card_text(int(c)) for c in self.card_ids]

@@ -53,6 +53,7 @@ from vision.errors import FrameError, ModelError
 from vision.evidence import Evidence
 from vision.expert import Expert
 from vision.frame_check import check_frame
+from vision.joker import JokerCheck
 from vision.letters import LetterProbe, load_probe
 from vision.mark_reader import MarkReader
 from vision.observations import Observation, Observations
@@ -128,7 +129,7 @@ class ReaderSettings:
 
 
 DEFAULT_STAGES = ("find", "corners", "orient", "reframe", "letters", "small", "suit_witness", "ink", "picture", "pips",
-                  "backs", "profile")
+                  "joker", "backs", "profile")
 """The stages of a reader whose reader.json lists none."""
 
 
@@ -199,6 +200,9 @@ class CardReader:
         self.suit_witness = SuitWitness.load(models_dir) if "suit_witness" in self.pipeline.names else None
         # The cards too small for their index, read whole (vision.small).
         self.small_reader = SmallReader(models_dir) if "small" in self.pipeline.names else None
+        # Jokers told by their index corners (vision.joker).
+        self.joker_check = (JokerCheck.load(models_dir, providers=providers, options=session_options(threads))
+                            if "joker" in self.pipeline.names else None)  # fmt: skip
         self.timings: dict[str, float] = {}
         """Milliseconds spent in each stage by the reads so far (:meth:`read`), summed."""
         # The helper thread (started on first use); made again in a forked child, where the

@@ -16,6 +16,7 @@ suit_witness    the suit symbols of the card's body, where the corners doubt    
 ink             plainly red index ink rules out spades and clubs                    (none)
 picture         a body showing a picture is no number card                          (none)
 pips            the pips of number cards, where the corners hesitate                (none)
+joker           the joker check: a joker's mark in an index corner                  joker.onnx/.json
 backs           the Tock mark of every face-down card                               (none)
 profile         the user's enrolled deck (a deck profile), when one is in use       (none)
 ==============  ==================================================================  =======================
@@ -55,6 +56,7 @@ from vision.suit_witness import apply_evidence
 
 if TYPE_CHECKING:
     from vision.deck_profile import DeckProfile
+    from vision.joker import JokerCheck
     from vision.letters import LetterProbe
     from vision.mark_reader import MarkReader
     from vision.small import SmallReader
@@ -69,6 +71,9 @@ class Looker(Protocol):
 
     @property
     def small_reader(self) -> SmallReader | None: ...
+
+    @property
+    def joker_check(self) -> JokerCheck | None: ...
 
     def detect(self, frame: np.ndarray, *, gray: Callable[[], np.ndarray] | None = None) -> list[Outline]: ...
 
@@ -511,6 +516,10 @@ class Picture(Stage):
             evidence.picture_veto[rows] = pictures(evidence.pyramid, list(evidence.corners[rows]))
 
 
+_JACK = 9
+"""The jack's rank in card ids (rank * 4 + suit; ranks 0..12 are 2..A): it and those above are
+the court cards and the ace."""
+
 _NUMBER_RANKS = 9
 """Card ids rank * 4 + suit: ranks 0..8 are the number cards 2..10."""
 
@@ -532,6 +541,31 @@ class Pips(Stage):
                              pyramid=evidence.pyramid, threshold=evidence.threshold)  # fmt: skip
         evidence.pip_named, evidence.pip_confidence, evidence.pip_veto = found.named, found.confidence, found.veto
         evidence.asked[self.name] = found.asked
+
+
+class Joker(Stage):
+    """The joker check (:mod:`vision.joker`) on both index corners of the cards tall enough to be
+    read by their corners that the corners do not surely name, face up or not (a joker's picture
+    may pass for a back), and of those they name a court card or an ace (the J, K and O of a
+    "JOKER" are read as jacks, kings and queens): the larger of its two corners' P(a joker's
+    corner) is the card's joker score. A card the corners surely name as a number card is not
+    asked (a CNN run per card costs as much as the corner models, and every card asked is one more
+    chance of a joker where there is none)."""
+
+    name = "joker"
+    files = ("joker.onnx", "joker.json")
+
+    def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
+        check = looker.joker_check
+        if check is None:
+            raise ModelError("the joker stage runs without its model: make the reader with it in its stages")
+        evidence.joker_threshold, evidence.joker_doubt = check.threshold, check.doubt
+        asked = evidence.readable & (~evidence.named | (evidence.best // 4 >= _JACK))
+        evidence.asked[self.name] = asked
+        rows = np.flatnonzero(asked)
+        if len(rows):
+            crops = index_crops(evidence.frame, list(evidence.corners[rows]), pyramid=evidence.pyramid)
+            evidence.joker_score[rows] = check.corner_scores(crops).max(axis=1)
 
 
 class Backs(Stage):
@@ -621,8 +655,8 @@ class Profile(Stage):
 
 STAGES: dict[str, type[Stage]] = {
     stage.name: stage
-    for stage in (Find, FindClassical, Corners, Orient, Reframe, Letters, Small, Witness, Ink, Picture, Pips, Backs,
-                  Profile)
+    for stage in (Find, FindClassical, Corners, Orient, Reframe, Letters, Small, Witness, Ink, Picture, Pips, Joker,
+                  Backs, Profile)
 }
 """Every stage by its name in reader.json."""
 

@@ -22,7 +22,9 @@ card, motion blur, glare). The tracker is what the game trusts, so it follows a 
   a ``"changed"`` conflict until it reads as before or leaves the table. The same face seen in two
   places, or more backs with one Tock mark than the deck has cards for it, is a ``"duplicate"``
   conflict: the card seen first stays, the newcomer is withheld. A card whose old place is no
-  longer seen is not a duplicate: it moved, and its old track is dropped at once.
+  longer seen is not a duplicate: it moved, and its old track is dropped at once. Jokers
+  (``"Jk"``, five-card draw) are alike and a deck holds up to two: a third is the duplicate; a
+  joker has no Tock mark, so a back with a mark turned up as a joker is a ``"changed"`` conflict.
 
 Privacy: a conflict in a seat's zone never names a card in its message (the ``card`` field
 carries the face for the service to decide what to show).
@@ -54,7 +56,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from table.cards import Card
+from table.cards import Card, Joker
+from table.draw import MAX_JOKERS
 from table.errors import CardParseError
 from table.tock import Mark, MarkParseError, mark_of
 from table.wording import seat_word
@@ -222,17 +225,31 @@ def _unsure_of_the_same(read: Reading, current: Reading | None) -> bool:
     return read.mark is None and current.mark is not None
 
 
+JOKER = str(Card.JOKER)
+"""How a joker is named (``"Jk"``): a deck may hold two, alike."""
+
+
+def _mark_of(card: str) -> str | None:
+    """The Tock mark a card's back carries; None for a joker, which has none."""
+    return None if card == JOKER else str(mark_of(Card.parse(card)))
+
+
+def _capacity(cards: frozenset[str]) -> int:
+    """How many cards of ``cards`` one deck holds: each card once, and up to two jokers."""
+    return MAX_JOKERS if cards == {JOKER} else len(cards)
+
+
 def _consistent(track: _Track, reading: Reading) -> bool:
     """Whether ``reading`` agrees with what the card was read as before."""
     if reading.face_up and reading.card is not None:
         if track.known_card is not None:
             return reading.card == track.known_card
         if track.known_mark is not None:
-            return str(mark_of(Card.parse(reading.card))) == track.known_mark
+            return _mark_of(reading.card) == track.known_mark
         return True
     if not reading.face_up and reading.mark not in (None, PLAIN):
         if track.known_card is not None:
-            return str(mark_of(Card.parse(track.known_card))) == reading.mark
+            return _mark_of(track.known_card) == reading.mark
         if track.known_mark is not None:
             return reading.mark == track.known_mark
     return True
@@ -435,23 +452,26 @@ class TableTracker:
             if possible is None:
                 continue
             groups.setdefault(possible, []).append(track)
+            if possible == {JOKER}:
+                continue  # a joker has no Tock mark: no pool of cards to share
             pool = frozenset(str(c) for c in mark_of(Card.parse(next(iter(possible)))).cards())
             if pool != possible:
                 groups.setdefault(pool, []).append(track)
         # single cards first: a card that moved drops out before its mark's pool is counted
         for cards in sorted(groups, key=len):
             members = [t for t in groups[cards] if t in self._tracks]
-            if len(members) <= len(cards):
+            room = _capacity(cards)
+            if len(members) <= room:
                 continue
             seen = [t for t in members if t.missed == 0]
             ghosts = sorted((t for t in members if t.missed > 0), key=lambda t: t.last_seen_frame)
-            while ghosts and len(seen) + len(ghosts) > len(cards):
+            while ghosts and len(seen) + len(ghosts) > room:
                 self._tracks.remove(ghosts.pop(0))
             members = [t for t in members if t in self._tracks]
-            if len(members) <= len(cards):
+            if len(members) <= room:
                 continue
             members.sort(key=lambda t: (t.shown_since or 0, t.track_id))
-            cutoff = members[len(cards)].shown_since
+            cutoff = members[room].shown_since
             keep = [t for t in members if (t.shown_since or 0) < (cutoff or 0)]
             for track in members:
                 if track not in keep and track.track_id not in withheld:
@@ -463,10 +483,14 @@ class TableTracker:
         places = sorted({_place(t.zone.value or OUTSIDE) for t in members})
         where = f"all {places[0]}" if len(places) == 1 else ", ".join(places)
         private = any((t.zone.value or "").startswith("seat:") for t in members)
-        if len(cards) == 1:
+        if cards == {JOKER} and not private:
+            message = (f"{len(members)} jokers are on the table ({where}) but a deck has at most {MAX_JOKERS}: the "
+                       "newer are not applied")  # fmt: skip
+            card: str | None = JOKER
+        elif len(cards) == 1:
             what = "a card" if private else next(iter(cards))
             message = f"{what} is seen in {len(members)} places ({where}): the newer is not applied"
-            card: str | None = next(iter(cards))
+            card = next(iter(cards))
         else:
             mark = str(mark_of(Card.parse(next(iter(cards)))))
             message = (f"{len(members)} cards marked {mark} are on the table ({where}) but the deck "
@@ -573,10 +597,10 @@ def _parse(observation: CardObservation, index: int) -> _Obs:
         if not face_up:
             raise TrackerError(f"{where} is face down but names a card ({card!r}): a face-down card has card=None")
         try:
-            card = str(Card.parse(card))
+            card = JOKER if isinstance(card, str) and card.strip().lower() in Joker.TEXTS else str(Card.parse(card))
         except (CardParseError, TypeError, AttributeError):
             raise TrackerError(f"{where}: card {card!r} is not a card: use a rank and a suit like 'Ah' or 'Td', "
-                               "or None when unsure") from None  # fmt: skip
+                               "'Jk' for a joker, or None when unsure") from None  # fmt: skip
     if mark is not None:
         if not isinstance(mark, str):
             raise TrackerError(f"{where}: mark {mark!r} is not a Tock mark: use 'h:large', 's:ace', 'plain' or None")

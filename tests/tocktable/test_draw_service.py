@@ -1,5 +1,5 @@
 """Five-card draw through the service: the console records draws, illegal draws write nothing,
-the camera reads five-card hands at the showdown, hands with jokers are entered by the host,
+the camera reads five-card hands at the showdown (jokers as "Jk"), a card it cannot read is entered by the host,
 the store replays the night, the configuration takes the draw options."""
 
 from __future__ import annotations
@@ -150,13 +150,13 @@ def finish_draw(svc: Service) -> None:
     assert state(svc)["draw_game"]["phase"] == "showdown"
 
 
-def test_the_camera_reads_five_card_hands_and_leaves_jokers_to_the_host(service: Service) -> None:
+def test_the_camera_reads_five_card_hands_and_leaves_a_card_it_cannot_read_to_the_host(service: Service) -> None:
     finish_draw(service)
     assert service.call(five_up(1, ["Ah", "Ad", "7c", "2s"])).steps == ()  # four: still turning
     ack = service.call(five_up(1, ["Ah", "Ad", "7c", "2s", None]))
     assert ack.steps == ()
     notes = [w["message"] for w in state(service)["warnings"] if w["seat"] == 1]
-    assert any("a joker cannot be read by the camera yet" in n and "admin page" in n for n in notes)
+    assert any("1 of the five cards cannot be read" in n and "admin page" in n for n in notes)
     assert not any("Ah" in n for n in notes)  # a notice never names a card
     service.call(Show(1, ("Jk", "Ah", "Ad", "7c", "2s")))  # the host enters it
     assert service.call(five_up(2, ["Kh", "Kd", "Ks", "9c", "4h"])).steps == ("show",)
@@ -167,6 +167,50 @@ def test_the_camera_reads_five_card_hands_and_leaves_jokers_to_the_host(service:
     assert last["pots"][0]["winners"][0]["name"] == "Ann" and last["pots"][0]["winners"][0]["hand"].startswith("Flush")
     assert {x["seat"]: x["hand"] for x in last["shown"]}[1] == "Three of a kind, aces (with a joker)"
     assert [d["count"] for d in last["draws"]] == [1, 3, 0]
+
+
+def test_a_hand_with_a_joker_read_by_the_camera_settles_with_the_joker_wild(service: Service) -> None:
+    finish_draw(service)
+    assert service.call(five_up(1, ["Jk", "Ah", "Ad", "7c", "2s"])).steps == ("show",)
+    assert service.call(five_up(2, ["Kh", "Kd", "Ks", "9c", "4h"])).steps == ("show",)
+    assert service.call(five_up(0, ["Qh", "Jh", "9h", "5h", "2h"])).steps == ("show",)
+    s = state(service)
+    assert s["phase"] == "settled" and s["seats"][1]["hole"] == ["Jk", "Ah", "Ad", "7c", "2s"]
+    shown = {x["seat"]: x["hand"] for x in s["last_hand"]["shown"]}
+    assert shown[1] == "Three of a kind, aces (with a joker)"
+    assert s["last_hand"]["pots"][0]["winners"][0]["name"] == "Ann"  # the flush beats both
+    assert [c.kind for c in service.store.commands(service.session_id)].count("show") == 3
+
+
+@pytest.mark.parametrize("seed", [21, 34])
+def test_a_joker_the_card_reader_reads_on_a_rendered_table_settles_the_hand(service: Service, seed: int) -> None:
+    from hardware.table_model import TableModel
+    from tocktable.camera import VisionWatcher
+
+    finish_draw(service)
+    hands = {0: ["Qh", "Jh", "9h", "5h", "2h"], 1: ["Jk2", "Ac", "Ad", "7c", "2s"], 2: ["Kh", "Kd", "Ks", "9c", "4h"]}
+    model = TableModel(3, seed=seed, deck=f"holdout-{seed}", hole_cards=5, size=(1920, 1080))  # cards 114 px tall
+    for seat, cards in hands.items():
+        model.deal_hole(seat, cards, face_up=True)
+    watcher = VisionWatcher.default(model.zones, size=model.size)  # the shipped card reader and the tracker
+    image = model.frame()
+    for frame in range(3):
+        service.call(watcher.watch(image, index=frame, timestamp=0.2 * frame))
+    s = state(service)
+    assert s["phase"] == "settled", s["warnings"]
+    assert sorted(s["seats"][1]["hole"]) == sorted(["Jk", "Ac", "Ad", "7c", "2s"])
+    assert {x["seat"]: x["hand"] for x in s["last_hand"]["shown"]}[1] == "Three of a kind, aces (with a joker)"
+    assert s["last_hand"]["pots"][0]["winners"][0]["name"] == "Ann"
+
+
+def test_a_second_joker_read_in_a_one_joker_game_is_not_applied_and_said(service: Service) -> None:
+    finish_draw(service)
+    service.call(five_up(1, ["Jk", "Ah", "Ad", "7c", "2s"]))
+    before = written(service)
+    assert service.call(five_up(2, ["Jk", "Kd", "Ks", "9c", "4h"])).steps == ()
+    assert written(service) == before and state(service)["seats"][2]["hole"] == []
+    notes = [w["message"] for w in state(service)["warnings"]]
+    assert any("the deck has 1 joker; 2 would be on the table" in n for n in notes)
 
 
 def test_the_host_corrects_a_misread_card_into_a_joker_and_the_store_replays_it(service: Service) -> None:
@@ -258,8 +302,19 @@ def test_a_draw_night_runs_end_to_end_and_replays_from_the_store(tmp_path: Any) 
     assert "draw" in {c.kind for c in commands}
     game, _ = replay_session(store, run["session"])
     assert game_state(game.snapshot(now=0)) == game_state(run["final"])
-    assert jokers and any(c.kind == "show" for c in commands)  # a joker hand, entered by the host
+    assert jokers and any(c.kind == "show" for c in commands)  # a joker hand, read by the camera
     store.close()
+
+
+def test_the_demo_deals_both_jokers_and_counts_those_the_camera_read(tmp_path: Any) -> None:
+    run = play_demo(tmp_path, hands=8, seed=5, camera="perfect", jokers=2)  # the real tracker between
+    check_draw_night(run, 8)
+    shown = [str(c) for r in run["demo"].service.game.session.records for s in r.shown.values() for c in s]
+    dealt = [c for d in run["demo"].dealer.history for cards in d.holes.values() for c in cards]
+    counts = run["demo"].counts
+    assert dealt.count("Jk") >= 2 and shown.count("Jk") >= 1
+    assert counts.jokers == shown.count("Jk") and counts.jokers_by_host == 0
+    assert f"Jokers: {counts.jokers} read by the camera, 0 entered or corrected by the host." in run["out"]
 
 
 def test_a_petite_misere_night_with_the_real_tracker_exports_its_phh(tmp_path: Any) -> None:

@@ -131,5 +131,5 @@ def test_observations_validate_their_arrays() -> None:
         Observations(np.zeros((2, 4, 2)), np.zeros(3, np.int64), np.zeros(3, bool), np.zeros(3), np.zeros(3, bool),
                      np.zeros((3, 8), np.float32), np.zeros((3, 4), np.float32))  # fmt: skip
     with pytest.raises(ValueError, match="card ids"):
-        Observations(np.zeros((1, 4, 2)), np.array([52]), np.zeros(1, bool), np.zeros(1), np.zeros(1, bool),
+        Observations(np.zeros((1, 4, 2)), np.array([53]), np.zeros(1, bool), np.zeros(1), np.zeros(1, bool),
                      np.zeros((1, 8), np.float32), np.zeros((1, 4), np.float32))  # fmt: skip

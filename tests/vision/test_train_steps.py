@@ -2,7 +2,7 @@
 export, and the run-time code loading what it wrote.
 
 Each command line (``python -m vision.train``, ``.expert``, ``.expert_fit``, ``.seg_train``,
-``.small``, ``.suits``) is called as a user would, with a few cards or tables instead of
+``.small``, ``.suits``, ``.joker``) is called as a user would, with a few cards or tables instead of
 thousands. Checked: every training step's loss is finite and moves the weights; the ONNX files
 load in onnxruntime and answer the shapes the readers expect; the readers of :mod:`vision` load the
 folder (what ships is what these commands write). The figures of such tiny runs mean nothing and
@@ -217,3 +217,23 @@ def test_the_suit_trainer_writes_a_model_the_witness_loads(tmp_path: Path, monke
     held = json.loads((out / "suits.json").read_text())["held_out"]
     assert held["samples"] == 16 and 0.0 <= held["top1"] <= 1.0
     assert SuitWitness.load(out) is not None
+
+
+def test_the_joker_trainer_writes_a_check_the_reader_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision.joker import JokerCheck
+    from vision.train import joker
+
+    steps = Steps()
+    steps.watch(monkeypatch, joker)
+    out = tmp_path / "models"
+    argv = ["--jokers", "6", "--cards", "8", "--check", "4", "--steps", "2", "--batch", "8", "--cache",
+            str(tmp_path / "cache"), "--out", str(out)]  # fmt: skip
+    assert joker.main(argv) == 0
+    steps.check(2)
+    (logits,) = _run(out / "joker.onnx", {"crops": np.zeros((6, 2, 64, 32), np.float32)})
+    assert logits.shape == (6, 2)
+    settings = json.loads((out / "joker.json").read_text())
+    assert 0.9 <= settings["threshold"] < 1 and settings["check_holdout_fonts"]["joker_crops"] > 0
+    check = JokerCheck.load(out)
+    assert check.corner_scores(np.zeros((4, 64, 32, 3), np.uint8)).shape == (2, 2)
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir())  # the drawn crops kept for the next run

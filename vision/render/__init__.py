@@ -9,6 +9,7 @@ alone, never the reader, so a picture can be drawn without loading any model.
 - :mod:`vision.render.fonts`: the index fonts (package or system), in training and hold-out pools;
 - :mod:`vision.render.suits`: suit symbols drawn from a few parameters;
 - :mod:`vision.render.faces`: a deck's style, its faces and backs, the Tock mark on a back;
+- :mod:`vision.render.joker_faces`: the deck's two jokers;
 - :mod:`vision.render.scene` (with ``scene_camera``, ``scene_surfaces``, ``scene_clutter`` and
   ``scene_layouts``): whole tables with exact labels;
 - :mod:`vision.render.mark_samples`: marked backs at any angle, one card in a small frame;

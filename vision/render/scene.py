@@ -32,6 +32,7 @@ from table.tock import mark_of
 from vision.errors import SceneError
 from vision.render.faces import BACK_PATTERNS, INDEX_SETS, DeckStyle, deck_style, render_back, render_face
 from vision.render.fonts import font_source
+from vision.render.joker_faces import render_joker, scene_joker
 from vision.render.scene_camera import Lens, View, homography, plane_maps
 from vision.render.scene_clutter import CLUTTER, draw_clutter
 from vision.render.scene_surfaces import LIGHTS, SURFACES, light, surface
@@ -62,6 +63,8 @@ card's Tock mark ("tock"), or one of the pattern names in the deck's colours."""
 class PlacedCard:
     """One card on the table.
 
+    ``card`` is a card ("Ah", "10h") or one of the deck's two jokers: ``"Jk"`` (in colour) or
+    ``"Jk2"`` (in black), both ``"Jk"`` in the truth (:mod:`vision.render.joker_faces`).
     ``center`` is in normalised image coordinates (0..1, origin top left); ``angle`` turns the card
     counter-clockwise on screen, in degrees; ``height`` is the card's height as a fraction of the
     image height.
@@ -75,10 +78,14 @@ class PlacedCard:
     back: str = "plain"
 
     def __post_init__(self) -> None:
-        try:
-            Card.parse(self.card)
-        except CardParseError as error:
-            raise SceneError(f"cannot place card {self.card!r}: {error}") from None
+        if scene_joker(self.card) is not None:
+            if self.back == "tock":
+                raise SceneError(f"cannot place {self.card!r} with a Tock back: a joker has no Tock mark")
+        else:
+            try:
+                Card.parse(self.card)
+            except CardParseError as error:
+                raise SceneError(f"cannot place card {self.card!r}: {error}; or 'Jk'/'Jk2' for a joker") from None
         if len(self.center) != 2 or not all(math.isfinite(v) for v in self.center):
             raise SceneError(f"card centre must be two finite numbers (x, y) in 0..1, got {self.center!r}")
         if not math.isfinite(self.angle):
@@ -279,17 +286,24 @@ def _camera(size: tuple[int, int], seed: int, clean: bool) -> _Camera:
 @functools.lru_cache(maxsize=320)
 def _pyramid(image_key: tuple[DeckStyle, str, bool, str]) -> tuple[np.ndarray, ...]:
     style, card_text, face_up, back = image_key
-    card = Card.parse(card_text)
-    if face_up:
-        top = render_face(style, card)
+    joker = scene_joker(card_text)
+    if face_up and joker is not None:
+        top = render_joker(style, joker)
+    elif face_up:
+        top = render_face(style, Card.parse(card_text))
     elif back in ("plain", "tock"):
-        top = render_back(style, str(mark_of(card)) if back == "tock" else None)
+        top = render_back(style, str(mark_of(Card.parse(card_text))) if back == "tock" else None)
     else:
         top = render_back(_with_pattern(style, back))
     levels = [np.ascontiguousarray(top)]
     while levels[-1].shape[0] > 60:
         levels.append(cv2.pyrDown(levels[-1]))
     return tuple(levels)
+
+
+def _truth_card(text: str) -> str:
+    """The card a placed card's text names in the truth: ``"Ah"``, or ``"Jk"`` for either joker."""
+    return "Jk" if scene_joker(text) is not None else str(Card.parse(text))
 
 
 @functools.lru_cache(maxsize=16)
@@ -400,7 +414,7 @@ def render_scene(spec: SceneSpec) -> RenderedScene:
         _draw_card(frame, levels, corners, camera.shadow)
         if glossy is not None:
             cv2.fillConvexPoly(glossy, np.round(corners * 4).astype(np.int32), 255, cv2.LINE_AA, shift=2)
-        card = str(Card.parse(placed.card))
+        card = _truth_card(placed.card)
         mark = str(mark_of(Card.parse(card))) if placed.back == "tock" and not placed.face_up else None
         truth.append(CardTruth(card=card, face_up=placed.face_up, mark=mark, corners=corners.astype(np.float64),
                                cut=_is_cut(corners, spec.size)))  # fmt: skip
@@ -460,7 +474,7 @@ def _render_hard(spec: SceneSpec) -> RenderedScene:
         _draw_card(frame, _pyramid((style, placed.card, placed.face_up, placed.back)), flat, camera.shadow)
         if glossy is not None:
             cv2.fillConvexPoly(glossy, np.round(flat * 4).astype(np.int32), 255, cv2.LINE_AA, shift=2)
-        card = str(Card.parse(placed.card))
+        card = _truth_card(placed.card)
         mark = str(mark_of(Card.parse(card))) if placed.back == "tock" and not placed.face_up else None
         corners = lens.to_image(flat)
         truth.append(CardTruth(card=card, face_up=placed.face_up, mark=mark, corners=corners,

@@ -156,7 +156,7 @@ def _coverage(mask: np.ndarray, homography: np.ndarray, flip: bool) -> float:
     return float((mask[inside] > 0).sum() / total) if total else 0.0
 
 
-def _levels(style: DeckStyle, card: Card, face_up: bool, back: str) -> tuple[np.ndarray, ...]:
+def _levels(style: DeckStyle, card: Card | str, face_up: bool, back: str) -> tuple[np.ndarray, ...]:
     return _pyramid((style, str(card), face_up, back))
 
 
@@ -180,11 +180,13 @@ def _row_neighbour(true: np.ndarray, height: float, angle: float, rng: np.random
     return _corners(spot, height * rng.uniform(0.97, 1.03), turn, 0.008, rng), turn
 
 
-def draw_sample(rng: np.random.Generator, bank: _Bank, style: DeckStyle, card: Card, face_up: bool, back: str,
-                height: float, *, focus: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def draw_sample(rng: np.random.Generator, bank: _Bank, style: DeckStyle, card: Card | str, face_up: bool,
+                back: str, height: float, *, focus: bool = False
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """One card of ``style`` ``height`` px tall on a patch of table under a random camera, as
     :func:`make_samples` draws it: the image, the card's corners "detected" with a small error,
-    its true corners, and a mask of what lies on top of it."""
+    its true corners, and a mask of what lies on top of it. ``card`` is a Card, or a scene's text
+    of a joker (``"Jk"``, ``"Jk2"``: :data:`vision.render.joker_faces.SCENE_TEXTS`)."""
     size = int(height * 1.4) + 8
     canvas = bank.patch(rng, size)
     shadow = (float(rng.uniform(-0.03, 0.03)), float(rng.uniform(-0.03, 0.03)), float(rng.uniform(0.05, 0.4)))

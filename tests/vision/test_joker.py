@@ -1,0 +1,113 @@
+"""Jokers read by the card reader: the decision's joker rule (named, doubted, against the deck
+profile), observations carrying ``"Jk"``, and the shipped joker check on rendered hold-out jokers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from table.cards import JOKER_ID, Card
+from tests.vision.test_evidence import _evidence, _sure
+from vision.observations import Observations
+from vision.render.scene import PlacedCard, SceneSpec, deal_rows, render_scene
+
+
+def _checked(ev: Any, scores: list[float], threshold: float = 0.9, doubt: float = 0.5) -> None:
+    ev.joker_threshold, ev.joker_doubt = threshold, doubt
+    ev.joker_score[:] = scores
+
+
+def test_a_card_the_check_is_sure_of_is_the_joker_face_up_whatever_the_card_model_said() -> None:
+    ev = _evidence(3)
+    ev.p_face[:] = [0.1, 0.9, 0.9]  # the first taken for a back by the card model
+    _sure(ev, 1, "Jh", 0.97)  # the stacked J of "JOKER" read as a jack
+    _sure(ev, 2, "7c", 0.99)
+    _checked(ev, [0.97, 0.93, 0.2])
+    seen = ev.decide()
+    assert seen.cards == ["Jk", "Jk", "7c"]
+    assert seen.face_up.tolist() == [True, True, True]
+    assert seen.card_ids.tolist()[:2] == [JOKER_ID, JOKER_ID]
+    assert np.allclose(seen.confidence[:2], [0.97, 0.93])
+
+
+def test_a_card_the_check_doubts_is_named_as_none_of_the_52() -> None:
+    ev = _evidence(2)
+    _sure(ev, 0, "Jh", 0.99)
+    _sure(ev, 1, "Jh", 0.99)
+    _checked(ev, [0.6, 0.49])
+    assert ev.decide().cards == [None, "Jh"]
+
+
+def test_without_the_joker_stage_no_card_is_a_joker() -> None:
+    ev = _evidence(1)
+    _sure(ev, 0, "Jh", 0.99)
+    ev.joker_score[:] = [0.999]  # thresholds left at their default: the check did not run
+    assert ev.decide().cards == ["Jh"]
+
+
+def test_a_joker_the_deck_profile_surely_names_another_card_is_unsure() -> None:
+    ev = _evidence(2)
+    ev.p_face[:] = 0.9
+    _checked(ev, [0.95, 0.95])
+    ev.profile_card[:] = [Card.parse("Qs").id, -1]
+    ev.profile_confidence[:] = [0.9, 0.0]
+    assert ev.decide().cards == [None, "Jk"]
+
+
+def test_observations_carry_the_joker_as_jk_and_refuse_other_ids() -> None:
+    ev = _evidence(1)
+    _checked(ev, [0.99])
+    seen = ev.decide()
+    assert seen[0].card == "Jk" and seen.cards == ["Jk"]
+    with pytest.raises(ValueError, match="52 \\(a joker\\)"):
+        Observations(seen.corners, np.array([53]), seen.face_up, seen.confidence, seen.partial, seen.embeddings,
+                     seen.card_embeddings)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def reader() -> Any:
+    from vision.reader import MODELS_DIR, CardReader
+
+    if not (Path(MODELS_DIR) / "joker.onnx").is_file():
+        pytest.fail("models/joker.onnx is missing: it ships with the models (python -m vision.train.joker)")
+    return CardReader.default()
+
+
+@pytest.mark.parametrize("seed", [3, 11, 26])
+def test_the_reader_reads_both_jokers_of_a_hold_out_deck_and_no_other_card_as_one(reader: Any, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    cards = list(deal_rows(rng, count=10))
+    cards[2] = PlacedCard("Jk", True, cards[2].center, angle=cards[2].angle, height=cards[2].height)
+    cards[7] = PlacedCard("Jk2", True, cards[7].center, angle=cards[7].angle, height=cards[7].height)
+    scene = render_scene(SceneSpec(cards=tuple(cards), seed=seed, deck=f"holdout-{seed}"))
+    seen = reader.read(scene.image)
+    read = {tuple(np.round(o.corners.mean(axis=0) / 20)): o.card for o in seen}
+    jokers = [o for o in seen if o.card == "Jk"]
+    assert len(jokers) == 2, read
+    for truth in scene.truth:
+        nearest = min(seen, key=lambda o: float(np.linalg.norm(o.corners.mean(axis=0) - truth.corners.mean(axis=0))))
+        if truth.card == "Jk":
+            assert nearest.card == "Jk" and nearest.face_up
+        else:
+            assert nearest.card != "Jk", truth.card
+
+
+def test_the_reader_calls_no_card_of_a_joker_free_table_a_joker(reader: Any) -> None:
+    for seed in (5, 6):
+        scene = render_scene(SceneSpec(cards=deal_rows(np.random.default_rng(seed), touching=seed == 6), seed=seed,
+                                       deck=f"holdout-de-{seed}"))  # fmt: skip
+        assert "Jk" not in reader.read(scene.image).cards
+
+
+def test_the_check_asks_about_cards_not_surely_named_and_courts_and_aces_only(reader: Any) -> None:
+    cards = (PlacedCard("7h", True, (0.2, 0.5)), PlacedCard("Kh", True, (0.4, 0.5)), PlacedCard("Jk", True, (0.6, 0.5)),
+             PlacedCard("7c", False, (0.8, 0.5)))  # fmt: skip
+    scene = render_scene(SceneSpec(cards=cards, seed=8, deck="holdout-8", clean=True))
+    ev = reader.evidence(scene.image)
+    by_x = np.argsort(ev.corners[:, :, 0].mean(axis=1))
+    asked = ev.asked["joker"][by_x].tolist()
+    assert asked == [False, True, True, True]  # a number card surely named is not; a king, a joker and a back are
+    assert ev.decide()[int(by_x[2])].card == "Jk"

@@ -1,0 +1,76 @@
+"""The joker check: is a card a joker, read from its two index corners.
+
+A joker prints "JOKER" (often stacked letter by letter, or written down the side) or a star where
+another card prints its index, and a picture in the middle (:mod:`vision.render.joker_faces` draws them).
+The corner models know the 52 cards only: a joker's corner is "no index" to them, or an index they
+may even read (the J of a stacked "JOKER" looks like a jack's). So a small CNN of its own
+(``models/joker.onnx``, trained by ``python -m vision.train.joker``) looks at the same two index
+crops and says, for each, how likely it is a joker's corner:
+
+- a card one of whose corners reaches the threshold of ``joker.json`` is the joker, ``"Jk"``
+  (:data:`table.cards.JOKER_ID` in arrays), face up whatever the card model said;
+- a card one of whose corners reaches :data:`JokerCheck.doubt` is never named as one of the 52
+  (it may be a joker the check is not sure of: unsure is better than a wrong card in a pot).
+
+The reader asks it about the cards its corner models do not surely name, and those they name a
+court card or an ace (the stage ``joker`` of :mod:`vision.stages`).
+
+The threshold was chosen above every other card's corner of the training fonts' check set
+(``joker.json`` says by how much and what the check found on the hold-out fonts).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.classify import prepare_crops, softmax
+from vision.errors import ModelError
+
+DOUBT = 0.5
+"""A corner this likely a joker's keeps its card from being named as one of the 52."""
+
+
+@dataclass
+class JokerCheck:
+    """The joker model and its threshold (``joker.onnx``, ``joker.json``)."""
+
+    session: Any
+    threshold: float
+    doubt: float = DOUBT
+
+    @staticmethod
+    def load(models_dir: Path, *, providers: Sequence[str] = ("CPUExecutionProvider",),
+             options: Any = None) -> JokerCheck:  # fmt: skip
+        """The check of ``models_dir``; ModelError naming the file when it cannot be used."""
+        import onnxruntime as ort
+
+        settings = models_dir / "joker.json"
+        try:
+            data = json.loads(settings.read_text())
+            threshold = float(data["threshold"])
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise ModelError(f"cannot read the joker check's settings {settings}: {error}") from None
+        if not DOUBT <= threshold < 1.0:
+            raise ModelError(f"{settings}: threshold must be in {DOUBT}..1, got {threshold}")
+        path = models_dir / "joker.onnx"
+        try:
+            session = ort.InferenceSession(str(path), options, providers=list(providers))
+        except Exception as error:  # onnxruntime raises its own untyped errors
+            raise ModelError(f"cannot load model {path}: {error}") from None
+        return JokerCheck(session, threshold)
+
+    def corner_scores(self, crops: np.ndarray) -> np.ndarray:
+        """Index crops, two per card (top left, bottom right; BGR uint8) → (N, 2) P(a joker's corner)."""
+        if len(crops) % 2:
+            raise ValueError(f"the joker check takes two index crops per card, got {len(crops)}")
+        if not len(crops):
+            return np.zeros((0, 2))
+        (logits,) = self.session.run(None, {"crops": prepare_crops(crops)})
+        p: np.ndarray = softmax(logits.astype(np.float64))[:, 1].reshape(-1, 2)
+        return p

@@ -1,0 +1,256 @@
+"""Train the joker check: one index crop → "a joker's corner" or not (``models/joker.onnx``).
+
+    python -m vision.train.joker                        # the shipped model (defaults below)
+    python -m vision.train.joker --jokers 600 --cards 1200 --steps 50 --out /tmp/j   # a quick try
+
+The crops are cut exactly as the corner models' are (:func:`vision.rectify.index_crops`, the same
+64 × 32 box in a card's two index corners) from rendered cards (:func:`vision.train.data.draw_sample`:
+a patch of table, neighbours, fans, a thumb, light, blur, noise and JPEG). Positives: the index
+corners of jokers (:mod:`vision.render.joker_faces`) of "train" deck styles, both jokers of each deck,
+at 75-360 px tall and at the 110-215 px of a whole table (with neighbours lying on the card); a
+corner more than 8 % covered by a card or a thumb on top is left out (it may show part of the mark).
+Negatives: every crop of :func:`vision.train.data.make_samples` (the 52 cards of decks printing
+English, French and German letters, their backs, covered and upside-down corners, the card's
+other corners), half of them at a whole table's sizes. The "train" fonts only, never a real
+photo. Then the model is measured on rendered crops of "train" decks with other seeds (where the
+threshold is chosen) and of "hold-out" decks (fonts never trained on), and written as
+``joker.onnx`` (float32) with ``joker.json`` (threshold, figures, command).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from vision.classify import prepare_crops
+from vision.rectify import card_homography, index_crops
+from vision.render.faces import deck_style
+from vision.render.fonts import Pool
+from vision.train.__main__ import Progress, descend
+from vision.train.data import FOCUS_HEIGHTS, LETTER_MIX, _Bank, _coverage, draw_sample, make_samples
+
+CHUNK = 250
+"""Cards per independently seeded chunk (the data do not depend on how many processes draw them)."""
+
+
+def joker_crops(count: int, *, pool: Pool, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The two index-corner crops of ``count`` rendered jokers: (crops, label 1 or 0, weight)."""
+    rng = np.random.default_rng([seed, 4201])
+    bank = _Bank(rng)
+    crops: list[np.ndarray] = []
+    labels: list[int] = []
+    weights: list[float] = []
+    style = deck_style(0, pool)
+    for i in range(count):
+        if i % 4 == 0:
+            letters = str(rng.choice(list(LETTER_MIX), p=list(LETTER_MIX.values())))
+            style = deck_style(int(rng.integers(1 << 30)), pool, letters)
+        focus = bool(rng.random() < 0.5)
+        height = float(rng.uniform(*FOCUS_HEIGHTS)) if focus else float(np.exp(rng.uniform(np.log(75), np.log(360))))
+        joker = "Jk" if i % 2 == 0 else "Jk2"
+        image, detected, _, occluded = draw_sample(rng, bank, style, joker, True, "plain", height, focus=focus)
+        homography = card_homography(detected)
+        for k, crop in enumerate(index_crops(image, [detected])):
+            cover = _coverage(occluded, homography, k == 1)
+            crops.append(crop)
+            labels.append(1)
+            weights.append(0.0 if cover > 0.08 else 1.0)  # a covered mark is neither a joker's nor none
+    return np.stack(crops), np.array(labels, np.int64), np.array(weights, np.float32)
+
+
+def other_crops(count: int, *, pool: Pool, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every crop of ``count`` rendered cards of the 52 (faces and backs), half at a whole table's
+    sizes: all labelled 0 (no joker)."""
+    half = count // 2
+    parts = [make_samples(half, pool=pool, seed=seed, letters="mix")[0],
+             make_samples(count - half, pool=pool, seed=seed + 1, letters="mix", focus=True)[0]]  # fmt: skip
+    crops = np.concatenate([p.crops for p in parts])
+    return crops, np.zeros(len(crops), np.int64), np.ones(len(crops), np.float32)
+
+
+def _chunk(job: tuple[str, int, str, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    kind, count, pool, seed = job
+    make = joker_crops if kind == "joker" else other_crops
+    return make(count, pool=pool, seed=seed)  # type: ignore[arg-type]
+
+
+VERSION = 3
+"""Of the drawn jokers (in the cache's file names): bump when :mod:`vision.render.joker_faces` changes."""
+
+
+def draw_set(jokers: int, cards: int, *, pool: Pool, seed: int, jobs: int, label: str, cache: Path | None = None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """Crops of ``jokers`` jokers (label 1; weight 0 where covered) and ``cards`` other cards
+    (label 0), drawn in chunks seeded from ``seed`` (each chunk kept in ``cache``, when given, for
+    the next run)."""
+    work: list[tuple[str, int, str, int]] = [("joker", min(CHUNK, jokers - s), pool, seed * 1009 + i)
+                                             for i, s in enumerate(range(0, jokers, CHUNK))]  # fmt: skip
+    work += [("card", min(CHUNK, cards - s), pool, seed * 1013 + 500 + 2 * i)
+             for i, s in enumerate(range(0, cards, CHUNK))]  # fmt: skip
+    if cache is not None:
+        return _cached(work, cache, jobs=jobs, label=label)
+    progress = Progress(len(work), label)
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    if jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs) as workers:
+            for part in workers.imap(_chunk, work):
+                parts.append(part)
+                progress(len(parts))
+    else:
+        for job in work:
+            parts.append(_chunk(job))
+            progress(len(parts))
+    return (prepare_crops(np.concatenate([p[0] for p in parts])), np.concatenate([p[1] for p in parts]),
+            np.concatenate([p[2] for p in parts]))  # fmt: skip
+
+
+def _cached(work: list[tuple[str, int, str, int]], cache: Path, *, jobs: int, label: str
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    cache.mkdir(parents=True, exist_ok=True)
+
+    def path(job: tuple[str, int, str, int]) -> Path:
+        kind, count, pool, seed = job
+        return cache / f"joker-{kind}-{pool}-{count}-{seed}-v{VERSION if kind == 'joker' else 0}.npz"
+
+    missing = [job for job in work if not path(job).exists()]
+    if missing:
+        progress = Progress(len(missing), label)
+        with __import__("multiprocessing").get_context("fork").Pool(max(jobs, 1)) as workers:
+            for done, (job, part) in enumerate(zip(missing, workers.imap(_chunk, missing), strict=True), 1):
+                np.savez(path(job), crops=part[0], labels=part[1], weights=part[2])
+                progress(done)
+    parts = [np.load(path(job)) for job in work]
+    return (prepare_crops(np.concatenate([p["crops"] for p in parts])), np.concatenate([p["labels"] for p in parts]),
+            np.concatenate([p["weights"] for p in parts]))  # fmt: skip
+
+
+def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False), nn.BatchNorm2d(cout),
+                         nn.ReLU(inplace=True))  # fmt: skip
+
+
+class JokerNet(nn.Module):
+    """One index crop (2 × 64 × 32, :func:`vision.classify.prepare_crops`) → logits (other, joker)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(_conv(2, 24, 2), _conv(24, 32), nn.MaxPool2d(2), _conv(32, 48), nn.MaxPool2d(2),
+                                      _conv(48, 48))  # fmt: skip
+        self.head = nn.Sequential(nn.Linear(96, 32), nn.ReLU(inplace=True), nn.Linear(32, 2))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f = self.features(x)
+        out: torch.Tensor = self.head(torch.cat([f.mean(dim=(2, 3)), f.amax(dim=(2, 3))], dim=1))
+        return out
+
+
+def train(net: JokerNet, x: np.ndarray, y: np.ndarray, w: np.ndarray, *, steps: int, batch: int, seed: int) -> None:
+    """AdamW with a one-cycle schedule; jokers drawn as often as other crops; a little gain and
+    offset noise on the normalised grey."""
+    gen = torch.Generator().manual_seed(seed)
+    keep = np.flatnonzero(w > 0)
+    pos, neg = keep[y[keep] == 1], keep[y[keep] == 0]
+    xs, ys = torch.from_numpy(x), torch.from_numpy(y)
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.15)
+    progress = Progress(steps, "train joker check")
+    net.train()
+    running = 0.0
+    for step in range(1, steps + 1):
+        a = torch.from_numpy(pos)[torch.randint(len(pos), (batch // 2,), generator=gen)]
+        b = torch.from_numpy(neg)[torch.randint(len(neg), (batch - batch // 2,), generator=gen)]
+        idx = torch.cat([a, b])
+        xb = xs[idx].clone()
+        xb[:, 0] = xb[:, 0] * (1 + 0.1 * torch.randn(len(idx), 1, 1, generator=gen)) + 0.05 * torch.randn(
+            len(idx), 1, 1, generator=gen)  # fmt: skip
+        loss = F.cross_entropy(net(xb), ys[idx])
+        running = descend(loss, opt, sched, running, first=step == 1)
+        progress(step, f"loss {running:.4f}")
+
+
+def scores(net: JokerNet, x: np.ndarray) -> np.ndarray:
+    """P(joker) of each prepared crop (float64: a sure joker's is close to 1)."""
+    net.eval()
+    with torch.no_grad():
+        logits = torch.cat([net(torch.from_numpy(x[k : k + 1024])) for k in range(0, len(x), 1024)])
+    margin = (logits[:, 1] - logits[:, 0]).numpy().astype(np.float64)
+    out: np.ndarray = 1.0 / (1.0 + np.exp(-margin))
+    return out
+
+
+def measure(p: np.ndarray, y: np.ndarray, w: np.ndarray, threshold: float) -> dict[str, float | int]:
+    """Of the crops that count: jokers found, other crops called jokers, and the highest of those."""
+    keep = w > 0
+    jokers, others = keep & (y == 1), keep & (y == 0)
+    return {"joker_crops": int(jokers.sum()), "jokers_found": round(float((p[jokers] >= threshold).mean()), 4),
+            "other_crops": int(others.sum()), "others_called_joker": int((p[others] >= threshold).sum()),
+            "highest_other": round(float(p[others].max()), 4)}  # fmt: skip
+
+
+def export(net: JokerNet, path: Path) -> None:
+    """The trained model as ONNX at ``path`` (float32; input ``crops``, output ``logits``)."""
+    net.eval()
+    torch.onnx.export(net, (torch.zeros(1, 2, 64, 32),), str(path), input_names=["crops"], output_names=["logits"],
+                      opset_version=17, dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, dynamo=False)  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line: draw the crops, train, choose the threshold, export ``joker.onnx`` and ``joker.json``."""
+    parser = argparse.ArgumentParser(prog="python -m vision.train.joker", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--jokers", type=int, default=3000, help="rendered training jokers (default 3000)")
+    parser.add_argument("--cards", type=int, default=4000, help="rendered training cards of the 52 (default 4000)")
+    parser.add_argument("--check", type=int, default=500,
+                        help="jokers (and twice as many cards) to measure on (default 500)")
+    parser.add_argument("--steps", type=int, default=2000)
+    parser.add_argument("--batch", type=int, default=128)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes drawing the crops (default 1)")
+    parser.add_argument("--cache", type=Path, help="keep the drawn crops here for the next run (default: none)")
+    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "models")
+    args = parser.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    start = time.monotonic()
+    x, y, w = draw_set(args.jokers, args.cards, pool="train", seed=args.seed, jobs=args.jobs, label="draw training",
+                       cache=args.cache)
+    cx, cy, cw = draw_set(args.check, 2 * args.check, pool="train", seed=args.seed + 7000, jobs=args.jobs,
+                          label="draw check (train)", cache=args.cache)  # fmt: skip
+    hx, hy, hw = draw_set(args.check, 2 * args.check, pool="holdout", seed=args.seed + 8000, jobs=args.jobs,
+                          label="draw check (hold-out)", cache=args.cache)  # fmt: skip
+    net = JokerNet()
+    train(net, x, y, w, steps=args.steps, batch=args.batch, seed=args.seed)
+    check = scores(net, cx)
+    others = check[(cw > 0) & (cy == 0)]  # the corners of cards of the 52
+    # Named above every other crop of the training fonts' check set, by a margin: 2 more in the
+    # logit (the odds of the highest other crop times e² ≈ 7.4), and at least 0.9.
+    highest = float(np.log(others.max() / (1 - others.max())))
+    threshold = round(float(max(0.9, 1 / (1 + np.exp(-(highest + 2))))), 6)
+    args.out.mkdir(parents=True, exist_ok=True)
+    export(net, args.out / "joker.onnx")
+    settings = {
+        "input": "index crops N×2×64×32 (as corners.onnx)", "outputs": "logits N×2 (other, joker)",
+        "threshold": threshold,
+        "jokers": args.jokers, "cards": args.cards, "steps": args.steps, "batch": args.batch, "seed": args.seed,
+        "check_train_fonts": {"seed": args.seed + 7000, **measure(check, cy, cw, threshold)},
+        "check_holdout_fonts": {"seed": args.seed + 8000, **measure(scores(net, hx), hy, hw, threshold)},
+        "minutes": round((time.monotonic() - start) / 60, 1),
+        "command": "TOCKTABLE_FONTS=system python -m vision.train.joker " + " ".join(argv if argv is not None else
+                                                                                     __import__("sys").argv[1:]),
+    }  # fmt: skip
+    (args.out / "joker.json").write_text(json.dumps(settings, indent=1) + "\n")
+    print(json.dumps(settings, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
