@@ -29,7 +29,7 @@
       : " " + (data.in_use ? ngettext("The saved deck of {n} card is in use.", "The saved deck of {n} cards is in use.", data.saved)
         : ngettext("The saved deck of {n} card is kept.", "The saved deck of {n} cards is kept.", data.saved));
     $("deck-progress").textContent = (data.complete ? _("The whole deck is taught ({done} of {total}).", { done: data.done, total: data.total })
-      : ngettext("{done} of {n} card taught.", "{done} of {n} cards taught.", data.total, { done: data.done })) + saved;
+      : ngettext("{n} of {total} cards taught.", "{n} of {total} cards taught.", data.done, { total: data.total })) + saved;
     $("deck-note").hidden = !data.note;
     $("deck-note").textContent = data.note || "";
     const teaching = data.state === "teaching";
