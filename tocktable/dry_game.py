@@ -17,6 +17,7 @@ from typing import Any
 from table.cards import Card
 from table.engine import BlindPosted, Hand, PotAwarded, Rules, Street
 from table.errors import TocktableError
+from table.evaluate import evaluate
 from table.wording import seat_word
 
 STREET_OF = {"preflop": Street.PREFLOP, "flop": Street.FLOP, "turn": Street.TURN, "river": Street.RIVER}
@@ -36,7 +37,8 @@ class DryGame:
             index = before[-1] if before else len(self.seats) - 1
         stacks = [100 * big_blind] * len(self.seats)
         self.hand = Hand(Rules(small_blind=small_blind, big_blind=big_blind), stacks=stacks, button=index)
-        self.blinds = [{"seat": self._label(e.seat), "kind": e.kind, "amount": e.amount}
+        self.blinds = [{"seat": self._label(e.seat), "number": self.seats[e.seat] + 1, "kind": e.kind,
+                        "amount": e.amount}
                        for e in self.hand.events if isinstance(e, BlindPosted)]  # fmt: skip
         self.streets: dict[str, dict[str, Any]] = {}
         self._open("preflop")
@@ -52,7 +54,8 @@ class DryGame:
             seat = self.hand.to_act
             self.hand.act(seat, "check" if self.hand.can_act(seat, "check") else "call")
         self.streets[street] = {"button": self._label(self.hand.button), "acts_first": self._label(first)
-                                if first is not None else None, "pot": pot, "pot_after": self.hand.pot_total,
+                                if first is not None else None,
+                                **self._numbers(first), "pot": pot, "pot_after": self.hand.pot_total,
                                 "board": [str(c) for c in self.hand.board], "waiting": None, "winners": []}  # fmt: skip
         if street == "preflop":
             self.streets[street]["blinds"] = list(self.blinds)
@@ -68,12 +71,25 @@ class DryGame:
             return self._showdown(seats)
         return dict(self.streets.get(name) or self._waiting(name))
 
+    def _numbers(self, first: int | None) -> dict[str, Any]:
+        """The button's and the first to act's table seat numbers (1..), for the pages' own words."""
+        return {"button_number": self.seats[self.hand.button] + 1,
+                "acts_first_number": self.seats[first] + 1 if first is not None else None}  # fmt: skip
+
     def _waiting(self, name: str) -> dict[str, Any]:
-        return {"button": self._label(self.hand.button), "acts_first": None, "pot": self.hand.pot_total,
+        return {"button": self._label(self.hand.button), "acts_first": None,
+                **self._numbers(None), "pot": self.hand.pot_total,
                 "pot_after": self.hand.pot_total, "board": [str(c) for c in self.hand.board],
-                "waiting": self._why_waiting, "winners": []}  # fmt: skip
+                "waiting": self._why_waiting, "waiting_kind": self._waiting_kind,
+                "waiting_values": dict(self._waiting_values or {}),
+                "winners": []}  # fmt: skip
 
     _why_waiting: str | None = None
+    _waiting_kind: str | None = None
+    """Why the game waits, for the pages' own words: ``"board-unread"`` (``{"cards"}``: the board
+    cards' numbers), ``"board-refused"``, ``"hand-refused"`` (``{"seat"}``, the English ``detail``),
+    ``"hands-hidden"`` (``{"seats"}``); ``waiting`` says the same in English."""
+    _waiting_values: dict[str, Any] | None = None
 
     def _deal(self, name: str, board: Sequence[Any]) -> None:
         """Deal the board up to street ``name`` to the engine, street by street, as read."""
@@ -88,16 +104,23 @@ class DryGame:
                 which = ", ".join(str(n) for n in unread) or str(size)
                 self._why_waiting = (f"board card {which} is not read: the game waits for it (the host can enter "
                                      "it on the host page)")  # fmt: skip
+                self._waiting_kind, self._waiting_values = "board-unread", {"cards": which}
                 return
             try:
                 self.hand.deal_board([Card.parse(str(c.card)) for c in cards])
             except TocktableError as error:
                 self._why_waiting = f"the game refuses the board: {error}"
+                self._waiting_kind, self._waiting_values = "board-refused", {"detail": str(error)}
                 return
-            self._why_waiting = None
+            self._why_waiting, self._waiting_kind, self._waiting_values = None, None, {}
             self._open(street)
             if street == name:
                 return
+
+    def _key(self, index: int) -> list[int]:
+        """The hand's key (:attr:`table.evaluate.HandValue.key`) of the seat of ``index``, for the
+        pages to name it in their language."""
+        return list(evaluate([*self.hand.hole[index], *self.hand.board]).key)
 
     def _showdown(self, seats: Mapping[int, Sequence[Any]]) -> dict[str, Any]:
         """Show the engine every hand turned face up and read; the winners once all are known."""
@@ -113,12 +136,17 @@ class DryGame:
                     self.hand.deal_hole(k, [Card.parse(str(c.card)) for c in cards])
                 except TocktableError as error:
                     report["waiting"] = f"the game refuses {seat_word(seat)}'s hand: {error}"
+                    report["waiting_kind"] = "hand-refused"
+                    report["waiting_values"] = {"seat": seat + 1, "detail": str(error)}
                     return report
         if not self.hand.is_complete:
             hidden = [seat_word(s) for k, s in enumerate(self.seats) if k not in self.hand.hole]
             report["waiting"] = f"turn every hand face up: {', '.join(hidden)} not shown (or not read) yet"
+            report["waiting_kind"] = "hands-hidden"
+            report["waiting_values"] = {"seats": [s + 1 for k, s in enumerate(self.seats) if k not in self.hand.hole]}
             return report
-        report["winners"] = [{"seat": self._label(e.seat), "amount": e.amount, "hand": e.hand}
+        report["winners"] = [{"seat": self._label(e.seat), "number": self.seats[e.seat] + 1, "amount": e.amount,
+                              "hand": e.hand, "hand_key": self._key(e.seat) if e.hand else None}
                              for e in self.hand.events if isinstance(e, PotAwarded)]  # fmt: skip
         report["pot"] = sum(w["amount"] for w in report["winners"])
         return report

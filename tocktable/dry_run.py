@@ -99,7 +99,8 @@ class DryRun:
                 self._game = DryGame(sorted(seats), **blinds, button=table["button"])
             return self._game.street(street, board, seats)
         except (TocktableError, ValueError) as error:
-            return {"waiting": f"the game cannot follow this hand: {error}", "winners": []}
+            return {"waiting": f"the game cannot follow this hand: {error}", "waiting_kind": "cannot-follow",
+                    "waiting_values": {"detail": str(error)}, "winners": []}  # fmt: skip
 
     def report(self) -> dict[str, Any]:
         """``{"state", "streets": [{"street", "frame", "board", "seats", "conflicts"}, ...]}``."""

@@ -31,8 +31,12 @@ SHARE = 0.2
 
 
 def zones_match(outlines: Sequence[Any], size: tuple[int, int], zones: Mapping[str, Any]) -> dict[str, Any]:
-    """``{"ok", "cards", "outside", "text"}`` for the card ``outlines`` (4 x 2 pixel corners) found on
-    a ``size`` (width, height) picture and the ``zones`` (0..1 polygons by name)."""
+    """``{"ok", "kind", "cards", "outside", "empty", "crowded", "text"}`` for the card ``outlines``
+    (4 x 2 pixel corners) found on a ``size`` (width, height) picture and the ``zones`` (0..1 polygons
+    by name). ``kind`` is ``"no-cards"``, ``"outside"``, ``"one-per-zone"`` or ``"match"``; ``empty``
+    names the zones left without a card and ``crowded`` the zones holding more than one (with their
+    count) when the cards are laid one per zone: the values the web's pages put into words, ``text``
+    the same in English (for the logs and the CLI)."""
     w, h = size
     middles = [np.asarray(q, np.float64).reshape(4, 2).mean(axis=0) / (w, h) for q in outlines]
     polygons = {name: [(float(x), float(y)) for x, y in zone] for name, zone in zones.items()}
@@ -46,22 +50,26 @@ def zones_match(outlines: Sequence[Any], size: tuple[int, int], zones: Mapping[s
             held[where] += 1
     cards = len(middles)
     if cards == 0:
-        return {"ok": True, "cards": 0, "outside": 0,
+        return {"ok": True, "kind": "no-cards", "cards": 0, "outside": 0, "empty": [], "crowded": {},
                 "text": "No card on the table: lay a few cards in their zones to check that they match."}  # fmt: skip
     if outside >= MIN_OUTSIDE and outside >= SHARE * cards:
         text = (f"The zones no longer match the picture: {outside} of the {cards} cards seen lie outside every "
                 "zone. Was the camera moved or tilted since the zones were drawn? Calibrate them again (one card "
                 "face up in front of each seat and one in the middle), or drag them.")
-        return {"ok": False, "cards": cards, "outside": outside, "text": text}
+        return {"ok": False, "kind": "outside", "cards": cards, "outside": outside, "empty": [], "crowded": {},
+                "text": text}  # fmt: skip
     if cards == len(polygons) and any(n != 1 for n in held.values()):
-        empty = [_zone_word(name) for name, n in held.items() if n == 0]
-        crowded = [f"{n} cards in the zone of {_zone_word(name)}" for name, n in held.items() if n > 1]
+        empty_zones = [name for name, n in held.items() if n == 0]
+        crowded_zones = {name: n for name, n in held.items() if n > 1}
+        empty = [_zone_word(name) for name in empty_zones]
+        crowded = [f"{n} cards in the zone of {_zone_word(name)}" for name, n in crowded_zones.items()]
         parts = ([f"no card in the zone of {', '.join(empty)}"] if empty else []) + crowded
         text = (f"The zones no longer match the cards laid out one per zone: {'; '.join(parts)}. Was the camera "
                 "moved or tilted since the zones were drawn? Calibrate them again, or drag them.")
-        return {"ok": False, "cards": cards, "outside": outside, "text": text}
+        return {"ok": False, "kind": "one-per-zone", "cards": cards, "outside": outside, "empty": empty_zones,
+                "crowded": crowded_zones, "text": text}  # fmt: skip
     where = f" ({outside} outside every zone)" if outside else ""
-    return {"ok": True, "cards": cards, "outside": outside,
+    return {"ok": True, "kind": "match", "cards": cards, "outside": outside, "empty": [], "crowded": {},
             "text": f"The zones match the picture: {cards - outside} of the {cards} cards seen lie in a zone"
                     f"{where}."}  # fmt: skip
 

@@ -14,7 +14,8 @@
   each seat and one in the middle (not saved: the page asks which seat is seat 1, then saves);
   400 saying what to lay down when the cards seen do not make zones.
 - ``GET /admin/setup/zones/check.json``: whether the zones still match the picture (``{"match": {"ok",
-  "cards", "outside", "text"}}``): a camera moved after the zones were drawn leaves cards outside them.
+  "kind", "cards", "outside", "empty", "crowded", "text"}}``, the text in the phone's language): a
+  camera moved after the zones were drawn leaves cards outside them.
 - ``GET /admin/setup/dry-run.json``, ``POST /admin/setup/dry-run/start`` and ``/stop``: a dry run
   (:class:`web.protocols.DryRunner`): what the camera saw, street by street, while the host deals
   one hand with nobody betting (404 when the table has no camera).
@@ -30,7 +31,9 @@ from flask import Blueprint, Response, jsonify, render_template, request
 
 from web.admin import guard
 from web.context import context
+from web.language import words
 from web.security import session_csrf_token
+from web.words.setup import dry_run_words, zone_match_words
 
 setup = Blueprint("setup", __name__, url_prefix="/admin/setup")
 setup.before_request(guard)
@@ -140,7 +143,7 @@ def check_zones() -> tuple[Response, int]:
         result = editor.check()
     except LookupError as exc:
         return jsonify(ok=False, error=str(exc)), 404
-    response = jsonify(ok=True, match=result)
+    response = jsonify(ok=True, match=zone_match_words(words(), result))
     response.headers["Cache-Control"] = "no-store"
     return response, 200
 
@@ -150,6 +153,7 @@ def _dry_run(action: str) -> tuple[Response, int]:
     if runner is None:
         return jsonify(ok=False, error="this table has no camera: there is nothing to watch"), 404
     report = runner.start() if action == "start" else runner.stop() if action == "stop" else runner.report()
+    report = dry_run_words(words(), report)
     response = jsonify(ok=True, **report)
     response.headers["Cache-Control"] = "no-store"
     return response, 200

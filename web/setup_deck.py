@@ -25,7 +25,9 @@ from flask import Blueprint, Response, jsonify, request
 
 from web.admin import guard
 from web.context import context
+from web.language import words
 from web.protocols import DeckTutor
+from web.words.setup import deck_words
 
 setup_deck = Blueprint("setup_deck", __name__, url_prefix="/admin/setup")
 setup_deck.before_request(guard)
@@ -45,6 +47,8 @@ def _answer(step: Callable[[DeckTutor], Any]) -> tuple[Response, int]:
         return jsonify(ok=False, error=str(exc)), 400
     except OSError as exc:
         return jsonify(ok=False, error=f"the deck's progress could not be written: {exc}"), 500
+    if isinstance(result, dict):
+        result = deck_words(words(), result)
     response = jsonify(ok=True, **result)
     response.headers["Cache-Control"] = "no-store"
     return response, 200

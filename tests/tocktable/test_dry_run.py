@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from table.evaluate import Category, evaluate
 from tests.tocktable.helpers import view
 from tocktable.dry_run import DryRun
 
@@ -49,19 +50,25 @@ def test_each_street_says_what_the_game_would_do_and_the_showdown_names_the_winn
     showdown = run.report()["streets"][-1]
     assert showdown["street"] == "showdown" and showdown["game"]["winners"] == []
     assert "seat 3 not shown" in showdown["game"]["waiting"]
+    assert (showdown["game"]["waiting_kind"], showdown["game"]["waiting_values"]) == ("hands-hidden", {"seats": [3]})
     run.observe(view(board=board, seats=holes, frame=7))
     streets = {s["street"]: s["game"] for s in run.report()["streets"]}
     assert list(streets) == ["preflop", "flop", "turn", "river", "showdown"]
     preflop = streets["preflop"]
     # three-handed with the button on seat 3: seat 1 posts the small blind, seat 2 the big, seat 3 acts first
-    assert preflop["blinds"] == [{"seat": "seat 1", "kind": "small", "amount": 5},
-                                 {"seat": "seat 2", "kind": "big", "amount": 10}]  # fmt: skip
+    assert preflop["blinds"] == [{"seat": "seat 1", "number": 1, "kind": "small", "amount": 5},
+                                 {"seat": "seat 2", "number": 2, "kind": "big", "amount": 10}]  # fmt: skip
     assert (preflop["button"], preflop["acts_first"]) == ("seat 3", "seat 3")
+    assert (preflop["button_number"], preflop["acts_first_number"]) == (3, 3)
     assert (preflop["pot"], preflop["pot_after"]) == (15, 30)
     for name, size in (("flop", 3), ("turn", 4), ("river", 5)):
         assert streets[name]["acts_first"] == "seat 1" and streets[name]["pot"] == 30
         assert streets[name]["board"] == board[:size]
-    assert streets["showdown"]["winners"] == [{"seat": "seat 1", "amount": 30, "hand": "Straight, ace high"}]
+    # the hand's key lets the pages name it in their own language
+    key = evaluate([*holes[0], *board]).key
+    assert key[0] == Category.STRAIGHT
+    winner = {"seat": "seat 1", "number": 1, "amount": 30, "hand": "Straight, ace high", "hand_key": list(key)}
+    assert streets["showdown"]["winners"] == [winner]
     assert "As" not in str(run.report()["streets"][-1]["seats"])  # seat cards are still only counted
 
 
@@ -70,16 +77,19 @@ def test_an_unread_board_card_holds_the_game_up_and_a_lone_seat_is_no_hand() -> 
     run.start()
     run.observe(view(face_down={0: ["plain", "plain"]}, frame=1))
     assert "two seats" in run.report()["streets"][0]["game"]["waiting"]
+    assert run.report()["streets"][0]["game"]["waiting_kind"] == "cannot-follow"
     down = {0: ["plain", "plain"], 1: ["plain", "plain"]}
     run.observe(view(face_down=down, frame=2))
     preflop = run.report()["streets"][0]["game"]
     # no game known: blinds 1 and 2, the button on the last seat dealt in (heads up: it posts the small blind)
-    assert preflop["blinds"][0] == {"seat": "seat 2", "kind": "small", "amount": 1} and preflop["waiting"] is None
+    assert preflop["blinds"][0] == {"seat": "seat 2", "number": 2, "kind": "small", "amount": 1}
+    assert preflop["waiting"] is None
     flop = view(board=["Qs", "Jc", "2d"], face_down=down, frame=3)
     unread = flop.board[1].__class__(None, True, None, "board", 0.4, flop.board[1].corners)
     run.observe(flop.__class__(3, 3.0, (flop.board[0], unread, flop.board[2]), flop.seats))
     game = run.report()["streets"][1]["game"]
     assert "board card 2 is not read" in game["waiting"] and game["acts_first"] is None and game["board"] == []
+    assert (game["waiting_kind"], game["waiting_values"]) == ("board-unread", {"cards": "2"})
     run.observe(view(board=["Qs", "Jc", "2d", "Tc"], face_down=down, frame=4))  # read again: the game goes on
     turn = run.report()["streets"][2]["game"]
     assert turn["board"] == ["Qs", "Jc", "2d", "Tc"] and turn["waiting"] is None

@@ -58,6 +58,9 @@ def test_the_page_says_when_the_moved_demo_camera_leaves_the_cards_outside_the_z
     moved = client.get("/admin/setup/zones/check.json").get_json()["match"]
     assert not moved["ok"] and moved["outside"] >= MIN_OUTSIDE, moved
     assert "Was the camera moved or tilted" in moved["text"]
+    # the page's words are the phone's: a French phone reads the same check in French
+    french = client.get("/admin/setup/zones/check.json", headers={"Accept-Language": "fr"}).get_json()["match"]
+    assert french["kind"] == "outside" and "La caméra a-t-elle été déplacée ou inclinée" in french["text"]
     if "tilt" in move:
         return  # tilted 12°, a card leaves the picture: the aim advice says to tilt back first
 

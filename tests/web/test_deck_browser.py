@@ -105,7 +105,7 @@ def test_a_deck_the_models_never_saw_is_taught_from_a_phone_and_read(demo: Any) 
         expect(ask).to_have_attribute("data-card", DECK_ORDER[20])
         page.click("#deck-kept summary")
         page.click("#deck-cards [data-redo='2s']")
-        expect(ask).to_contain_text("Lay the 2 of spades (2s)")
+        expect(ask).to_contain_text("Lay the two of spades (2s)")
         expect(progress).to_contain_text("19 of 52")
         taught.append(teach_one(19))
         assert taught[-1] == "2s"

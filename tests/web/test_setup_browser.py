@@ -194,7 +194,7 @@ def test_the_aim_advice_follows_the_camera_moved_from_a_phone(demo: Any) -> None
         hands = [["2c", "3c"], ["4d", "5d"], ["6h", "7h"], ["8s", "9s"], ["Tc", "Jc"], ["Qd", "Kd"]]
         for seat, cards in enumerate(hands):
             demo.model.deal_hole(seat, cards)
-        expect(page.locator(".dry-street[data-street=preflop] .dry-seats")).to_contain_text("seat 6: 2 cards")
+        expect(page.locator(".dry-street[data-street=preflop] .dry-seats")).to_contain_text("Seat 6: 2 cards")
         preflop = page.locator(".dry-street[data-street=preflop]")
         expect(preflop).to_contain_text("Blinds posted:")
         expect(preflop).to_contain_text("acts first; pot")
@@ -215,3 +215,44 @@ def test_the_aim_advice_follows_the_camera_moved_from_a_phone(demo: Any) -> None
         if os.environ.get("TOCKTABLE_DOCS_SHOTS") == "1":
             shutil.copyfile(dry_shot, ROOT / "docs" / "setup-dry-run.png")
         assert not errors, errors
+
+
+def test_the_set_up_page_in_french_fits_a_phone(demo: Any) -> None:
+    """The set-up page on a 390x844 phone asking for French: its steps, the zone check, the deck
+    teaching and the dry run's game lines read in French, and no text overflows its box."""
+    from playwright.sync_api import expect
+
+    from tests.web.words_shots import french_phone, overflowing
+
+    expect.set_options(timeout=20_000)
+    with chromium() as browser:
+        page = french_phone(browser)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(demo.url + "/admin")
+        page.fill("input[name=pin]", PIN)
+        page.click("button[type=submit]")
+        page.goto(demo.url + "/admin/setup")
+        expect(page.locator("#deck-panel h2")).to_have_text("3. Apprendre le jeu de cartes")
+        expect(page.locator("#dry-panel h2")).to_have_text("4. Répétition")
+        expect(page.locator("#zones-match-ok")).to_contain_text("Les zones correspondent à l’image")
+        expect(page.locator("#deck-progress")).to_contain_text("0 carte apprise sur 52.")
+        page.click("#deck-start")
+        expect(page.locator("#deck-ask")).to_contain_text("Posez l’as de pique (As) face visible")
+        problems = overflowing(page)
+        page.click("#deck-stop")
+
+        demo.model.gather()
+        demo.watcher.tracker.reset()
+        page.click("#dry-start")
+        expect(page.locator("#dry-status")).to_contain_text("En observation")
+        hands = [["2c", "3c"], ["4d", "5d"], ["6h", "7h"], ["8s", "9s"], ["Tc", "Jc"], ["Qd", "Kd"]]
+        for seat, cards in enumerate(hands):
+            demo.model.deal_hole(seat, cards)
+        preflop = page.locator(".dry-street[data-street=preflop]")
+        expect(preflop.locator(".dry-seats")).to_contain_text("Siège 6\u00a0: 2 cartes")
+        expect(preflop).to_contain_text("Blindes posées\u00a0: Siège 6 petite blinde 5, Siège 1 grosse blinde 10.")
+        expect(preflop).to_contain_text("parle en premier\u202f; pot")
+        page.wait_for_timeout(300)
+        assert problems + overflowing(page) == []
+        assert errors == []

@@ -2,7 +2,8 @@
 
 Each page is checked for text that does not fit its box (French runs longer than English): an
 element with text of its own whose content is wider than the element, unless the element
-scrolls on purpose, and a page wider than the phone.
+scrolls on purpose (SVG text, placed in a drawing rather than a box, is left out), and a page
+wider than the phone.
 
 Regenerate ``docs/dashboard-fr.png``, ``docs/host-fr.png``, ``docs/lens-fr.png`` and
 ``docs/dice-fr.png``::
@@ -32,6 +33,7 @@ OVERFLOWING = """() => {
   for (const node of document.body.querySelectorAll("*")) {
     const own = [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
     if (!own || node.closest("[hidden]") || node.tagName === "OPTION" || node.tagName === "SCRIPT") continue;
+    if (node instanceof SVGElement) continue;  // drawn in a viewBox (the zone editor's labels), not a text box
     const style = getComputedStyle(node);
     if (["inline", "none"].includes(style.display) || ["auto", "scroll"].includes(style.overflowX)) continue;
     if (node.clientWidth > 0 && node.scrollWidth > node.clientWidth + 1) {

@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const { el } = TT;
+  const { el, _, ngettext } = TT;
   const $ = (id) => document.getElementById(id);
   if (!$("deck-panel")) return;
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
@@ -12,9 +12,10 @@
 
   function showCheck(check) {
     if (!check) { $("deck-check-status").textContent = ""; TT.fill($("deck-check-cards")); return; }
-    const down = check.face_down ? `, ${check.face_down} face down (not read)` : "";
-    const profile = check.profile ? `with the deck taught (${check.profile} cards)` : "with no deck taught";
-    $("deck-check-status").textContent = `${check.seen} card${check.seen === 1 ? "" : "s"} face up, ${check.read} read${down}, ${profile}.`;
+    const parts = [ngettext("{n} card face up", "{n} cards face up", check.seen), ngettext("{n} read", "{n} read", check.read)];
+    if (check.face_down) parts.push(ngettext("{n} face down (not read)", "{n} face down (not read)", check.face_down));
+    parts.push(check.profile ? ngettext("with the deck taught ({n} card)", "with the deck taught ({n} cards)", check.profile) : _("with no deck taught"));
+    $("deck-check-status").textContent = `${parts.join(", ")}.`;
     TT.fill($("deck-check-cards"), ...check.cards.map((c) => el("li", { class: c.card ? "ok" : "fix", "data-card": c.card || "" },
       el("b", { text: c.card || "?" }), el("span", { text: ` ${c.name}` }))));
   }
@@ -24,18 +25,20 @@
     for (const b of document.querySelectorAll("#deck-panel .demo-only")) b.hidden = !data.demo;
     $("deck-bar").max = data.total;
     $("deck-bar").value = data.done;
-    const saved = data.saved ? ` The saved deck of ${data.saved} cards is ${data.in_use ? "in use" : "kept"}.` : "";
-    $("deck-progress").textContent = data.complete ? `The whole deck is taught (${data.done} of ${data.total}).${saved}`
-      : `${data.done} of ${data.total} cards taught.${saved}`;
+    const saved = !data.saved ? ""
+      : " " + (data.in_use ? ngettext("The saved deck of {n} card is in use.", "The saved deck of {n} cards is in use.", data.saved)
+        : ngettext("The saved deck of {n} card is kept.", "The saved deck of {n} cards is kept.", data.saved));
+    $("deck-progress").textContent = (data.complete ? _("The whole deck is taught ({done} of {total}).", { done: data.done, total: data.total })
+      : ngettext("{n} of {total} cards taught.", "{n} of {total} cards taught.", data.done, { total: data.total })) + saved;
     $("deck-note").hidden = !data.note;
     $("deck-note").textContent = data.note || "";
     const teaching = data.state === "teaching";
     $("deck-idle").hidden = teaching;
-    $("deck-start").textContent = data.done && !data.complete ? `Go on teaching (${data.done} of ${data.total} kept)` : data.complete ? "Teach again (redo cards)" : "Teach the deck";
+    $("deck-start").textContent = data.done && !data.complete ? _("Go on teaching ({done} of {total} kept)", { done: data.done, total: data.total }) : data.complete ? _("Teach again (redo cards)") : _("Teach the deck");
     $("deck-teaching").hidden = !teaching;
     const next = data.next;
-    $("deck-ask").textContent = !next ? "Every card is taught: the reader uses this deck now. Check it below, or tap a card to take it again."
-      : data.pending ? `Is this the ${data.pending.name}?` : `Lay the ${next.name} (${next.card}) face up, alone, in the middle of the table, then tap Capture.`;
+    $("deck-ask").textContent = !next ? _("Every card is taught: the reader uses this deck now. Check it below, or tap a card to take it again.")
+      : data.pending ? _("Is this {card}?", { card: data.pending.name }) : _("Lay {card} ({code}) face up, alone, in the middle of the table, then tap Capture.", { card: next.name, code: next.card });
     $("deck-ask").dataset.card = next ? next.card : "";
     $("deck-capture-row").hidden = !next;
     $("deck-capture").disabled = !next || !!data.pending;
@@ -46,9 +49,9 @@
     if (p) {
       const src = `/admin/setup/deck/crop.jpg?n=${p.crop}`;
       if (!$("deck-crop").src.endsWith(src)) $("deck-crop").src = src;
-      $("deck-verdict").textContent = p.agrees ? `The camera took the ${p.name}: the reader alone reads it so too.`
-        : p.read ? `The camera took a card the reader alone reads as the ${p.read_name}: is it really the ${p.name}? Keep it if it is (teaching it is what this is for), else take it again.`
-        : `The camera took a card the reader alone cannot name: keep it if it is the ${p.name}.`;
+      $("deck-verdict").textContent = p.agrees ? _("The camera took {card}: the reader alone reads it so too.", { card: p.name })
+        : p.read ? _("The camera took a card the reader alone reads as {read}: is it really {card}? Keep it if it is (teaching it is what this is for), else take it again.", { read: p.read_name, card: p.name })
+        : _("The camera took a card the reader alone cannot name: keep it if it is {card}.", { card: p.name });
     }
     TT.fill($("deck-cards"), ...data.enrolled.map((card) => el("button", { class: "btn", "data-redo": card, text: card })));
     showCheck(data.check);
@@ -59,8 +62,8 @@
     busy = true;
     try {
       const r = await fetch(url, { method: "POST", credentials: "same-origin", headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf, Accept: "application/json" }, body: JSON.stringify(body || {}) }).catch(() => null);
-      const data = r ? await r.json().catch(() => ({ ok: false })) : { ok: false, error: "the table does not answer" };
-      if (!data.ok) { TT.flash(data.error || "refused", false); return null; }
+      const data = r ? await r.json().catch(() => ({ ok: false })) : { ok: false, error: _("the table does not answer") };
+      if (!data.ok) { TT.flash(data.error || _("refused"), false); return null; }
       return data;
     } finally { busy = false; }
   }
@@ -73,7 +76,7 @@
 
   $("deck-start").addEventListener("click", () => step("start"));
   $("deck-stop").addEventListener("click", () => step("stop"));
-  $("deck-restart").addEventListener("click", () => { if (confirm("Forget every card taught so far?")) step("restart"); });
+  $("deck-restart").addEventListener("click", () => { if (confirm(_("Forget every card taught so far?"))) step("restart"); });
   $("deck-capture").addEventListener("click", () => step("capture"));
   $("deck-keep").addEventListener("click", () => step("keep"));
   $("deck-retake").addEventListener("click", () => step("retake"));
@@ -83,13 +86,13 @@
     if (card) step("redo", { card });
   });
   $("deck-check").addEventListener("click", async () => {
-    $("deck-check-status").textContent = "Reading…";
+    $("deck-check-status").textContent = _("Reading…");
     const data = await post("/admin/setup/deck/check");
     if (data) showCheck(data); else showCheck(last && last.check);
   });
   $("deck-lay-check").addEventListener("click", async () => {
     const data = await post("/admin/setup/deck/lay-check");
-    if (data) TT.flash(`Laid ${data.laid.join(" ")} on the demo's table: tap Read them.`, true);
+    if (data) TT.flash(_("Laid {cards} on the demo's table: tap Read them.", { cards: data.laid.join(" ") }), true);
   });
 
   async function poll() {

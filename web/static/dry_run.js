@@ -3,7 +3,7 @@
 "use strict";
 
 (() => {
-  const { el, _, ngettext } = TT;
+  const { el, _, ngettext, fmt } = TT;
   const $ = (id) => document.getElementById(id);
   if (!$("dry-panel")) return;
   const csrf = document.querySelector('meta[name="csrf-token"]').content;
@@ -22,19 +22,49 @@
     const parts = [ngettext("{n} card", "{n} cards", s.cards)];
     if (s.face_up) parts.push(_("{up} face up, {read} read", { up: s.face_up, read: s.read }));
     if (s.marked) parts.push(ngettext("{n} mark read", "{n} marks read", s.marked));
-    return _("{label}: {parts}", { label: s.label, parts: parts.join(", ") });
+    return _("{label}: {parts}", { label: seat(s.seat, s.label), parts: parts.join(", ") });
   }
 
   /** What the game would do on the street: blinds, who acts first, the pot, the winners. */
   const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
 
+  const seat = (n, label) => (n ? _("Seat {n}", { n }) : cap(label || ""));
+
+  function waitingText(g) {
+    const v = g.waiting_values || {};
+    switch (g.waiting_kind) {
+      case "cannot-follow": return _("the game cannot follow this hand: {detail}", { detail: v.detail });
+      case "board-unread": return _("board card {cards} is not read: the game waits for it (the host can enter it on the host page)", { cards: v.cards });
+      case "board-refused": return _("the game refuses the board: {detail}", { detail: v.detail });
+      case "hand-refused": return _("the game refuses the hand of seat {seat}: {detail}", { seat: v.seat, detail: v.detail });
+      case "hands-hidden": {
+        const seats = v.seats || [];
+        return ngettext("turn every hand face up: seat {seats} not shown (or not read) yet", "turn every hand face up: seats {seats} not shown (or not read) yet", seats.length, { seats: seats.join(", ") });
+      }
+      default: return g.waiting;
+    }
+  }
+
   function gameText(g) {
     if (!g) return [];
     const lines = [];
-    if (g.blinds && g.blinds.length) lines.push(`Button: ${g.button}. Blinds posted: ${g.blinds.map((b) => `${b.seat} ${b.kind} blind ${b.amount}`).join(", ")}.`);
-    if (g.acts_first) lines.push(`${cap(g.acts_first)} acts first; pot ${g.pot}${g.pot_after !== g.pot ? `, ${g.pot_after} once everyone calls` : ""}.`);
-    if (g.winners && g.winners.length) lines.push(...g.winners.map((w) => `${cap(w.seat)} wins ${w.amount}${w.hand ? `: ${w.hand}` : ""}.`));
-    if (g.waiting) lines.push(`The game waits: ${g.waiting}.`);
+    if (g.blinds && g.blinds.length) {
+      const blinds = g.blinds.map((b) => (b.kind === "small"
+        ? _("{seat} small blind {amount}", { seat: seat(b.number, b.seat), amount: fmt(b.amount) })
+        : _("{seat} big blind {amount}", { seat: seat(b.number, b.seat), amount: fmt(b.amount) })));
+      lines.push(_("Button: {seat}. Blinds posted: {blinds}.", { seat: seat(g.button_number, g.button), blinds: blinds.join(", ") }));
+    }
+    if (g.acts_first) {
+      lines.push(g.pot_after !== g.pot
+        ? _("{seat} acts first; pot {pot}, {after} once everyone calls.", { seat: seat(g.acts_first_number, g.acts_first), pot: fmt(g.pot), after: fmt(g.pot_after) })
+        : _("{seat} acts first; pot {pot}.", { seat: seat(g.acts_first_number, g.acts_first), pot: fmt(g.pot) }));
+    }
+    if (g.winners && g.winners.length) {
+      lines.push(...g.winners.map((w) => (w.hand
+        ? _("{seat} wins {amount}: {hand}.", { seat: seat(w.number, w.seat), amount: fmt(w.amount), hand: w.hand })
+        : _("{seat} wins {amount}.", { seat: seat(w.number, w.seat), amount: fmt(w.amount) }))));
+    }
+    if (g.waiting) lines.push(_("The game waits: {why}.", { why: waitingText(g) }));
     return lines;
   }
 
