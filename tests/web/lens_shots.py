@@ -8,11 +8,8 @@ flop with one seat opened, the same hand over with its chart, a Hold'em all-in a
 
 from __future__ import annotations
 
-import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,29 +23,12 @@ from tests.tocktable.lens_hands import (
     TOCK_TURN,
     tock_marks,
 )
-from tests.web.browser import available, chromium, phone_page
-from tests.web.helpers import make_app, make_service, play
+from tests.web.browser import ROOT, available, chromium, phone_page, served
+from tests.web.helpers import play
 from tocktable.steps import ChooseButton
 
 NO_STICKY = "header.top { position: static !important; }"
 """The sticky top bar would cover the top of an element's screenshot."""
-
-
-@contextmanager
-def served(variant: str) -> Iterator[tuple[Any, str]]:
-    """A started service of ``variant`` with six players, and the URL of its dashboard."""
-    from web.serve import WebServer
-
-    data_dir = Path(tempfile.mkdtemp(prefix="tocktable-lens-"))
-    service = make_service(data_dir, variant=variant)
-    server = WebServer(make_app(service, data_dir), "127.0.0.1", 0, threads=16).start()
-    try:
-        yield service, server.url
-    finally:
-        server.stop()
-        service.stop()
-        service.store.close()
-        shutil.rmtree(data_dir, ignore_errors=True)
 
 
 def tock_panels(browser: Any, out_dir: Path) -> list[Path]:
@@ -117,4 +97,4 @@ if __name__ == "__main__":
     why = available()
     if why:
         sys.exit(why)
-    print(f"wrote {make_lens_picture(Path(__file__).resolve().parents[2] / 'docs' / 'lens-panel.png')}")
+    print(f"wrote {make_lens_picture(ROOT / 'docs' / 'lens-panel.png')}")

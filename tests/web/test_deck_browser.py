@@ -6,26 +6,17 @@ read with its name. ``TOCKTABLE_DOCS_SHOTS=1`` also writes the screenshots in do
 
 from __future__ import annotations
 
-import io
 import os
-import re
-import shutil
-from dataclasses import replace
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.browser import available, chromium, phone_page
-from tocktable.camera import ModelCamera
-from tocktable.config import load_config
+from tests.web.browser import HOST_PIN, available, chromium, keep_shot, phone_page, running_demo
 from tocktable.deck_teacher import PROFILE_NAME
-from tocktable.run import DemoOptions, open_demo
 from vision.enroll import DECK_ORDER
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / ".ci-artifacts"
-PIN = "246802"
 DECK = "holdout-de-3"
 
 pytestmark = pytest.mark.skipif(
@@ -34,30 +25,9 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture
-def demo(tmp_path: Path) -> Any:
-    config = load_config(None, data_dir=tmp_path)
-    config = replace(config, web=replace(config.web, admin_pin=PIN))
-    out = io.StringIO()
-    options = DemoOptions(data_dir=tmp_path / "demo", fast=True, seed=11, web=True, port=0, camera="perfect",
-                          deck=DECK)  # fmt: skip
-    with open_demo(config, options, out=out) as running:
-        match = re.search(r"Dashboard: (http://\S+)", out.getvalue())
-        assert match is not None, out.getvalue()
-        running.url = match.group(1)
-        camera = ModelCamera(running.watcher, running.service.submit, tap=running.tap).start()
-        try:
-            yield running
-        finally:
-            camera.stop()
-
-
-def shot(locator: Any, name: str) -> None:
-    locator.page.add_style_tag(content=".top { position: static; }")  # no page header over the picture
-    path = ARTIFACTS / name
-    path.parent.mkdir(exist_ok=True)
-    locator.screenshot(path=str(path))
-    if os.environ.get("TOCKTABLE_DOCS_SHOTS") == "1":
-        shutil.copyfile(path, ROOT / "docs" / name)
+def demo(tmp_path: Path) -> Iterator[Any]:
+    with running_demo(tmp_path, deck=DECK) as running:
+        yield running
 
 
 def test_a_deck_the_models_never_saw_is_taught_from_a_phone_and_read(demo: Any) -> None:
@@ -69,7 +39,7 @@ def test_a_deck_the_models_never_saw_is_taught_from_a_phone_and_read(demo: Any) 
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(demo.url + "/admin")
-        page.fill("input[name=pin]", PIN)
+        page.fill("input[name=pin]", HOST_PIN)
         page.click("button[type=submit]")
         page.click("text=Set up the table")
         panel = page.locator("#deck-panel")
@@ -90,7 +60,7 @@ def test_a_deck_the_models_never_saw_is_taught_from_a_phone_and_read(demo: Any) 
             if done == 11:  # the queen of spades: a German deck prints D (Dame) on it
                 expect(page.locator("#deck-crop")).to_have_js_property("complete", True)
                 page.wait_for_timeout(300)
-                shot(page.locator("#deck-teach-part"), "setup-deck.png")
+                keep_shot(page.locator("#deck-teach-part"), "setup-deck.png")
             page.click("#deck-keep")
             expect(progress).to_contain_text(f"{done + 1} of 52")
             return card
@@ -127,6 +97,6 @@ def test_a_deck_the_models_never_saw_is_taught_from_a_phone_and_read(demo: Any) 
         read = sorted(r.get_attribute("data-card") or "" for r in rows.all())
         assert read == laid
         page.evaluate("document.getElementById('flash').hidden = true")
-        shot(page.locator("#deck-check-part"), "setup-deck-check.png")
+        keep_shot(page.locator("#deck-check-part"), "setup-deck-check.png")
         assert demo.teacher.reader().profile is not None and len(demo.teacher.reader().profile.cards) == 52
         assert not errors, errors

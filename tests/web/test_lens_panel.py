@@ -26,7 +26,7 @@ from tests.tocktable.lens_hands import (
     TOCK_TURN,
     tock_marks,
 )
-from tests.web.browser import available, chromium, phone_page
+from tests.web.browser import available, chromium, phone_page, served
 from tests.web.helpers import make_app, make_service, play
 from tests.web.test_events import EventReader
 from tocktable.steps import ChooseButton, Confirm
@@ -157,7 +157,7 @@ def test_no_worker_no_lens(tock_service: Any, tmp_path: Path) -> None:
 def test_a_phone_follows_the_lens_through_a_tock_hand_and_a_holdem_all_in(tmp_path: Path) -> None:
     from playwright.sync_api import expect
 
-    from tests.web.lens_shots import NO_STICKY, served
+    from tests.web.lens_shots import NO_STICKY
 
     expect.set_options(timeout=20_000)
     with chromium() as browser:

@@ -7,49 +7,33 @@ the screenshots in docs/."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
-import shutil
-from dataclasses import replace
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.browser import available, chromium, phone_page
-from tocktable.camera import ModelCamera
-from tocktable.config import load_config
-from tocktable.run import DemoOptions, open_demo
-
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / ".ci-artifacts"
-PIN = "246802"
+from tests.web.browser import HOST_PIN, available, chromium, keep_shot, phone_page, running_demo
 
 pytestmark = pytest.mark.skipif(
     available() is not None and os.environ.get("CI", "").lower() != "true", reason=available() or ""
 )
 
 
+def one_card_a_seat(table: Any) -> None:
+    """One card face up in front of every seat, three in the middle."""
+    for seat in range(table.seats):
+        table.deal(["2c", "5d", "8h", "Js", "Kc", "4s"][seat], zone=seat, face_up=True)
+    table.deal_board(["Ah", "7s", "3d"])
+
+
 @pytest.fixture
-def demo(tmp_path: Path) -> Any:
-    config = load_config(None, data_dir=tmp_path)
-    config = replace(config, web=replace(config.web, admin_pin=PIN))
-    out = io.StringIO()
-    options = DemoOptions(data_dir=tmp_path / "demo", fast=True, seed=11, web=True, port=0, camera="perfect")
-    with open_demo(config, options, out=out) as running:
-        for seat in range(running.model.seats):  # one card face up in front of every seat, three in the middle
-            running.model.deal(["2c", "5d", "8h", "Js", "Kc", "4s"][seat], zone=seat, face_up=True)
-        running.model.deal_board(["Ah", "7s", "3d"])
-        match = re.search(r"Dashboard: (http://\S+)", out.getvalue())
-        assert match is not None, out.getvalue()
-        running.url = match.group(1)
-        camera = ModelCamera(running.watcher, running.service.submit, tap=running.tap).start()
-        try:
-            yield running
-        finally:
-            camera.stop()
+def demo(tmp_path: Path) -> Iterator[Any]:
+    with running_demo(tmp_path, lay=one_card_a_seat) as running:
+        yield running
 
 
 def test_the_aim_advice_follows_the_camera_moved_from_a_phone(demo: Any) -> None:
@@ -61,7 +45,7 @@ def test_the_aim_advice_follows_the_camera_moved_from_a_phone(demo: Any) -> None
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(demo.url + "/admin")
-        page.fill("input[name=pin]", PIN)
+        page.fill("input[name=pin]", HOST_PIN)
         page.click("button[type=submit]")
         page.click("text=Set up the table")
         page.add_style_tag(content=".top { position: static; }")  # the screenshots without the page's header over them
@@ -77,11 +61,7 @@ def test_the_aim_advice_follows_the_camera_moved_from_a_phone(demo: Any) -> None
         expect(height).to_contain_text("Lower the camera by about")
         expect(height).to_have_class("fix")
         page.wait_for_timeout(800)  # a picture of the raised camera
-        shot = ARTIFACTS / "setup-aim.png"
-        shot.parent.mkdir(exist_ok=True)
-        page.locator("main section.panel").first.screenshot(path=str(shot))
-        if os.environ.get("TOCKTABLE_DOCS_SHOTS") == "1":
-            shutil.copyfile(shot, ROOT / "docs" / "setup-aim.png")
+        keep_shot(page.locator("main section.panel").first, "setup-aim.png")
 
         page.click("text=As mounted")
         expect(height).to_contain_text("Height is right")
@@ -132,10 +112,7 @@ def test_the_aim_advice_follows_the_camera_moved_from_a_phone(demo: Any) -> None
         saved = json.loads((demo.zones.data_dir / "zones.json").read_text())["zones"]["board"]
         assert saved == after
         page.wait_for_timeout(1200)  # the picture again, with the new zone drawn by the camera page
-        zone_shot = ARTIFACTS / "setup-zones.png"
-        page.locator("#zones-panel").screenshot(path=str(zone_shot))
-        if os.environ.get("TOCKTABLE_DOCS_SHOTS") == "1":
-            shutil.copyfile(zone_shot, ROOT / "docs" / "setup-zones.png")
+        keep_shot(page.locator("#zones-panel"), "setup-zones.png")
 
         # 3. calibrate: one card in front of each seat and one in the middle; seat 1 tapped; saved
         demo.model.gather()
@@ -152,10 +129,7 @@ def test_the_aim_advice_follows_the_camera_moved_from_a_phone(demo: Any) -> None
         page.mouse.click(stage["x"] + cx * stage["width"], stage["y"] + cy * stage["height"])
         expect(page.locator("#zones-status")).to_contain_text("Seat 1 is the zone you tapped")
         page.wait_for_timeout(1200)
-        calibrated_shot = ARTIFACTS / "setup-calibrated.png"
-        page.locator("#zones-panel").screenshot(path=str(calibrated_shot))
-        if os.environ.get("TOCKTABLE_DOCS_SHOTS") == "1":
-            shutil.copyfile(calibrated_shot, ROOT / "docs" / "setup-calibrated.png")
+        keep_shot(page.locator("#zones-panel"), "setup-calibrated.png")
         page.click("#zones-save")
         expect(page.locator("#zones-status")).to_contain_text("Saved: the camera uses these zones now")
 
@@ -179,10 +153,7 @@ def test_the_aim_advice_follows_the_camera_moved_from_a_phone(demo: Any) -> None
         expect(page.locator("#zones-match-text")).to_contain_text("The zones no longer match")
         expect(page.locator("#zones-recalibrate")).to_be_visible()
         page.wait_for_timeout(1200)  # the raised camera's picture behind the zones
-        moved_shot = ARTIFACTS / "setup-zones-moved.png"
-        page.locator("#zones-panel").screenshot(path=str(moved_shot))
-        if os.environ.get("TOCKTABLE_DOCS_SHOTS") == "1":
-            shutil.copyfile(moved_shot, ROOT / "docs" / "setup-zones-moved.png")
+        keep_shot(page.locator("#zones-panel"), "setup-zones-moved.png")
         page.click("text=As mounted")
         expect(page.locator("#zones-match")).to_be_hidden()
 
@@ -210,10 +181,7 @@ def test_the_aim_advice_follows_the_camera_moved_from_a_phone(demo: Any) -> None
         demo.model.gather()
         expect(page.locator("#dry-status")).to_contain_text("The hand is over")
         expect(page.locator(".dry-street[data-street=river] .dry-board")).to_have_text("Board: Ah As Ad Ac 2h")
-        dry_shot = ARTIFACTS / "setup-dry-run.png"
-        page.locator("#dry-panel").screenshot(path=str(dry_shot))
-        if os.environ.get("TOCKTABLE_DOCS_SHOTS") == "1":
-            shutil.copyfile(dry_shot, ROOT / "docs" / "setup-dry-run.png")
+        keep_shot(page.locator("#dry-panel"), "setup-dry-run.png")
         assert not errors, errors
 
 
@@ -230,7 +198,7 @@ def test_the_set_up_page_in_french_fits_a_phone(demo: Any) -> None:
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.goto(demo.url + "/admin")
-        page.fill("input[name=pin]", PIN)
+        page.fill("input[name=pin]", HOST_PIN)
         page.click("button[type=submit]")
         page.goto(demo.url + "/admin/setup")
         expect(page.locator("#deck-panel h2")).to_have_text("3. Apprendre le jeu de cartes")

@@ -13,17 +13,13 @@ Regenerate ``docs/dashboard-fr.png``, ``docs/host-fr.png``, ``docs/lens-fr.png``
 
 from __future__ import annotations
 
-import shutil
 import sys
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from tests.tocktable.lens_hands import TOCK_FLOP, TOCK_PREFLOP, tock_marks
-from tests.web.browser import PHONE, available, chromium
-from tests.web.helpers import DEMO_HAND, PIN, make_app, make_service, play
+from tests.web.browser import PHONE, ROOT, available, chromium, served
+from tests.web.helpers import DEMO_HAND, PIN, play
 from tocktable.steps import ChooseButton
 
 OVERFLOWING = """() => {
@@ -56,23 +52,6 @@ def french_phone(browser: Any) -> Any:
 def overflowing(page: Any) -> list[str]:
     found: list[str] = page.evaluate(OVERFLOWING)
     return found
-
-
-@contextmanager
-def served(variant: str = "holdem") -> Iterator[tuple[Any, str]]:
-    """A started six-player service of ``variant`` and the URL of its dashboard."""
-    from web.serve import WebServer
-
-    data_dir = Path(tempfile.mkdtemp(prefix="tocktable-fr-"))
-    service = make_service(data_dir, variant=variant)
-    server = WebServer(make_app(service, data_dir), "127.0.0.1", 0, threads=16).start()
-    try:
-        yield service, server.url
-    finally:
-        server.stop()
-        service.stop()
-        service.store.close()
-        shutil.rmtree(data_dir, ignore_errors=True)
 
 
 def dashboard(browser: Any, out: Path | None = None) -> tuple[Any, list[str]]:
@@ -172,5 +151,5 @@ if __name__ == "__main__":
     why = available()
     if why:
         sys.exit(why)
-    for path in make_pictures(Path(__file__).resolve().parents[2] / "docs"):
+    for path in make_pictures(ROOT / "docs"):
         print(f"wrote {path}")
