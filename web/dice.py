@@ -36,6 +36,7 @@ from flask import Blueprint, Response, jsonify, render_template, request, sessio
 from table.dice import AnnouncementError, DiceError, DiceReferee, IllegalTurnError, all_announcements
 from table.dice.referee import DICE
 from web.context import context
+from web.errors import json_object
 from web.names import NAME_SCHEMA, NAMES_SCHEMA, PlayerNameError, check_name
 from web.security import CSRF_HEADER, same_token, session_csrf_token
 
@@ -90,16 +91,9 @@ def announcements() -> Response:
     return jsonify([a.to_dict() for a in all_announcements()])
 
 
-def _body() -> dict[str, Any] | None:
-    body = request.get_json(silent=True)
-    return body if isinstance(body, dict) else None
-
-
 def _move(run: Callable[[DiceReferee, dict[str, Any]], Any], *, needs_game: bool = True) -> tuple[Response, int]:
     """Apply one move under the table's lock; 400 for a malformed body, 409 for a refused move."""
-    body = _body()
-    if body is None:
-        return jsonify(ok=False, error="send the move as a JSON object"), 400
+    body = json_object("send the move as a JSON object")
     table = _table()
     with table.lock:
         if needs_game and table.referee is None:

@@ -4,7 +4,9 @@
   :data:`MAX_DEPTH` is refused before the parser sees it (Python's parser recurses once per
   level, so 30,000 ``[`` would raise ``RecursionError``, a 500). Every ``POST`` whose body is
   JSON is checked before its route runs (:func:`check_json_body`): a body that is not JSON, or
-  too deep, answers ``400 {"ok": false, "error": ...}`` saying what is allowed.
+  too deep, answers ``400 {"ok": false, "error": ...}`` saying what is allowed. A route reads
+  its body with :func:`json_object`: anything but the object it needs answers
+  ``400 {"ok": false, "error": ...}`` with the route's own words on what to send.
 - **Errors** (400, 404, 405, 413, 429, 500...) on ``/api/...``, on the admin page's JSON
   commands, or to a client that asked for JSON are ``{"ok": false, "error": "...", "status": N}``
   (:func:`json_error`), never Flask's HTML page. The pages a browser opens keep HTML errors.
@@ -15,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, Response, jsonify, request
@@ -83,6 +86,19 @@ class BoundedJSONProvider(DefaultJSONProvider):
         return super().loads(s, **kwargs)
 
 
+class BadBody(TocktableError, ValueError):
+    """A request body that is not the JSON object the route needs; the message says what to send."""
+
+
+def json_object(usage: str, accept: Callable[[dict[str, Any]], bool] | None = None) -> dict[str, Any]:
+    """The request's JSON body when it is an object (one that ``accept`` takes, if given); else
+    :class:`BadBody` saying ``usage``, which :func:`install` answers ``400 {"ok": false, "error": usage}``."""
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict) or (accept is not None and not accept(data)):
+        raise BadBody(usage)
+    return data
+
+
 def wants_json() -> bool:
     """Whether this request's errors are answered as JSON: the API, the admin page's JSON
     commands, a JSON body, or a client that prefers JSON to HTML."""
@@ -135,6 +151,10 @@ def install(app: Flask) -> None:
     """Depth-limited JSON, the JSON body check, and JSON error answers for ``app``."""
     app.json = BoundedJSONProvider(app)
     app.before_request(check_json_body)
+
+    @app.errorhandler(BadBody)
+    def _bad_body(error: BadBody) -> tuple[Response, int]:
+        return jsonify(ok=False, error=str(error)), 400
 
     @app.errorhandler(HTTPException)
     def _http_error(error: HTTPException) -> Any:

@@ -27,10 +27,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template
 
 from web.admin import guard
 from web.context import context
+from web.errors import json_object
 from web.language import words
 from web.security import session_csrf_token
 from web.words.setup import dry_run_words, zone_match_words
@@ -70,9 +71,7 @@ def move_camera() -> tuple[Response, int]:
     aim = context().aim
     if aim is None or not aim.movable:
         return jsonify(ok=False, error="this camera cannot be moved from the page: move it by hand"), 404
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict) or not data:
-        return jsonify(ok=False, error=f"send a JSON object with any of {', '.join(MOVES)}"), 400
+    data = json_object(f"send a JSON object with any of {', '.join(MOVES)}", bool)
     unknown = sorted(set(data) - set(MOVES))
     if unknown:
         return jsonify(ok=False, error=f"unknown field(s) {', '.join(unknown)}: use {', '.join(MOVES)}"), 400
@@ -102,9 +101,8 @@ def save_zones() -> tuple[Response, int]:
     editor = context().zone_editor
     if editor is None:
         return jsonify(ok=False, error="this table has no zones to draw"), 404
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict) or "zones" not in data:
-        return jsonify(ok=False, error='send {"zones": {"board": [[x, y], ...], "seat:0": [[x, y], ...], ...}}'), 400
+    data = json_object('send {"zones": {"board": [[x, y], ...], "seat:0": [[x, y], ...], ...}}',
+                       lambda d: "zones" in d)  # fmt: skip
     try:
         saved = editor.save(data["zones"])
     except PermissionError as exc:

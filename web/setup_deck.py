@@ -21,10 +21,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify
 
 from web.admin import guard
 from web.context import context
+from web.errors import json_object
 from web.language import words
 from web.protocols import DeckTutor
 from web.words.setup import deck_words
@@ -99,10 +100,7 @@ def deck_retake() -> tuple[Response, int]:
 @setup_deck.post("/deck/redo")
 def deck_redo() -> tuple[Response, int]:
     """Ask for a kept card again."""
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict) or not isinstance(data.get("card"), str):
-        return jsonify(ok=False, error='send {"card": "Ah"}: the card to take again'), 400
-    card = data["card"]
+    card = json_object('send {"card": "Ah"}: the card to take again', lambda d: isinstance(d.get("card"), str))["card"]
     return _answer(lambda t: t.redo(card))
 
 
