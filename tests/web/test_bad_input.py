@@ -97,6 +97,15 @@ def test_invalid_json_is_a_json_400(client: Any) -> None:
     _assert_json_error(response, 400, "not valid JSON")
 
 
+@pytest.mark.parametrize("body", ["[1, 2]", '"throw"', "3"])
+def test_json_that_is_not_an_object_is_a_400_saying_what_to_send(client: Any, body: str) -> None:
+    token = _token(client)
+    response = client.post("/api/dice/throw", data=body, content_type="application/json",
+                           headers={"X-CSRF-Token": token})  # fmt: skip
+    assert _assert_json_error(response, 400, "send the move as a JSON object") == {
+        "ok": False, "error": "send the move as a JSON object"}  # fmt: skip
+
+
 @pytest.mark.parametrize("path", ["/api/command", "/api/dice/new", "/admin/command"])
 def test_a_body_over_the_limit_is_a_json_413(client: Any, path: str) -> None:
     token = _token(client)
