@@ -89,26 +89,24 @@ def card_words(words: Words, card: Card) -> str:
     return words.pgettext("card", _CARDS[card.rank], suit=words.pgettext("card", _OF_SUITS[card.suit]))
 
 
+# One Tock mark, then two alike, by size ("a large heart", "two large hearts"); an ace's mark is
+# named by its card instead.
+_ONE_MARK = {SizeClass.SMALL: N_("a small {suit}"), SizeClass.MEDIUM: N_("a medium {suit}"),
+             SizeClass.LARGE: N_("a large {suit}")}  # fmt: skip
+_TWO_MARKS = {SizeClass.SMALL: N_("two small {suits}"), SizeClass.MEDIUM: N_("two medium {suits}"),
+              SizeClass.LARGE: N_("two large {suits}")}  # fmt: skip
+
+
 def mark_words(words: Words, mark: Mark) -> str:
     """One Tock mark: ``"a large heart"``, ``"un grand cœur"``; an ace's mark names its card."""
     if mark.size == SizeClass.ACE:
         return card_words(words, Card(Rank.ACE, mark.suit))
-    suit = suit_singular(words, mark.suit)
-    if mark.size == SizeClass.SMALL:
-        return words("a small {suit}", suit=suit)
-    if mark.size == SizeClass.MEDIUM:
-        return words("a medium {suit}", suit=suit)
-    return words("a large {suit}", suit=suit)
+    return words(_ONE_MARK[mark.size], suit=suit_singular(words, mark.suit))
 
 
 def marks_words(words: Words, mark: Mark) -> str:
     """Two alike marks (not aces): ``"two large hearts"``, ``"deux grands cœurs"``."""
-    suit = suit_plural(words, mark.suit)
-    if mark.size == SizeClass.SMALL:
-        return words("two small {suits}", suits=suit)
-    if mark.size == SizeClass.MEDIUM:
-        return words("two medium {suits}", suits=suit)
-    return words("two large {suits}", suits=suit)
+    return words(_TWO_MARKS.get(mark.size, _TWO_MARKS[SizeClass.LARGE]), suits=suit_plural(words, mark.suit))
 
 
 def category_name(words: Words, category: Category | int) -> str:
@@ -123,33 +121,30 @@ def hand_name(words: Words, key: Sequence[int]) -> str:
     return _named(words, category, ranks)
 
 
-def _named(words: Words, category: int, ranks: Sequence[int]) -> str:
-    def fields(i: int) -> dict[str, str]:
-        return {"rank": rank_word(words, ranks[i]), "ranks": rank_plural(words, ranks[i]),
-                "of_ranks": _of_ranks(words, ranks[i])}  # fmt: skip
+# The hands named by their highest rank alone, as {rank} ("king"), {ranks} ("kings") or, where a
+# language joins them, {of_ranks} (French "de rois"); any other category is named as a high card.
+_BY_TOP_RANK: dict[int, str] = {
+    Category.STRAIGHT_FLUSH: N_("Straight flush, {rank} high"),
+    DrawCategory.FIVE_OF_A_KIND: N_("Five of a kind, {ranks}"),
+    Category.FOUR_OF_A_KIND: N_("Four of a kind, {ranks}"),
+    Category.FLUSH: N_("Flush, {rank} high"),
+    Category.STRAIGHT: N_("Straight, {rank} high"),
+    Category.THREE_OF_A_KIND: N_("Three of a kind, {ranks}"),
+    Category.PAIR: N_("Pair of {ranks}"),
+    Category.HIGH_CARD: N_("High card, {rank}"),
+}
 
-    if category == Category.STRAIGHT_FLUSH:
-        if ranks[0] == Rank.ACE:
-            return words("Royal flush")
-        return words("Straight flush, {rank} high", **fields(0))
-    if category == DrawCategory.FIVE_OF_A_KIND:
-        return words("Five of a kind, {ranks}", **fields(0))
-    if category == Category.FOUR_OF_A_KIND:
-        return words("Four of a kind, {ranks}", **fields(0))
+
+def _named(words: Words, category: int, ranks: Sequence[int]) -> str:
+    top = {"rank": rank_word(words, ranks[0]), "ranks": rank_plural(words, ranks[0]),
+           "of_ranks": _of_ranks(words, ranks[0])}  # fmt: skip
+    if category == Category.STRAIGHT_FLUSH and ranks[0] == Rank.ACE:
+        return words("Royal flush")
     if category == Category.FULL_HOUSE:
-        second = fields(1)
-        return words("Full house, {ranks} full of {ranks2}", ranks2=second["ranks"], **fields(0))
-    if category == Category.FLUSH:
-        return words("Flush, {rank} high", **fields(0))
-    if category == Category.STRAIGHT:
-        return words("Straight, {rank} high", **fields(0))
-    if category == Category.THREE_OF_A_KIND:
-        return words("Three of a kind, {ranks}", **fields(0))
+        return words("Full house, {ranks} full of {ranks2}", ranks2=rank_plural(words, ranks[1]), **top)
     if category == Category.TWO_PAIR:
-        return words("Two pair, {ranks} and {ranks2}", ranks2=rank_plural(words, ranks[1]), **fields(0))
-    if category == Category.PAIR:
-        return words("Pair of {ranks}", **fields(0))
-    return words("High card, {rank}", **fields(0))
+        return words("Two pair, {ranks} and {ranks2}", ranks2=rank_plural(words, ranks[1]), **top)
+    return words(_BY_TOP_RANK.get(category, _BY_TOP_RANK[Category.HIGH_CARD]), **top)
 
 
 def draw_hand_name(words: Words, value: DrawValue) -> str:
@@ -182,6 +177,11 @@ def _low_name(words: Words, value: DrawValue) -> str:
     return f"{name} {spelled}".strip()
 
 
+# What a seat can still make of one rank ({ranks}, or {of_ranks} where a language joins them).
+_OF_A_KIND = {Category.FOUR_OF_A_KIND: N_("four {ranks}"), Category.THREE_OF_A_KIND: N_("three {ranks}"),
+              Category.PAIR: N_("a pair of {ranks}")}  # fmt: skip
+
+
 def target_name(words: Words, category: Category, example: Mapping[str, Any]) -> str:
     """What a seat can still make, from the lens's example of a category (``{"ranks": [...],
     "suit": "h"}``: its cards' ranks, the suit of its first): ``"a flush in hearts"``, ``"une
@@ -195,8 +195,8 @@ def target_name(words: Words, category: Category, example: Mapping[str, Any]) ->
             return words("a royal flush in {suits}", suits=suit, suit=suit_singular(words, suit_index))
         return words("a straight flush in {suits}, {rank} high", suits=suit,
                      suit=suit_singular(words, suit_index), rank=rank_word(words, top))  # fmt: skip
-    if category == Category.FOUR_OF_A_KIND:
-        return words("four {ranks}", ranks=rank_plural(words, ranks[0]), of_ranks=_of_ranks(words, ranks[0]))
+    if category in _OF_A_KIND:
+        return words(_OF_A_KIND[category], ranks=rank_plural(words, ranks[0]), of_ranks=_of_ranks(words, ranks[0]))
     if category == Category.FULL_HOUSE:
         return words("a full house, {ranks} full of {ranks2}", ranks=rank_plural(words, ranks[0]),
                      ranks2=rank_plural(words, ranks[3]))  # fmt: skip
@@ -205,13 +205,9 @@ def target_name(words: Words, category: Category, example: Mapping[str, Any]) ->
                      suit=suit_singular(words, suit_index))  # fmt: skip
     if category == Category.STRAIGHT:
         return words("a straight, {rank} high", rank=rank_word(words, _straight_top(ranks)))
-    if category == Category.THREE_OF_A_KIND:
-        return words("three {ranks}", ranks=rank_plural(words, ranks[0]), of_ranks=_of_ranks(words, ranks[0]))
     if category == Category.TWO_PAIR:
         return words("two pair, {ranks} and {ranks2}", ranks=rank_plural(words, ranks[0]),
                      ranks2=rank_plural(words, ranks[2]))  # fmt: skip
-    if category == Category.PAIR:
-        return words("a pair of {ranks}", ranks=rank_plural(words, ranks[0]), of_ranks=_of_ranks(words, ranks[0]))
     return words("a high card")
 
 
