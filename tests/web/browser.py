@@ -20,6 +20,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / ".ci-artifacts"
 """Where the browser tests leave their screenshots (CI keeps them)."""
@@ -42,6 +44,13 @@ def available() -> str | None:
     except ImportError:
         return "playwright is not installed (the test extra)"
     return None
+
+
+needs_browser = pytest.mark.skipif(
+    available() is not None and os.environ.get("CI", "").lower() != "true", reason=available() or ""
+)
+"""A browser test's mark: skipped on a developer's machine without chromium; in CI (.ci/run
+installs chromium) a missing browser fails loudly rather than hide a broken install step."""
 
 
 @contextmanager
@@ -88,6 +97,17 @@ def running_demo(data_dir: Path, *, deck: str | None = None, lay: Callable[[Any]
             yield running
         finally:
             camera.stop()
+
+
+def host_logged_in(page: Any, url: str) -> list[str]:
+    """Log ``page`` in on the host's page of the server at ``url`` (PIN :data:`HOST_PIN`); the
+    page's script errors from then on, for the test to check there were none."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url + "/admin")
+    page.fill("input[name=pin]", HOST_PIN)
+    page.click("button[type=submit]")
+    return errors
 
 
 def keep_shot(locator: Any, name: str) -> Path:

@@ -5,25 +5,18 @@ command. The layout on a phone and a TV is checked in ``test_layout.py``."""
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.web.browser import available, chromium, phone_page
+from tests.web.browser import chromium, needs_browser, phone_page
 from tests.web.helpers import DEMO_FLOP, DEMO_PREFLOP, DEMO_RIVER, DEMO_SHOWDOWN, DEMO_TURN, PIN, play
 from tocktable.steps import ChooseButton
 from web.serve import WebServer
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / ".ci-artifacts"
 
-# On a developer's machine without chromium the test is skipped; in CI (.ci/run installs chromium)
-# a missing browser must fail loudly rather than hide a broken install step.
-pytestmark = pytest.mark.skipif(
-    available() is not None and os.environ.get("CI", "").lower() != "true", reason=available() or ""
-)
+pytestmark = needs_browser
 
 
 def test_phone_follows_a_hand_to_the_showdown(app: Any, service: Any, tmp_path: Path) -> None:

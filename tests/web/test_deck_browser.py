@@ -6,22 +6,19 @@ read with its name. ``TOCKTABLE_DOCS_SHOTS=1`` also writes the screenshots in do
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.web.browser import HOST_PIN, available, chromium, keep_shot, phone_page, running_demo
+from tests.web.browser import chromium, host_logged_in, keep_shot, needs_browser, phone_page, running_demo
 from tocktable.deck_teacher import PROFILE_NAME
 from vision.enroll import DECK_ORDER
 
 DECK = "holdout-de-3"
 
-pytestmark = pytest.mark.skipif(
-    available() is not None and os.environ.get("CI", "").lower() != "true", reason=available() or ""
-)
+pytestmark = needs_browser
 
 
 @pytest.fixture
@@ -36,11 +33,7 @@ def test_a_deck_the_models_never_saw_is_taught_from_a_phone_and_read(demo: Any) 
     expect.set_options(timeout=20_000)
     with chromium() as browser:
         page = phone_page(browser)
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(demo.url + "/admin")
-        page.fill("input[name=pin]", HOST_PIN)
-        page.click("button[type=submit]")
+        errors = host_logged_in(page, demo.url)
         page.click("text=Set up the table")
         panel = page.locator("#deck-panel")
         progress = page.locator("#deck-progress")

@@ -9,7 +9,6 @@ The first tests check the checker itself, without a browser."""
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,7 +18,7 @@ import pytest
 
 from table.engine import BlindStructure
 from table.session import SessionSettings
-from tests.web.browser import PHONE, TV, available, chromium, phone_page
+from tests.web.browser import PHONE, TV, chromium, needs_browser, phone_page
 from tests.web.helpers import DEMO_FLOP, DEMO_PREFLOP, DEMO_RIVER, DEMO_SHOWDOWN, DEMO_TURN, make_app, play
 from tests.web.layout import Box, Layout, below, boxes, overlaps, sideways
 from tocktable.service import Service
@@ -31,9 +30,6 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / ".ci-artifacts"
 
 # Without chromium (a developer's machine) the browser tests are skipped, saying why; in CI
 # (.ci/run installs chromium) a missing browser fails them instead.
-needs_browser = pytest.mark.skipif(
-    available() is not None and os.environ.get("CI", "").lower() != "true", reason=available() or ""
-)
 
 # Long names on purpose: a seat box must stay its size whatever the name (24 characters at most).
 LONG_NAMES = ["Ann", "Bartholomew Fitzwilliam", "Cleo", "Maximiliana Wolkenstein", "Eve", "Finn", "Gus",

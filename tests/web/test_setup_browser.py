@@ -8,7 +8,6 @@ the screenshots in docs/."""
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,11 +15,9 @@ from typing import Any
 
 import pytest
 
-from tests.web.browser import HOST_PIN, available, chromium, keep_shot, phone_page, running_demo
+from tests.web.browser import chromium, host_logged_in, keep_shot, needs_browser, phone_page, running_demo
 
-pytestmark = pytest.mark.skipif(
-    available() is not None and os.environ.get("CI", "").lower() != "true", reason=available() or ""
-)
+pytestmark = needs_browser
 
 
 def one_card_a_seat(table: Any) -> None:
@@ -42,11 +39,7 @@ def test_the_aim_advice_follows_the_camera_moved_from_a_phone(demo: Any) -> None
     expect.set_options(timeout=20_000)
     with chromium() as browser:
         page = phone_page(browser)
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(demo.url + "/admin")
-        page.fill("input[name=pin]", HOST_PIN)
-        page.click("button[type=submit]")
+        errors = host_logged_in(page, demo.url)
         page.click("text=Set up the table")
         page.add_style_tag(content=".top { position: static; }")  # the screenshots without the page's header over them
         height = page.locator("#advice li[data-topic=height]")
@@ -195,11 +188,7 @@ def test_the_set_up_page_in_french_fits_a_phone(demo: Any) -> None:
     expect.set_options(timeout=20_000)
     with chromium() as browser:
         page = french_phone(browser)
-        errors: list[str] = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.goto(demo.url + "/admin")
-        page.fill("input[name=pin]", HOST_PIN)
-        page.click("button[type=submit]")
+        errors = host_logged_in(page, demo.url)
         page.goto(demo.url + "/admin/setup")
         expect(page.locator("#deck-panel h2")).to_have_text("3. Apprendre le jeu de cartes")
         expect(page.locator("#dry-panel h2")).to_have_text("4. Répétition")

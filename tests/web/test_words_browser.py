@@ -3,19 +3,14 @@ the lens and the dice referee read in French, and no text overflows its box."""
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import pytest
 
 from tests.web import words_shots
-from tests.web.browser import available, chromium
+from tests.web.browser import chromium, needs_browser
 
-# On a developer's machine without chromium the test is skipped; in CI (.ci/run installs chromium)
-# a missing browser must fail loudly rather than hide a broken install step.
-pytestmark = pytest.mark.skipif(
-    available() is not None and os.environ.get("CI", "").lower() != "true", reason=available() or ""
-)
+pytestmark = needs_browser
 
 
 @pytest.fixture(scope="module")
