@@ -53,3 +53,8 @@ class IllegalDealError(TocktableError, ValueError):
 
 class RulesError(TocktableError, ValueError):
     """Game rules or table settings that cannot be played (blinds, stacks, seats)."""
+
+
+def phrase_of(error: BaseException) -> Phrase:
+    """What ``error`` says, as a phrase: a tocktable error's own, else its English text."""
+    return error.phrase if isinstance(error, TocktableError) else Phrase(str(error))

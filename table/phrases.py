@@ -33,24 +33,28 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 from table.wording import listed
 
 __all__ = [
+    "NP_",
+    "N_",
     "Chips",
     "Counted",
     "Figure",
     "Listed",
-    "N_",
     "Number",
     "Phrase",
     "Seat",
     "Seats",
     "Verbatim",
     "Word",
+    "card_text",
     "given",
     "phrase_from_data",
+    "pot_name",
+    "setting",
 ]
 
 
@@ -110,11 +114,18 @@ class Number:
         return str(self.value)
 
 
+def NP_(context: str, message: str) -> str:
+    """``message`` itself, marked with its ``context`` (the same English said differently)."""
+    return message
+
+
 @dataclass(frozen=True)
 class Word:
-    """A small message of its own (marked with :func:`N_`), translated where the phrase is said."""
+    """A small message of its own (marked with :func:`N_`, or :func:`NP_` with its ``context``),
+    translated where the phrase is said."""
 
     message: str
+    context: str | None = None
 
     def english(self) -> str:
         return self.message
@@ -187,7 +198,7 @@ class Phrase:
         return {"template": self.template, "figures": {k: _figure_data(v) for k, v in self.figures.items()}}
 
 
-Figure = Union[Seat, Seats, Chips, Number, Word, Verbatim, Counted, Listed, Phrase]
+Figure = Seat | Seats | Chips | Number | Word | Verbatim | Counted | Listed | Phrase
 """Every kind of value a phrase is filled with."""
 
 
@@ -201,7 +212,7 @@ def _figure_data(figure: Figure) -> list[Any]:
     if isinstance(figure, Number):
         return ["number", figure.value]
     if isinstance(figure, Word):
-        return ["word", figure.message]
+        return ["word", figure.message, figure.context]
     if isinstance(figure, Verbatim):
         return ["verbatim", figure.text]
     if isinstance(figure, Counted):
@@ -222,7 +233,7 @@ def _figure_from(data: list[Any]) -> Figure:
     if kind == "number":
         return Number(rest[0])
     if kind == "word":
-        return Word(rest[0])
+        return Word(rest[0], rest[1] if len(rest) > 1 else None)
     if kind == "verbatim":
         return Verbatim(rest[0])
     if kind == "counted":
@@ -237,3 +248,36 @@ def _figure_from(data: list[Any]) -> Figure:
 def phrase_from_data(data: Mapping[str, Any]) -> Phrase:
     """The :class:`Phrase` of :meth:`Phrase.to_data`'s data."""
     return Phrase(str(data["template"]), {k: _figure_from(v) for k, v in dict(data.get("figures") or {}).items()})
+
+
+_SETTINGS = {
+    "small_blind": NP_("setting", "small_blind"),
+    "big_blind": NP_("setting", "big_blind"),
+    "ante": NP_("setting", "ante"),
+    "opening_bet": NP_("setting", "opening_bet"),
+    "small_bet": NP_("setting", "small_bet"),
+    "big_bet": NP_("setting", "big_bet"),
+    "raise_cap": NP_("setting", "raise_cap"),
+    "two_players": NP_("setting", "two_players"),
+    "jokers": NP_("setting", "jokers"),
+    "max_draw": NP_("setting", "max_draw"),
+}
+
+
+def setting(name: str) -> Word | Verbatim:
+    """A setting's name: in English as the configuration writes it (``small_blind``), in another
+    language in its words ("petite blinde"); an unknown name as written."""
+    found = _SETTINGS.get(name)
+    return Word(found, "setting") if found is not None else Verbatim(name)
+
+
+def card_text(items: Iterable[object]) -> Verbatim:
+    """Cards as written, space-separated (``"Ah Kd"``): the same in every language."""
+    return Verbatim(" ".join(map(str, items)))
+
+
+def pot_name(index: int) -> Phrase:
+    """``"the main pot"`` for index 0, else ``"side pot 1"``, ``"side pot 2"``..."""
+    if index == 0:
+        return Phrase(N_("the main pot"))
+    return Phrase(N_("side pot {number}"), number=Number(index))
