@@ -261,6 +261,18 @@ _SETTINGS = {
     "two_players": NP_("setting", "two_players"),
     "jokers": NP_("setting", "jokers"),
     "max_draw": NP_("setting", "max_draw"),
+    "seats": NP_("setting", "seats"),
+    "players": NP_("setting", "players"),
+    "buy_in": NP_("setting", "buy_in"),
+    "blinds": NP_("setting", "blinds"),
+    "level_minutes": NP_("setting", "level_minutes"),
+    "chip_set": NP_("setting", "chip_set"),
+    "rebuys": NP_("setting", "rebuys"),
+    "first_dealer": NP_("setting", "first_dealer"),
+    "variant": NP_("setting", "variant"),
+    "betting": NP_("setting", "betting"),
+    "wild_rank": NP_("setting", "wild_rank"),
+    "low_rule": NP_("setting", "low_rule"),
 }
 
 

@@ -290,7 +290,7 @@ class Service:
                 ticket._resolve(error=fault)
             return
         except TocktableError as exc:
-            self._note(Notice("rejected", str(exc)))
+            self._note(Notice("rejected", str(exc), phrase=exc.phrase))
             self._publish()
             if ticket is not None:
                 ticket._resolve(error=exc)
@@ -416,7 +416,7 @@ class Service:
             except StoreError:
                 raise
             except TocktableError as exc:
-                self._note(Notice("camera", f"what the camera sees cannot be applied: {exc}"))
+                self._note(Notice("camera", f"what the camera sees cannot be applied: {exc}", phrase=exc.phrase))
                 self._publish()
                 break
             seq = ack.seq
@@ -517,8 +517,7 @@ class Service:
         state["session"] = self.session_id
         fault = self._saving.fault
         faults = [Notice("storage", str(fault))] if fault is not None else []
-        state["warnings"] = [{"kind": n.kind, "message": n.message, "seat": n.seat}
-                             for n in (*faults, *self._camera_notices, *recent)]  # fmt: skip
+        state["warnings"] = [n.to_dict() for n in (*faults, *self._camera_notices, *recent)]
         state["storage_fault"] = self._saving.state()
         state["camera"] = {"ok": self._camera.ok, "message": self._camera.message}
         state["pending_bet"] = self._buttons.bet

@@ -361,7 +361,7 @@ def _build(words: _Words, text: str, *, previous: Combination | None, visible: V
                 text=given(text),
                 french=Verbatim(category.french),
                 what_faces=category.what_faces,
-                counted=Counted(category.face_count, N_("{n} face"), N_("{n} faces")),
+                counted=Counted(category.face_count, "{n} face", "{n} faces"),
                 n_faces=Number(len(faces)),
             )
         return complete(category, faces, completion=words.completion)

@@ -144,7 +144,7 @@ class Combination:
             raise AnnouncementError(
                 N_("a {french} is named by {counted}, {what_faces}; got {n_faces}: {value}"),
                 french=Verbatim(category.french),
-                counted=Counted(category.face_count, N_("{n} face"), N_("{n} faces")),
+                counted=Counted(category.face_count, "{n} face", "{n} faces"),
                 what_faces=category.what_faces,
                 n_faces=Number(len(faces)),
                 value=Verbatim(" ".join(f.letter for f in faces)) if faces else Phrase(N_("none")),

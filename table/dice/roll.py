@@ -80,7 +80,7 @@ class Roll:
                 text=given(text),
                 dice_per_roll=Number(DICE_PER_ROLL),
                 faces_allowed=Verbatim(FACES_ALLOWED),
-                counted=Counted(len(words), N_("{n} word"), N_("{n} words")),
+                counted=Counted(len(words), "{n} word", "{n} words"),
             )
         return cls.of(words)
 

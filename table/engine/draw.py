@@ -216,7 +216,7 @@ class DrawHand(Hand):
             raise IllegalDrawError(N_("seat {seat} cannot draw now: {when}"), seat=Seat.of(seat), when=when)
         if seat in self.draws:
             drew = (
-                Counted(self.draws[seat], N_("{n} card"), N_("{n} cards"))
+                Counted(self.draws[seat], "{n} card", "{n} cards")
                 if self.draws[seat]
                 else Phrase(N_("none (stood pat)"))
             )

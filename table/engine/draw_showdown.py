@@ -38,7 +38,7 @@ def check_against_shown(new: Sequence[DrawCard], *, rules: DrawRules, shown: Map
     before = [c for cards in shown.values() for c in cards]
     jokers = sum(1 for c in [*before, *new] if isinstance(c, Joker))
     if jokers > rules.jokers:
-        deck = Counted(rules.jokers, N_("{n} joker"), N_("{n} jokers")) if rules.jokers else Phrase(N_("no joker"))
+        deck = Counted(rules.jokers, "{n} joker", "{n} jokers") if rules.jokers else Phrase(N_("no joker"))
         raise IllegalDealError(
             N_("the deck has {deck}; {jokers} would be on the table"), deck=deck, jokers=Number(jokers)
         )
