@@ -70,8 +70,8 @@ class Roll:
         stripped = text.strip()
         if _COMPACT.fullmatch(stripped):
             return cls.of(stripped)
-        words = [w for w in re.split(r"[\s,;]+", stripped) if w]
-        if len(words) != DICE_PER_ROLL:
+        parts = [w for w in re.split(r"[\s,;]+", stripped) if w]
+        if len(parts) != DICE_PER_ROLL:
             raise RollError(
                 N_(
                     "cannot read {text} as a roll: expected {dice_per_roll} faces among {faces_allowed}, e.g. 'N N D "
@@ -80,9 +80,9 @@ class Roll:
                 text=given(text),
                 dice_per_roll=Number(DICE_PER_ROLL),
                 faces_allowed=Verbatim(FACES_ALLOWED),
-                counted=Counted(len(words), "{n} word", "{n} words"),
+                counted=Counted(len(parts), "{n} word", "{n} words"),
             )
-        return cls.of(words)
+        return cls.of(parts)
 
     @classmethod
     def all(cls) -> Iterator[Roll]:

@@ -50,8 +50,8 @@ class Hand(HandBetting):
             raise IllegalDealError(N_("the board is complete: no more board cards"))
         if not self._awaiting_board:
             raise IllegalDealError(
-                N_("cannot turn board cards while betting is open on the {lower}: seat {seat} to act"),
-                lower=self.street.word(),
+                N_("cannot turn board cards while betting is open on {street}: seat {seat} to act"),
+                street=self.street.word(),
                 seat=Seat.of(self.to_act),
             )
         next_size = Street(self.street + 1).board_size - len(self.board)
@@ -62,10 +62,10 @@ class Hand(HandBetting):
             street = Street(self.street + 1).word()
             if allowed == {1}:
                 raise IllegalDealError(
-                    N_("the {street} takes {want} card, not {n_new}"), street=street, want=want, n_new=Number(len(new))
+                    N_("{street} takes {want} card, not {n_new}"), street=street, want=want, n_new=Number(len(new))
                 )
             raise IllegalDealError(
-                N_("the {street} takes {want} cards, not {n_new}"), street=street, want=want, n_new=Number(len(new))
+                N_("{street} takes {want} cards, not {n_new}"), street=street, want=want, n_new=Number(len(new))
             )
         self._check_new_cards(new)
         first = len(self.board)
@@ -154,7 +154,7 @@ class Hand(HandBetting):
         if self.to_act is not None:
             return Phrase(
                 N_(
-                    "betting is open on the {street} (seat {seat} to act); hands are turned face up at the showdown, "
+                    "betting is open on {street} (seat {seat} to act); hands are turned face up at the showdown, "
                     "or at an all-in once betting is closed"
                 ),
                 street=self.street.word(),

@@ -25,11 +25,11 @@ class Street(IntEnum):
         return (0, 3, 4, 5, 5)[self]
 
     def word(self) -> Word:
-        """The street's name, for a phrase ("the flop")."""
+        """The street with its article, for a phrase ("the flop")."""
         return Word(_STREETS[self])
 
 
-_STREETS = (N_("preflop"), N_("flop"), N_("turn"), N_("river"), N_("showdown"))
+_STREETS = (N_("the preflop"), N_("the flop"), N_("the turn"), N_("the river"), N_("the showdown"))
 
 
 class ActionKind(Enum):
