@@ -160,17 +160,19 @@ class Counted:
 
 @dataclass(frozen=True)
 class Listed:
-    """Figures as a list: ``"a, b and c"`` (``last="or"``: ``"a, b or c"``)."""
+    """Figures as a list: ``"a, b and c"`` (``last="or"``: ``"a, b or c"``; ``last=","``: ``"a, b, c"``,
+    a plain enumeration, the same in every language)."""
 
     items: tuple[Figure, ...]
-    last: Literal["and", "or"] = "and"
+    last: Literal["and", "or", ","] = "and"
 
-    def __init__(self, items: Iterable[Figure], last: Literal["and", "or"] = "and") -> None:
+    def __init__(self, items: Iterable[Figure], last: Literal["and", "or", ","] = "and") -> None:
         object.__setattr__(self, "items", tuple(items))
         object.__setattr__(self, "last", last)
 
     def english(self) -> str:
-        return listed([item.english() for item in self.items], self.last)
+        said = [item.english() for item in self.items]
+        return ", ".join(said) if self.last == "," else listed(said, self.last)
 
 
 @dataclass(frozen=True)

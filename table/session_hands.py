@@ -15,7 +15,7 @@ from table.cards import Card, parse_cards
 from table.draw import parse_draw_cards
 from table.engine import ActionKind, BlindLevel, Hand
 from table.engine.draw import DrawHand
-from table.errors import TocktableError
+from table.errors import TocktableError, phrase_of
 from table.history import to_phh
 from table.phrases import N_, Number, Seat, Verbatim, Word, given
 from table.session_draw import DRAW_VARIANTS, MAX_PLAYERS, MIN_PLAYERS, draw_phh
@@ -182,7 +182,7 @@ class HandPlay:
             try:
                 mark = Mark.parse(mark)
             except TocktableError as exc:
-                raise SessionError(str(exc)) from None
+                raise SessionError(phrase_of(exc)) from None
         hand.mark(seat, index, mark)
         return mark
 

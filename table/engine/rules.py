@@ -93,7 +93,7 @@ def action_word(kind: ActionKind) -> Word:
 
 def allowed_actions(options: Iterable[LegalAction]) -> Listed:
     """Each legal action in words, as a list."""
-    return Listed([option.phrase() for option in options])
+    return Listed([option.phrase() for option in options], ",")
 
 
 BETTING = ("no-limit", "fixed-limit")

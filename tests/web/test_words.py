@@ -32,7 +32,7 @@ CONFIG = ROOT / "web" / "translations" / "babel.cfg"
 OTHER = [code for code in languages() if code != "en"]
 PYTHON_WITH_MESSAGES = sorted(
     [*(ROOT / "web").rglob("*.py"), *(ROOT / "table").rglob("*.py"), ROOT / "hardware" / "aim.py",
-     ROOT / "tocktable" / "service.py"]
+     ROOT / "tocktable" / "service.py", ROOT / "tocktable" / "game.py"]
 )  # fmt: skip
 """The Python the catalogs are extracted from (web/translations/babel.cfg says the same)."""
 EN, FR = words_for("en"), words_for("fr")

@@ -68,6 +68,8 @@ def say_figure(words: Words, figure: Figure) -> str:
 
 def _join(words: Words, items: list[str], last: str) -> str:
     """``"a, b and c"`` in ``words``' language (English as the rest of the project writes it)."""
+    if last == ",":
+        return ", ".join(items)
     if words.language == SOURCE_LANGUAGE or len(items) <= 1:
         return listed(items, last)
     return format_list(items, style="or" if last == "or" else "standard", locale=words.language)
