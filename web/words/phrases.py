@@ -8,6 +8,7 @@ language's "and"/"or" - and the template is translated and filled with them. Not
 pasted into another language, except what every language writes the same (cards, names, the dice
 announcements, what someone typed).
 
+>>> from table.engine.rules import ActionKind, action_word
 >>> from table.phrases import N_, Chips, Phrase, Seat
 >>> from web.words import words_for
 >>> phrase = Phrase(N_("seat {seat} cannot {action} to {amount}: {describe}"), seat=Seat(2),
@@ -17,7 +18,7 @@ announcements, what someone typed).
 >>> say(words_for("en"), phrase)
 'seat 3 cannot raise to 1,500: raise to 40..1,200'
 >>> say(words_for("fr"), phrase)
-'le siège 3 ne peut pas relancer à 1\\u202f500\\u00a0: relancer à 40..1\\u202f200'
+'le siège 3 ne peut pas relancer à 1\\u202f500\\xa0: relancer de 40 à 1\\u202f200'
 """
 
 from __future__ import annotations
