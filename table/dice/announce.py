@@ -229,14 +229,14 @@ def _read_words(text: str, *, previous: Combination | None, visible: Visible | N
     if unknown:
         raise AnnouncementError(
             N_(
-                "cannot read {text}: unknown {what}; an announcement is a combination (Salade/Un, Paire, Double "
+                "cannot read {text}: {what}; an announcement is a combination (Salade/Un, Paire, Double "
                 "Paire, Brelan, Full, Carré, Poker) with faces (Noir, Rouge, Valet, Dame, Roi, As), Min/Max, or "
                 "Supérieur, Petit Full, Grand Full"
             ),
             suggestions=_typo_suggestions(tokens, previous=previous, visible=visible) or _closest_labels(text),
             text=given(text),
             what=Phrase(
-                N_("word {join}") if len(unknown) == 1 else N_("words {join}"),
+                N_("unknown word {join}") if len(unknown) == 1 else N_("unknown words {join}"),
                 join=Verbatim(", ".join(repr(u) for u in unknown)),
             ),
         )
