@@ -16,7 +16,7 @@ from typing import Any
 from table.chips import CHIP_SETS
 from table.engine import BlindLevel, BlindStructure
 from table.errors import TocktableError, phrase_of
-from table.phrases import N_, Listed, Number, Phrase, Verbatim, given, setting
+from table.phrases import N_, Number, Phrase, Verbatim, given, setting
 from table.session import FIRST_DEALERS, DrawOptions, SessionSettings
 from web.names import PlayerNameError, check_name
 
@@ -62,7 +62,7 @@ def _choice(data: Mapping[str, Any], key: str, allowed: tuple[str, ...], default
         raise GameFormError(
             N_("{key} must be one of {join}, got {value}"),
             key=setting(key),
-            join=Listed([given(a) for a in allowed], "or"),
+            join=Verbatim(", ".join(allowed)),
             value=given(value),
         )
     return str(value)
