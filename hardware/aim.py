@@ -29,6 +29,10 @@ cards face up across the table (one in front of every seat and some in the middl
   channels and under ``INK`` of it is print (darker than 0.6 of its brightest, or coloured): a white face
   exposed to full white keeps its print and is not counted; one under a lamp's reflection loses it.
 - **Framing**: a card cut by the picture's edge means the table is not all in view.
+
+Each piece of advice carries its words as a value (:mod:`table.phrases`): an English template and
+its figures (centimetres, pixels, degrees, counts), so the set-up page says it in the phone's
+language with the language's digits; :attr:`Advice.text` is the English sentence.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from hardware.mounting import CAMERA_MODULE_3, CARD_MM, Lens
+from table.phrases import N_, NP_, Figure, Number, Phrase, Verbatim, Word
 
 BEST_CARD_PX = (110.0, 215.0)
 """Card heights in pixels the reader reads best (models/README.md)."""
@@ -68,16 +73,23 @@ TILT_SPREAD = 0.25
 
 @dataclass(frozen=True)
 class Advice:
-    """One thing to check: ``ok`` or not, the figure measured, and what to do in plain words."""
+    """One thing to check: ``ok`` or not, the figure measured, and what to do (``phrase``: a
+    template and its figures, said in each phone's language; :attr:`text` is the English)."""
 
     topic: str
     """``"cards"``, ``"height"``, ``"tilt"``, ``"focus"``, ``"glare"`` or ``"framing"``."""
     ok: bool
     value: float | None
-    text: str
+    phrase: Phrase
+
+    @property
+    def text(self) -> str:
+        """What to do, in English."""
+        return self.phrase.english()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"topic": self.topic, "ok": self.ok, "value": self.value, "text": self.text}
+        return {"topic": self.topic, "ok": self.ok, "value": self.value, "text": self.text,
+                "phrase": self.phrase.to_data()}  # fmt: skip
 
 
 def card_heights(outlines: Sequence[Any]) -> np.ndarray:
@@ -116,6 +128,11 @@ class Tilt:
         if abs(self.across) >= abs(self.sideways):
             return "top" if self.across > 0 else "bottom"
         return "left" if self.sideways > 0 else "right"
+
+    @property
+    def side_word(self) -> Word:
+        """:attr:`bigger_toward` as a word of its own, for a phrase."""
+        return Word(_SIDES[self.bigger_toward], "picture")
 
 
 def camera_tilt(outlines: Sequence[Any], width: int, height: int, lens: Lens = CAMERA_MODULE_3) -> Tilt | None:
@@ -156,19 +173,26 @@ def camera_tilt(outlines: Sequence[Any], width: int, height: int, lens: Lens = C
                 int(keep.sum()))  # fmt: skip
 
 
+_SIDES = {"top": NP_("picture", "top"), "bottom": NP_("picture", "bottom"), "left": NP_("picture", "left"),
+          "right": NP_("picture", "right")}  # fmt: skip
+
+
 def _tilt_advice(tilt: Tilt | None) -> Advice:
     if tilt is None:
-        return Advice("tilt", True, None, f"Tilt not measured: it needs {TILT_CARDS} or more cards wholly in view, "
-                      "spread across the table.")  # fmt: skip
-    measured = f"measured on the sizes of {tilt.cards} cards"
+        return Advice("tilt", True, None, Phrase(N_("Tilt not measured: it needs {n} or more cards wholly in view, "
+                                                    "spread across the table."), n=Number(TILT_CARDS)))  # fmt: skip
+    degrees, cards = Number(round(tilt.degrees)), Number(tilt.cards)
     if tilt.degrees <= TILT_OK:
-        return Advice("tilt", True, tilt.degrees, f"The camera looks straight down (tilt {tilt.degrees:.0f}°, up to "
-                      f"{TILT_OK:.0f}° is fine; {measured}).")  # fmt: skip
+        return Advice("tilt", True, tilt.degrees,
+                      Phrase(N_("The camera looks straight down (tilt {degrees}°, up to {ok}° is fine; measured on "
+                                "the sizes of {cards} cards)."), degrees=degrees, ok=Number(round(TILT_OK)),
+                             cards=cards))  # fmt: skip
     by = max(5, round(tilt.degrees / 5) * 5)
     return Advice("tilt", False, tilt.degrees,
-                  f"Tilt the camera back toward straight down by about {by}°: the cards look bigger toward the "
-                  f"{tilt.bigger_toward} of the picture, the side of the table nearer the camera (tilted "
-                  f"{tilt.degrees:.0f}°, {measured}).")  # fmt: skip
+                  Phrase(N_("Tilt the camera back toward straight down by about {by}°: the cards look bigger toward "
+                            "the {side} of the picture, the side of the table nearer the camera (tilted {degrees}°, "
+                            "measured on the sizes of {cards} cards)."),
+                         by=Number(by), side=tilt.side_word, degrees=degrees, cards=cards))  # fmt: skip
 
 
 def _inner_mask(shape: tuple[int, int], quad: np.ndarray, keep: float = 0.8) -> np.ndarray:
@@ -196,16 +220,30 @@ def _height_advice(px: float, width: int, lens: Lens) -> Advice:
     height = camera_height(px, width, lens)
     target = math.sqrt(low * high)
     move = height * px / target - height  # metres up (+) or down (-) to bring cards to the middle
-    reads = f"cards are {px:.0f} px tall; the reader reads best at {low:.0f}-{high:.0f} px"
-    where = f"the camera is about {height * 100:.0f} cm above the felt ({lens.name})"
+    figures: dict[str, Figure] = {
+        "px": Number(round(px)),
+        "low": Number(round(low)),
+        "high": Number(round(high)),
+        "cm": Number(round(height * 100)),
+        "lens": Verbatim(lens.name),
+        "move": Number(_rounded_cm(move)),
+    }
+    if px < SMALL_CARD_PX:
+        return Advice("height", False, round(px, 1), Phrase(
+            N_("Lower the camera by about {move} cm: cards are {px} px tall; the reader reads best at {low}-{high} px "
+               "(under {small} px most cards stay unsure); the camera is about {cm} cm above the felt ({lens})."),
+            figures, small=Number(round(SMALL_CARD_PX))))  # fmt: skip
     if px < low:
-        extra = f" (under {SMALL_CARD_PX:.0f} px most cards stay unsure)" if px < SMALL_CARD_PX else ""
-        return Advice("height", False, round(px, 1),
-                      f"Lower the camera by about {_rounded_cm(move)} cm: {reads}{extra}; {where}.")  # fmt: skip
+        return Advice("height", False, round(px, 1), Phrase(
+            N_("Lower the camera by about {move} cm: cards are {px} px tall; the reader reads best at {low}-{high} "
+               "px; the camera is about {cm} cm above the felt ({lens})."), figures))  # fmt: skip
     if px > high:
-        return Advice("height", False, round(px, 1),
-                      f"Raise the camera by about {_rounded_cm(move)} cm: {reads}; {where}.")  # fmt: skip
-    return Advice("height", True, round(px, 1), f"Height is right: {reads}; {where}.")
+        return Advice("height", False, round(px, 1), Phrase(
+            N_("Raise the camera by about {move} cm: cards are {px} px tall; the reader reads best at {low}-{high} "
+               "px; the camera is about {cm} cm above the felt ({lens})."), figures))  # fmt: skip
+    return Advice("height", True, round(px, 1), Phrase(
+        N_("Height is right: cards are {px} px tall; the reader reads best at {low}-{high} px; the camera is about "
+           "{cm} cm above the felt ({lens})."), {k: v for k, v in figures.items() if k != "move"}))  # fmt: skip
 
 
 def aim_advice(image: np.ndarray, outlines: Sequence[Any], *, lens: Lens = CAMERA_MODULE_3) -> list[Advice]:
@@ -219,12 +257,17 @@ def aim_advice(image: np.ndarray, outlines: Sequence[Any], *, lens: Lens = CAMER
     found = [np.asarray(q, np.float64).reshape(4, 2) for q in outlines]
     quads = [q for q in found if card_heights([q])[0] <= TOO_TALL * h]
     if not quads:
-        big = (f" (a shape {card_heights(found).max() / h:.0%} of the picture tall was not taken for a card: from "
-               "far above, the whole table can look like one card; lower the camera)") if found else ""  # fmt: skip
-        return [Advice("cards", False, 0.0,
-                       "No card is seen: lay a few cards face up across the table (one in front of each seat, "
-                       f"some in the middle) and keep hands out of the picture{big}.")]  # fmt: skip
-    advice = [Advice("cards", True, float(len(quads)), f"{len(quads)} cards seen.")]
+        if found:
+            share = Number(round(100 * card_heights(found).max() / h))
+            return [Advice("cards", False, 0.0, Phrase(
+                N_("No card is seen: lay a few cards face up across the table (one in front of each seat, some in the "
+                   "middle) and keep hands out of the picture (a shape {share}% of the picture tall was not taken "
+                   "for a card: from far above, the whole table can look like one card; lower the camera)."),
+                share=share))]  # fmt: skip
+        return [Advice("cards", False, 0.0, Phrase(
+            N_("No card is seen: lay a few cards face up across the table (one in front of each seat, some in the "
+               "middle) and keep hands out of the picture.")))]  # fmt: skip
+    advice = [Advice("cards", True, float(len(quads)), Phrase(N_("{n} cards seen."), n=Number(len(quads))))]
     whole = [q for q in quads if not _cut(q, w, h)]
     heights = card_heights(whole or quads)
     advice.append(_height_advice(float(np.percentile(heights, 25)), w, lens))
@@ -246,23 +289,27 @@ def aim_advice(image: np.ndarray, outlines: Sequence[Any], *, lens: Lens = CAMER
         washed += bool(clipped[inside].mean() > WASHED_OUT and ink < INK)
     sharp = float(np.median(sharpness)) if sharpness else 0.0
     if sharp >= SHARP_ENOUGH:
-        advice.append(Advice("focus", True, round(sharp, 1), f"Focus is sharp (sharpness {sharp:.0f}; "
-                             f"{SHARP_ENOUGH:.0f} or more reads well)."))  # fmt: skip
+        advice.append(Advice("focus", True, round(sharp, 1), Phrase(
+            N_("Focus is sharp (sharpness {sharp}; {enough} or more reads well)."),
+            sharp=Number(round(sharp)), enough=Number(round(SHARP_ENOUGH)))))  # fmt: skip
     else:
-        advice.append(Advice("focus", False, round(sharp, 1),
-                             f"Focus the lens (or wipe it): the cards are blurred (sharpness {sharp:.0f}, "
-                             f"{SHARP_ENOUGH:.0f} or more reads well)."))  # fmt: skip
+        advice.append(Advice("focus", False, round(sharp, 1), Phrase(
+            N_("Focus the lens (or wipe it): the cards are blurred (sharpness {sharp}, {enough} or more reads well)."),
+            sharp=Number(round(sharp)), enough=Number(round(SHARP_ENOUGH)))))  # fmt: skip
     if washed:
-        advice.append(Advice("glare", False, float(washed),
-                             f"{washed} of {len(quads)} cards are washed out by glare (over {WASHED_OUT:.0%} of "
-                             "the card at full white): move the lamp or tilt it away, or lower the exposure."))
+        advice.append(Advice("glare", False, float(washed), Phrase(
+            N_("{washed} of {n} cards are washed out by glare (over {share}% of the card at full white): move the "
+               "lamp or tilt it away, or lower the exposure."),
+            washed=Number(washed), n=Number(len(quads)), share=Number(round(100 * WASHED_OUT)))))  # fmt: skip
     else:
-        advice.append(Advice("glare", True, 0.0, "No card is washed out by glare."))
+        advice.append(Advice("glare", True, 0.0, Phrase(N_("No card is washed out by glare."))))
     cut = sum(_cut(q, w, h) for q in quads)
     if cut:
-        advice.append(Advice("framing", False, float(cut),
-                             f"{cut} card{'s are' if cut > 1 else ' is'} cut by the picture's edge: the table is "
-                             "not all in view; raise the camera or centre it over the table."))  # fmt: skip
+        advice.append(Advice("framing", False, float(cut), Phrase(
+            N_("{n} card is cut by the picture's edge: the table is not all in view; raise the camera or centre it "
+               "over the table.") if cut == 1 else
+            N_("{n} cards are cut by the picture's edge: the table is not all in view; raise the camera or centre "
+               "it over the table."), n=Number(cut))))  # fmt: skip
     else:
-        advice.append(Advice("framing", True, 0.0, "Every card seen lies wholly inside the picture."))
+        advice.append(Advice("framing", True, 0.0, Phrase(N_("Every card seen lies wholly inside the picture."))))
     return advice

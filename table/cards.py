@@ -22,6 +22,7 @@ from enum import IntEnum
 from typing import ClassVar
 
 from table.errors import CardParseError, DeckEmptyError, InvalidCardsError
+from table.phrases import N_, Number, Phrase, Verbatim, given
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"
@@ -101,7 +102,7 @@ _SUIT_ALIASES: dict[str, Suit] = {c: Suit(i) for i, c in enumerate(SUIT_CHARS)}
 _SUIT_ALIASES.update({"♣": Suit.CLUBS, "♦": Suit.DIAMONDS, "♥": Suit.HEARTS, "♠": Suit.SPADES})
 _SUIT_ALIASES.update({"♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES})
 
-_ALLOWED = (
+_ALLOWED = N_(
     "a rank (2-9, T or 10, J, Q, K, A; French V=valet/jack, D=dame/queen, R=roi/king) "
     "followed by a suit (c, d, h, s or ♣ ♦ ♥ ♠), e.g. 'Ah', '10h', 'Dd'"
 )
@@ -127,24 +128,42 @@ class Card:
     def from_id(cls, card_id: int) -> Card:
         """The card with integer id ``card_id`` (0..51)."""
         if isinstance(card_id, bool) or not isinstance(card_id, int) or not 0 <= card_id <= 51:
-            raise InvalidCardsError(f"card id {card_id!r} is out of range: ids are integers 0..51")
+            raise InvalidCardsError(
+                N_("card id {card_id} is out of range: ids are integers 0..51"), card_id=given(card_id)
+            )
         return _ALL_CARDS[card_id]
 
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read one card from text such as ``"Ah"``, ``"10h"``, ``"td"``, ``"Q♠"`` or ``"Rs"``."""
         if not isinstance(text, str):
-            raise CardParseError(f"a card must be given as text, got {type(text).__name__}: allowed is {_ALLOWED}")
+            raise CardParseError(
+                N_("a card must be given as text, got {name}: allowed is {allowed}"),
+                name=Verbatim(type(text).__name__),
+                allowed=Phrase(_ALLOWED),
+            )
         token = text.strip()
         if len(token) < 2:
-            raise CardParseError(f"cannot read card {text!r}: expected {_ALLOWED}")
+            raise CardParseError(
+                N_("cannot read card {text}: expected {allowed}"), text=given(text), allowed=Phrase(_ALLOWED)
+            )
         rank_text, suit_text = token[:-1].upper(), token[-1].lower()
         rank = _RANK_ALIASES.get(rank_text)
         suit = _SUIT_ALIASES.get(suit_text)
         if rank is None or suit is None:
-            what = "rank" if rank is None else "suit"
-            bad = token[:-1] if rank is None else token[-1]
-            raise CardParseError(f"cannot read card {text!r}: unknown {what} {bad!r}; expected {_ALLOWED}")
+            if rank is None:
+                raise CardParseError(
+                    N_("cannot read card {text}: unknown rank {bad}; expected {allowed}"),
+                    text=given(text),
+                    bad=given(token[:-1]),
+                    allowed=Phrase(_ALLOWED),
+                )
+            raise CardParseError(
+                N_("cannot read card {text}: unknown suit {bad}; expected {allowed}"),
+                text=given(text),
+                bad=given(token[-1]),
+                allowed=Phrase(_ALLOWED),
+            )
         return _ALL_CARDS[int(rank) * 4 + int(suit)]
 
     def __str__(self) -> str:
@@ -181,7 +200,9 @@ class Joker:
     def parse(cls, text: str) -> Joker:
         """The joker from ``"Jk"``, ``"joker"``, French ``"Fou"`` or ``"🃏"``."""
         if not isinstance(text, str) or text.strip().lower() not in cls.TEXTS:
-            raise CardParseError(f"cannot read {text!r} as a joker: write 'Jk', 'joker', 'Fou' or '🃏'")
+            raise CardParseError(
+                N_("cannot read {text} as a joker: write 'Jk', 'joker', 'Fou' or '🃏'"), text=given(text)
+            )
         return JOKER
 
     def __str__(self) -> str:
@@ -234,7 +255,9 @@ def ensure_distinct(cards: Iterable[Card]) -> None:
             repeated.append(str(card))
         seen.add(card)
     if repeated:
-        raise InvalidCardsError(f"duplicate cards {' '.join(repeated)}: a deck holds each card once")
+        raise InvalidCardsError(
+            N_("duplicate cards {cards}: a deck holds each card once"), cards=Verbatim(" ".join(repeated))
+        )
 
 
 def format_cards(cards: Iterable[Card]) -> str:
@@ -269,9 +292,13 @@ class Deck:
     def draw(self, count: int = 1) -> list[Card]:
         """Take ``count`` cards from the top."""
         if count < 0:
-            raise InvalidCardsError(f"cannot draw {count} cards: the count must be 0 or more")
+            raise InvalidCardsError(N_("cannot draw {count} cards: the count must be 0 or more"), count=Number(count))
         if count > len(self._cards):
-            raise DeckEmptyError(f"cannot draw {count} cards: only {len(self._cards)} left in the deck")
+            raise DeckEmptyError(
+                N_("cannot draw {count} cards: only {n_cards} left in the deck"),
+                count=Number(count),
+                n_cards=Number(len(self._cards)),
+            )
         taken, self._cards = self._cards[:count], self._cards[count:]
         return taken
 
@@ -280,6 +307,6 @@ class Deck:
         wanted = list(cards)
         missing = [str(c) for c in wanted if c not in self._cards]
         if missing:
-            raise DeckEmptyError(f"cards {' '.join(missing)} are not in the deck")
+            raise DeckEmptyError(N_("cards {cards} are not in the deck"), cards=Verbatim(" ".join(missing)))
         gone = set(wanted)
         self._cards = [c for c in self._cards if c not in gone]

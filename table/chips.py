@@ -19,11 +19,17 @@ from math import gcd
 from typing import Any
 
 from table.errors import RulesError
+from table.phrases import N_, Chips, Number, Phrase, Verbatim, given
 
 
-def _whole(value: object, what: str, *, minimum: int) -> int:
+def _whole(value: object, what: Phrase, *, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise RulesError(f"{what} must be a whole number, {minimum} or more, got {value!r}")
+        raise RulesError(
+            N_("{what} must be a whole number, {minimum} or more, got {value}"),
+            what=what,
+            minimum=Number(minimum),
+            value=given(value),
+        )
     return value
 
 
@@ -38,8 +44,8 @@ class Chip:
     count: int
 
     def __post_init__(self) -> None:
-        _whole(self.value, "a chip's value", minimum=1)
-        _whole(self.count, f"the number of {self.value} chips", minimum=0)
+        _whole(self.value, Phrase(N_("a chip's value")), minimum=1)
+        _whole(self.count, Phrase(N_("the number of {value} chips"), value=Chips(self.value)), minimum=0)
 
 
 @dataclass(frozen=True)
@@ -61,7 +67,11 @@ class ChipSet:
     def __post_init__(self) -> None:
         values = [c.value for c in self.chips]
         if not values or len(set(values)) != len(values):
-            raise RulesError(f"chip set {self.name!r} needs distinct denominations, got {values}")
+            raise RulesError(
+                N_("chip set {name} needs distinct denominations, got {values}"),
+                name=given(self.name),
+                values=given(values),
+            )
 
     @property
     def values(self) -> list[int]:
@@ -77,21 +87,31 @@ class ChipSet:
         for chip in self.chips:
             if chip.value == value:
                 return chip
-        raise RulesError(f"the {self.name} set has no {value} chip: it has {self.values}")
+        raise RulesError(
+            N_("the {name} set has no {value} chip: it has {values}"),
+            name=Verbatim(self.name),
+            value=Chips(value),
+            values=given(self.values),
+        )
 
     def break_amount(self, amount: int, *, available: Mapping[int, int] | None = None) -> dict[int, int]:
         """The fewest chips that make ``amount``, as ``{value: count}`` largest first.
         ``available`` limits each denomination (default: as many as needed). Raises
         :class:`RulesError` if the amount cannot be made."""
-        _whole(amount, "an amount of chips", minimum=0)
+        _whole(amount, Phrase(N_("an amount of chips")), minimum=0)
         values = self.values
         if available is not None:
             for value, count in available.items():
                 self.chip(value)
-                _whole(count, f"the number of {value} chips available", minimum=0)
+                _whole(count, Phrase(N_("the number of {value} chips available"), value=Chips(value)), minimum=0)
             limits = {v: available.get(v, 0) for v in values}
             if sum(v * n for v, n in limits.items()) < amount:
-                raise RulesError(f"{amount} is more than the {self.name} chips available: {limits}")
+                raise RulesError(
+                    N_("{amount} is more than the {name} chips available: {limits}"),
+                    amount=Chips(amount),
+                    name=Verbatim(self.name),
+                    limits=given(limits),
+                )
             counts = _fewest(amount, limits)
         else:
             # With unlimited chips, fewer than top/gcd(d, top) chips of a smaller value d are ever
@@ -104,14 +124,19 @@ class ChipSet:
             if counts is not None:
                 counts[top] = counts.get(top, 0) + bulk
         if counts is None:
-            raise RulesError(f"{amount} cannot be made from the {self.name} chips ({values})")
+            raise RulesError(
+                N_("{amount} cannot be made from the {name} chips ({values})"),
+                amount=Chips(amount),
+                name=Verbatim(self.name),
+                values=given(values),
+            )
         return {v: counts[v] for v in values if counts.get(v)}
 
     def split_evenly(self, players: int) -> Share:
         """Share the whole set between ``players`` (the seed: "le nombre total de jetons peut
         être réparti de façon équitable"): the same chips for each, the rest stays in the box."""
         if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 10:
-            raise RulesError(f"share a set between 1 and 10 players, not {players!r}")
+            raise RulesError(N_("share a set between 1 and 10 players, not {players}"), players=given(players))
         per = {c.value: c.count // players for c in self.chips}
         left = {c.value: c.count - per[c.value] * players for c in self.chips}
         return Share(per, sum(v * n for v, n in per.items()), {v: n for v, n in left.items() if n})
@@ -202,15 +227,19 @@ def custom_chip_set(name: str, chips: Mapping[int, int], colours: Mapping[int, s
     """A set of your own: ``{value: count}`` with optional colour names (drawn from a fixed
     palette, smallest value first)."""
     if not isinstance(name, str) or not name.strip():
-        raise RulesError(f"a chip set needs a name, got {name!r}")
+        raise RulesError(N_("a chip set needs a name, got {name}"), name=given(name))
     if not isinstance(chips, Mapping) or not chips:
-        raise RulesError("a chip set needs at least one denomination: {value: count}")
+        raise RulesError(N_("a chip set needs at least one denomination: {value: count}"))
     for value, count in chips.items():
-        _whole(value, "a chip's value", minimum=1)
-        _whole(count, f"the number of {value} chips", minimum=0)
+        _whole(value, Phrase(N_("a chip's value")), minimum=1)
+        _whole(count, Phrase(N_("the number of {value} chips"), value=Chips(value)), minimum=0)
     unknown = sorted(set(colours or {}) - set(chips))
     if unknown:
-        raise RulesError(f"colours given for values {unknown} that the set does not have ({sorted(chips)})")
+        raise RulesError(
+            N_("colours given for values {unknown} that the set does not have ({sorted})"),
+            unknown=given(unknown),
+            sorted=given(sorted(chips)),
+        )
     ordered = sorted(chips.items())
     return ChipSet(
         name.strip(),

@@ -34,6 +34,7 @@ from table.cards import JOKER, JOKER_ID, RANK_CHARS, Card, Joker, Rank
 from table.draw_tables import LowRule, TableKind, WildTies
 from table.errors import CardParseError, InvalidCardsError, RulesError
 from table.evaluate import describe_ranks
+from table.phrases import N_, Number, Verbatim, Word, given
 
 __all__ = [
     "DrawCard",
@@ -192,7 +193,9 @@ def _as_draw_card(item: object) -> DrawCard:
         return JOKER if item.strip().lower() in Joker.TEXTS else Card.parse(item)
     if isinstance(item, int | np.integer) and not isinstance(item, bool):
         return JOKER if int(item) == JOKER_ID else Card.from_id(int(item))
-    raise CardParseError(f"cannot read {item!r}: give Card objects, Card.JOKER, ids 0..52 (52 = joker) or texts")
+    raise CardParseError(
+        N_("cannot read {item}: give Card objects, Card.JOKER, ids 0..52 (52 = joker) or texts"), item=given(item)
+    )
 
 
 def _ensure_distinct_naturals(cards: Iterable[DrawCard]) -> None:
@@ -205,7 +208,8 @@ def _ensure_distinct_naturals(cards: Iterable[DrawCard]) -> None:
             seen.add(card)
     if repeated:
         raise InvalidCardsError(
-            f"duplicate cards {' '.join(repeated)}: a deck holds each card once (only jokers may repeat)"
+            N_("duplicate cards {cards}: a deck holds each card once (only jokers may repeat)"),
+            cards=Verbatim(" ".join(repeated)),
         )
 
 
@@ -217,15 +221,21 @@ def parse_wild_rank(wild_rank: WildRank) -> Rank | None:
         return wild_rank
     if isinstance(wild_rank, int):
         raise RulesError(
-            f"wild_rank {wild_rank!r}: a bare number is ambiguous (rank index or face value?); "
-            "give a Rank such as Rank.THREE, or text such as '3', 'T' or '10'"
+            N_(
+                "wild_rank {wild_rank}: a bare number is ambiguous (rank index or face value?); give a Rank such as "
+                "Rank.THREE, or text such as '3', 'T' or '10'"
+            ),
+            wild_rank=given(wild_rank),
         )
     if isinstance(wild_rank, str):
         try:
             return Card.parse(wild_rank.strip() + "c").rank
         except CardParseError:
             pass
-    raise RulesError(f"wild_rank {wild_rank!r} is not a rank: give a Rank, or text such as '3', 'T' or '10', or None")
+    raise RulesError(
+        N_("wild_rank {wild_rank} is not a rank: give a Rank, or text such as '3', 'T' or '10', or None"),
+        wild_rank=given(wild_rank),
+    )
 
 
 def _hand(cards: Cards) -> tuple[DrawCard, ...]:
@@ -237,10 +247,12 @@ def _hand(cards: Cards) -> tuple[DrawCard, ...]:
     if len(set(naturals)) != len(naturals):
         _ensure_distinct_naturals(hand)
     if len(hand) != 5:
-        raise InvalidCardsError(f"a draw hand has exactly 5 cards, got {len(hand)}")
+        raise InvalidCardsError(N_("a draw hand has exactly 5 cards, got {n_hand}"), n_hand=Number(len(hand)))
     if 5 - len(naturals) > MAX_JOKERS:
         raise InvalidCardsError(
-            f"a hand holds at most {MAX_JOKERS} jokers (a deck has one or two), got {5 - len(naturals)}"
+            N_("a hand holds at most {max_jokers} jokers (a deck has one or two), got {value}"),
+            max_jokers=Number(MAX_JOKERS),
+            value=Number(5 - len(naturals)),
         )
     return hand
 
@@ -265,22 +277,24 @@ def _evaluate(cards: Cards, wild_rank: WildRank, kind: TableKind) -> DrawValue:
 E = TypeVar("E", WildTies, LowRule)
 
 
-def _option(kind: type[E], value: E | str, what: str) -> E:
+def _option(kind: type[E], value: E | str, what: Word) -> E:
     try:
         return kind(value)
     except ValueError:
-        allowed = ", ".join(repr(option.value) for option in kind)
-        raise RulesError(f"{what} {value!r} is not known: use one of {allowed}") from None
+        allowed = Verbatim(", ".join(repr(option.value) for option in kind))
+        raise RulesError(
+            N_("{what} {value} is not known: use one of {allowed}"), what=what, value=given(value), allowed=allowed
+        ) from None
 
 
 def parse_ties(ties: WildTies | str) -> WildTies:
     """The tie rule from a :class:`WildTies` or its value (``"natural"``, ``"substituted"``)."""
-    return _option(WildTies, ties, "tie rule")
+    return _option(WildTies, ties, Word(N_("tie rule")))
 
 
 def parse_low_rule(rule: LowRule | str) -> LowRule:
     """The lowball convention from a :class:`LowRule` or its value (``"ace-to-five"``, ``"deuce-to-seven"``)."""
-    return _option(LowRule, rule, "low rule")
+    return _option(LowRule, rule, Word(N_("low rule")))
 
 
 def _high_kind(ties: WildTies | str) -> TableKind:
@@ -329,9 +343,11 @@ def evaluate_low(
 def _ranks_many(ids: npt.ArrayLike, wild_rank: WildRank, kind: TableKind, check: bool) -> npt.NDArray[np.int32]:
     arr = np.asarray(ids)
     if arr.dtype.kind not in "iu":
-        raise InvalidCardsError(f"card ids must be an integer array, got dtype {arr.dtype}")
+        raise InvalidCardsError(
+            N_("card ids must be an integer array, got dtype {dtype}"), dtype=Verbatim(str(arr.dtype))
+        )
     if arr.ndim != 2 or arr.shape[1] != 5:
-        raise InvalidCardsError(f"card ids must have shape (N, 5), got {arr.shape}")
+        raise InvalidCardsError(N_("card ids must have shape (N, 5), got {shape}"), shape=Verbatim(str(arr.shape)))
     wild = parse_wild_rank(wild_rank)
     if arr.shape[0] == 0:
         return np.zeros(0, dtype=np.int32)
@@ -360,11 +376,18 @@ def _check_ids(arr: npt.NDArray[np.int16]) -> None:
     low, high = int(arr.min()), int(arr.max())
     if low < 0 or high > JOKER_ID:
         bad = low if low < 0 else high
-        raise InvalidCardsError(f"card id {bad} is out of range: ids are 0..51, and 52 for a joker")
+        raise InvalidCardsError(
+            N_("card id {bad} is out of range: ids are 0..51, and 52 for a joker"), bad=Verbatim(str(bad))
+        )
     jokers = (arr == JOKER_ID).sum(axis=1, dtype=np.int8)
     if int(jokers.max()) > MAX_JOKERS:
         row = int(np.argmax(jokers))
-        raise InvalidCardsError(f"row {row} holds {int(jokers[row])} jokers: a hand holds at most {MAX_JOKERS}")
+        raise InvalidCardsError(
+            N_("row {row} holds {int} jokers: a hand holds at most {max_jokers}"),
+            row=Number(int(row)),
+            int=Number(int(jokers[row])),
+            max_jokers=Number(MAX_JOKERS),
+        )
     # One bit per natural card (none for a joker): with no repeats the bits' sum equals their union.
     bits = _BITS[arr]
     total, union = bits[:, 0].copy(), bits[:, 0].copy()
@@ -374,7 +397,11 @@ def _check_ids(arr: npt.NDArray[np.int16]) -> None:
     repeats = np.flatnonzero(total != union)
     if repeats.size:
         row = int(repeats[0])
-        raise InvalidCardsError(f"row {row} repeats a card ({arr[row].tolist()}): a hand holds each card once")
+        raise InvalidCardsError(
+            N_("row {row} repeats a card ({tolist}): a hand holds each card once"),
+            row=Number(int(row)),
+            tolist=Verbatim(str(arr[row].tolist())),
+        )
 
 
 def evaluate_draw_many(
@@ -410,6 +437,11 @@ def draw_categories(
     categories = np.array([key[0] for key in table.keys], dtype=np.int8)
     arr = np.asarray(ranks)
     if arr.size and (int(arr.min()) < 1 or int(arr.max()) > table.size):
-        raise InvalidCardsError(f"ranks run 1..{table.size} for this ranking, got {int(arr.min())}..{int(arr.max())}")
+        raise InvalidCardsError(
+            N_("ranks run 1..{size} for this ranking, got {int}..{int2}"),
+            size=Number(table.size),
+            int=Number(int(arr.min())),
+            int2=Number(int(arr.max())),
+        )
     result: npt.NDArray[np.int8] = categories[arr - 1]
     return result

@@ -1,5 +1,7 @@
 """Win, tie and equity for 2-10 Hold'em hands with known, unknown and Tock-marked cards.
 
+Its errors stay English: they report a wrong argument to this programming interface.
+
 Every card position on the table (two per seat, five on the board, and any dead cards such as
 folded hands) is either a known :class:`~table.cards.Card`, a :class:`~table.tock.Mark` (the
 card is one of the few the mark stands for) or ``None`` (any card not otherwise on the table).

@@ -1,5 +1,7 @@
 """Exact poker hand evaluation: one hand at a time, or millions at once with numpy.
 
+Its errors stay English: they report a wrong argument to this programming interface.
+
 The ranking follows the seed rules: ten categories from high card to royal flush; the ace
 is high, or low only in the straight A-2-3-4-5 (the lowest straight); no wrap-around
 (K-A-2-3-4 is not a straight); kickers decide within a category; suits never break ties.

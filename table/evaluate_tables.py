@@ -1,5 +1,7 @@
 """Lookup tables behind :mod:`table.evaluate`, built once on first use.
 
+Its errors stay English: they report tables that cannot be built, for the command line and the logs.
+
 How a hand of 5-7 card ids becomes a rank, with one table look-up:
 
 * Each rank has a key (``RANK_KEYS``) such that, for a fixed number of cards, the sum of

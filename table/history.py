@@ -1,6 +1,9 @@
 """Hand histories in the Poker Hand History format (PHH, a TOML file), so other tools can read
 our hands, and PHH hands replayed on our engine.
 
+Its errors stay English: they report a hand history file to the export and import commands, not a
+move at the table.
+
 PHH numbers the players from the first seat left of the button (``p1``, the small blind;
 heads-up, the big blind) round to the button, last; ``seats`` keeps our seat numbers (from 1)
 and ``seat_count`` the table size, so a hand read back sits at the same seats. Hole cards are

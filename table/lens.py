@@ -1,5 +1,8 @@
 """The learning lens: each seat's chances and possibilities from what the table can see.
 
+Its errors stay English: they report a wrong argument to this programming interface (the pages
+build the lens's inputs themselves).
+
 Tock-Poker marks the backs of its cards with the suit and a size (small 2-5, medium 6-9,
 large 10-K, ace), so everyone sees a little of every card. The lens turns that into a lesson,
 street by street: for each seat, how often it wins, the best hand it can still make, whether

@@ -43,6 +43,7 @@ from typing import Any
 from table.cards import Card
 from table.engine import ActionKind, BlindLevel, BlindStructure, Hand, LevelClock
 from table.errors import RulesError
+from table.phrases import N_, Word
 from table.session_button import DealerButton
 from table.session_clock import SessionClock
 from table.session_draw import DrawOptions
@@ -66,7 +67,7 @@ class Session:
     def __init__(self, settings: SessionSettings | None = None, *, clock: Callable[[], float] | None = None) -> None:
         self.settings = settings if settings is not None else SessionSettings()
         if not isinstance(self.settings, SessionSettings):
-            raise RulesError("settings must be a table.session.SessionSettings")
+            raise RulesError(N_("settings must be a table.session.SessionSettings"))
         self.seating = Seating(self.settings.seats, rebuys=self.settings.rebuys)
         self.dealer_button = DealerButton(self.settings.seats)
         self.timing = SessionClock(self.settings.blinds, clock)
@@ -145,7 +146,7 @@ class Session:
         """Seats to deal into the next hand: seated, not sitting out, with chips."""
         return self.seating.dealt_in(self.stack)
 
-    def _between_hands(self, what: str, seat: int | None = None) -> None:
+    def _between_hands(self, what: Word, seat: int | None = None) -> None:
         """Refuse ``what`` while a hand is being played (by ``seat``), else close the finished one."""
         self.play.require_between_hands(what, seat)
         self.play.close()
@@ -162,7 +163,7 @@ class Session:
     def leave(self, seat: int) -> int:
         """The player at ``seat`` leaves with their chips (returned); not during their hand."""
         self.seating.check(seat)
-        self._between_hands("leave", seat)
+        self._between_hands(Word(N_("leave")), seat)
         chips = self.seating.leave(seat)
         self._record("leave", seat=seat)
         return chips
@@ -180,7 +181,7 @@ class Session:
     def rebuy(self, seat: int, chips: int) -> None:
         """Add ``chips`` to a player's stack between their hands (if the game allows rebuys)."""
         player = self.seating.check_rebuy(seat, chips)
-        self._between_hands("rebuy", seat)
+        self._between_hands(Word(N_("rebuy")), seat)
         self.seating.rebuy(player, chips)
         self._record("rebuy", seat=seat, chips=chips)
 
@@ -189,7 +190,7 @@ class Session:
         """First dealer by the cards drawn: the highest rank wins the button, and between
         equal ranks the suit decides, spades > hearts > diamonds > clubs (no redraw).
         Returns the seat that gets the button for the next hand."""
-        self.play.require_between_hands("draw for the button")
+        self.play.require_between_hands(Word(N_("draw for the button")))
         self.dealer_button.check_draw(draws)
         for seat in draws:
             self.seating.check(seat)
@@ -202,7 +203,7 @@ class Session:
     def set_button(self, seat: int) -> None:
         """Put the button on ``seat`` for the next hand (the host's choice)."""
         self.seating.check(seat)
-        self._between_hands("move the button")
+        self._between_hands(Word(N_("move the button")))
         self.dealer_button.choose(seat)
         self._record("set_button", seat=seat)
 
@@ -213,7 +214,7 @@ class Session:
         Seats are numbered clockwise from the croupier's left, so the first player to the
         croupier's right is the last seat dealt in (the highest-numbered seat with chips that
         is not sitting out). Returns that seat; the puck moves on clockwise from there."""
-        self.play.require_between_hands("place the puck")
+        self.play.require_between_hands(Word(N_("place the dealer button")))
         seat = self.dealer_button.croupier_seat(self._dealt_in())
         self.play.close()
         self.dealer_button.choose(seat)

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 from table.cards import Card, parse_cards
 from table.errors import TocktableError
+from table.phrases import N_
 from table.session_errors import SessionError
 
 __all__ = ["DealerButton"]
@@ -32,7 +33,7 @@ class DealerButton:
     def check_draw(draws: object) -> None:
         """A draw names at least two seats (the session then checks each is occupied)."""
         if not isinstance(draws, Mapping) or len(draws) < 2:
-            raise SessionError("the draw needs one card for each of at least two players: {seat: card}")
+            raise SessionError(N_("the draw needs one card for each of at least two players: {seat: card}"))
 
     @staticmethod
     def read_draw(draws: Mapping[int, Card | str]) -> dict[int, Card]:
@@ -41,7 +42,7 @@ class DealerButton:
             cards = {seat: c if isinstance(c, Card) else Card.parse(c) for seat, c in draws.items()}
             parse_cards(list(cards.values()))
         except TocktableError as exc:
-            raise SessionError(f"the draw for the button: {exc}") from None
+            raise SessionError(N_("the draw for the button: {error}"), error=exc.phrase) from None
         return cards
 
     def drawn(self, cards: Mapping[int, Card]) -> int:
@@ -60,7 +61,7 @@ class DealerButton:
     def croupier_seat(dealt: list[int]) -> int:
         """The first dealer by the croupier's rule: the last seat dealt in (the croupier's right)."""
         if not dealt:
-            raise SessionError("the puck goes in front of a player: seat the players first")
+            raise SessionError(N_("the puck goes in front of a player: seat the players first"))
         return dealt[-1]
 
     def button_for(self, dealt: list[int]) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from table.engine import BlindLevel, BlindStructure, LevelClock
+from table.phrases import N_, given
 from table.session_errors import SessionError
 
 __all__ = ["SessionClock"]
@@ -29,9 +30,9 @@ class SessionClock:
         if now is None and self.clock is not None:
             now = float(self.clock())
         if now is None and needed:
-            raise SessionError("this needs the time: pass now= (seconds) or give the session a clock")
+            raise SessionError(N_("this needs the time: pass now= (seconds) or give the session a clock"))
         if now is not None and (isinstance(now, bool) or not isinstance(now, int | float)):
-            raise SessionError(f"now must be a number of seconds, got {now!r}")
+            raise SessionError(N_("now must be a number of seconds, got {now}"), now=given(now))
         return None if now is None else float(now)
 
     def _needed(self, now: float | None) -> float:

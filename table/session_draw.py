@@ -32,6 +32,7 @@ from table.engine.events import ActionTaken, BlindPosted, HandMucked, HoleDealt,
 from table.engine.rules import Street
 from table.errors import RulesError
 from table.history import phh_action, phh_closing_fields, phh_order, phh_text
+from table.phrases import N_, given, setting
 
 __all__ = [
     "DRAW_VARIANTS",
@@ -81,7 +82,11 @@ class DrawOptions:
     def __post_init__(self) -> None:
         for name in ("opening_bet", "two_players"):
             if not isinstance(getattr(self, name), bool):
-                raise RulesError(f"{name} must be true or false, got {getattr(self, name)!r}")
+                raise RulesError(
+                    N_("{name} must be true or false, got {getattr}"),
+                    name=setting(name),
+                    getattr=given(getattr(self, name)),
+                )
         if self.wild_rank == "":
             object.__setattr__(self, "wild_rank", None)
         wild = parse_wild_rank(self.wild_rank)
@@ -125,11 +130,15 @@ class DrawOptions:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> DrawOptions:
         if not isinstance(data, Mapping):
-            raise RulesError(f"draw options are a mapping such as {{'jokers': 1}}, got {data!r}")
+            raise RulesError(N_("draw options are a mapping such as {{'jokers': 1}}, got {data}"), data=given(data))
         known = set(cls().to_dict())
         unknown = sorted(set(data) - known)
         if unknown:
-            raise RulesError(f"unknown draw options {unknown}: allowed are {sorted(known)}")
+            raise RulesError(
+                N_("unknown draw options {unknown}: allowed are {known}"),
+                unknown=given(unknown),
+                known=given(sorted(known)),
+            )
         return cls(**data)
 
 

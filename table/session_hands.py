@@ -15,15 +15,15 @@ from table.cards import Card, parse_cards
 from table.draw import parse_draw_cards
 from table.engine import ActionKind, BlindLevel, Hand
 from table.engine.draw import DrawHand
-from table.errors import TocktableError
+from table.errors import TocktableError, phrase_of
 from table.history import to_phh
+from table.phrases import N_, Number, Seat, Verbatim, Word, given
 from table.session_draw import DRAW_VARIANTS, MAX_PLAYERS, MIN_PLAYERS, draw_phh
 from table.session_errors import SessionError
 from table.session_records import HandRecord, record_of
 from table.session_seating import Seating
 from table.session_settings import SessionSettings
 from table.tock_marks import Mark
-from table.wording import seat_word
 
 __all__ = ["HandPlay"]
 
@@ -50,13 +50,23 @@ class HandPlay:
     def in_current_hand(self, seat: int) -> bool:
         return self.is_open and self.hand is not None and seat in self.hand.in_hand
 
-    def require_between_hands(self, what: str, seat: int | None = None) -> None:
+    def require_between_hands(self, what: Word, seat: int | None = None) -> None:
         """Refuse ``what`` while a hand is being played (by ``seat``, if given)."""
         if self.hand is None or not self.is_open or self.hand.is_complete:
             return
         if seat is None or seat in self.hand.in_hand:
-            who = f"{seat_word(seat)} is" if seat is not None else "players are"
-            raise SessionError(f"cannot {what} now: {who} in hand {self.hand_number}, which is not finished")
+            if seat is not None:
+                raise SessionError(
+                    N_("cannot {what} now: seat {seat} is in hand {hand_number}, which is not finished"),
+                    what=what,
+                    seat=Seat.of(seat),
+                    hand_number=Number(self.hand_number),
+                )
+            raise SessionError(
+                N_("cannot {what} now: players are in hand {hand_number}, which is not finished"),
+                what=what,
+                hand_number=Number(self.hand_number),
+            )
 
     def close(self) -> None:
         """Carry a finished hand's stacks over to the players (once)."""
@@ -71,21 +81,34 @@ class HandPlay:
         """A new hand may be dealt to the seats ``dealt``: the last one is finished, and there
         are as many players as the game is played by."""
         if self.hand is not None and self.is_open and not self.hand.is_complete:
-            raise SessionError(f"hand {self.hand_number} is not finished: finish it (or undo) before the next")
+            raise SessionError(
+                N_("hand {hand_number} is not finished: finish it (or undo) before the next"),
+                hand_number=Number(self.hand_number),
+            )
         if len(dealt) < 2:
             raise SessionError(
-                f"a hand needs at least two players with chips who are not sitting out (now {len(dealt)})"
+                N_("a hand needs at least two players with chips who are not sitting out (now {n_dealt})"),
+                n_dealt=Number(len(dealt)),
             )
         if self.settings.is_draw and len(dealt) > MAX_PLAYERS:
             raise SessionError(
-                f"five-card draw deals {MIN_PLAYERS} to {MAX_PLAYERS} players, {len(dealt)} would be dealt in: "
-                "sit some players out"
+                N_(
+                    "five-card draw deals {min_players} to {max_players} players, {n_dealt} would be dealt in: sit "
+                    "some players out"
+                ),
+                min_players=Number(MIN_PLAYERS),
+                max_players=Number(MAX_PLAYERS),
+                n_dealt=Number(len(dealt)),
             )
         heads_up = self.settings.draw is not None and self.settings.draw.two_players
         if self.settings.is_draw and len(dealt) < MIN_PLAYERS and not heads_up:
             raise SessionError(
-                f"five-card draw is played by {MIN_PLAYERS} to 6 players, {len(dealt)} would be dealt in: seat "
-                "another player, or play heads-up with the house option two_players"
+                N_(
+                    "five-card draw is played by {min_players} to 6 players, {n_dealt} would be dealt in: seat "
+                    "another player, or play heads-up with the house option two_players"
+                ),
+                min_players=Number(MIN_PLAYERS),
+                n_dealt=Number(len(dealt)),
             )
 
     def start(self, level: BlindLevel, dealt: list[int], button: int) -> Hand:
@@ -104,7 +127,7 @@ class HandPlay:
     def open_hand(self) -> Hand:
         """The hand being played (a :class:`SessionError` if none is open)."""
         if self.hand is None or not self.is_open:
-            raise SessionError("no hand is being played: start one with start_hand()")
+            raise SessionError(N_("no hand is being played: start one with start_hand()"))
         return self.hand
 
     def act(self, seat: int, action: ActionKind | str, amount: int | None) -> None:
@@ -116,7 +139,7 @@ class HandPlay:
         try:
             new = parse_cards(cards)
         except TocktableError as exc:
-            raise SessionError(f"board cards: {exc}") from None
+            raise SessionError(N_("board cards: {error}"), error=exc.phrase) from None
         hand.deal_board(new)
         return new
 
@@ -126,16 +149,18 @@ class HandPlay:
         hand = self.open_hand()
         if not hand.hands_may_be_shown:
             raise SessionError(
-                "hole cards are recorded only at the showdown, or at an all-in once betting is closed for the "
-                "rest of the hand, when the players turn them"
+                N_(
+                    "hole cards are recorded only at the showdown, or at an all-in once betting is closed for the "
+                    "rest of the hand, when the players turn them"
+                )
             )
         if seat not in hand.in_hand or hand.folded[seat]:
-            raise SessionError(f"{seat_word(seat)} has no live hand to show")
+            raise SessionError(N_("seat {seat} has no live hand to show"), seat=Seat.of(seat))
         try:
             # A draw hand's five cards may hold jokers, which only table.draw reads.
             new = cast(list[Card], parse_draw_cards(cards)) if isinstance(hand, DrawHand) else parse_cards(cards)
         except TocktableError as exc:
-            raise SessionError(f"hole cards: {exc}") from None
+            raise SessionError(N_("hole cards: {error}"), error=exc.phrase) from None
         hand.deal_hole(seat, new)
         return new
 
@@ -144,8 +169,9 @@ class HandPlay:
         hand = self.open_hand()
         if not isinstance(hand, DrawHand):
             raise SessionError(
-                f"players draw cards only in five-card draw ({', '.join(DRAW_VARIANTS)}); "
-                f"this game is {self.settings.variant!r}"
+                N_("players draw cards only in five-card draw ({variants}); this game is {variant}"),
+                variants=Verbatim(", ".join(DRAW_VARIANTS)),
+                variant=given(self.settings.variant),
             )
         hand.draw(seat, count)
 
@@ -156,7 +182,7 @@ class HandPlay:
             try:
                 mark = Mark.parse(mark)
             except TocktableError as exc:
-                raise SessionError(str(exc)) from None
+                raise SessionError(phrase_of(exc)) from None
         hand.mark(seat, index, mark)
         return mark
 

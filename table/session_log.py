@@ -1,5 +1,8 @@
 """A session's commands as plain data: the names and arguments of each, and running one.
 
+Its errors stay English: they report a log entry that cannot be replayed, read by the command line
+and the logs.
+
 Every accepted command of a :class:`table.session.Session` is logged as ``{"op": name, ...}``;
 :func:`apply_command` runs such a mapping again on a session, which is how
 :meth:`table.session.Session.replay` rebuilds one from its log.

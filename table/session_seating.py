@@ -11,18 +11,20 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from table.engine import Hand
+from table.phrases import N_, Seat, Seats, Verbatim, Word, given
 from table.session_errors import SessionError
 from table.session_records import LedgerLine, Player
-from table.wording import seat_numbers, seat_word
-from table.wording import seats as seats_words
+from table.wording import seat_numbers
 
 __all__ = ["Seating", "whole_chips"]
 
 
-def whole_chips(chips: int, what: str) -> int:
+def whole_chips(chips: int, what: Word) -> int:
     """``chips`` if it is a whole number above 0, else a :class:`SessionError` naming ``what``."""
     if isinstance(chips, bool) or not isinstance(chips, int) or chips < 1:
-        raise SessionError(f"{what} must be a whole number of chips above 0, got {chips!r}")
+        raise SessionError(
+            N_("{what} must be a whole number of chips above 0, got {chips}"), what=what, chips=given(chips)
+        )
     return chips
 
 
@@ -42,11 +44,18 @@ class Seating:
         """The player at ``seat`` (None for an empty seat when ``occupied`` is False); a
         :class:`SessionError` for a seat the table does not have, or an empty one."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.seats:
-            raise SessionError(f"there is no {seat_word(seat)}: seats are {seat_numbers(self.seats)}")
+            raise SessionError(
+                N_("there is no seat {seat}: seats are {seat_numbers}"),
+                seat=Seat.of(seat),
+                seat_numbers=Verbatim(seat_numbers(self.seats)),
+            )
         player = self.players.get(seat)
         if occupied and player is None:
-            taken = seats_words(sorted(self.players)) if self.players else "none"
-            raise SessionError(f"{seat_word(seat)} is empty (occupied: {taken})")
+            if not self.players:
+                raise SessionError(N_("seat {seat} is empty (occupied: none)"), seat=Seat.of(seat))
+            raise SessionError(
+                N_("seat {seat} is empty (occupied: {taken})"), seat=Seat.of(seat), taken=Seats(sorted(self.players))
+            )
         return player
 
     def player(self, seat: int) -> Player:
@@ -59,13 +68,17 @@ class Seating:
         """Sit a player down at an empty seat; returns the name as kept (stripped)."""
         self.check(seat, occupied=False)
         if seat in self.players:
-            raise SessionError(f"{seat_word(seat)} is taken by {self.players[seat].name}: choose an empty seat")
+            raise SessionError(
+                N_("seat {seat} is taken by {name}: choose an empty seat"),
+                seat=Seat.of(seat),
+                name=Verbatim(self.players[seat].name),
+            )
         if not isinstance(name, str) or not name.strip():
-            raise SessionError(f"a player needs a name, got {name!r}")
+            raise SessionError(N_("a player needs a name, got {name}"), name=given(name))
         clean = name.strip()
         if any(p.name.casefold() == clean.casefold() for p in self.players.values()):
-            raise SessionError(f"{clean!r} is already at the table: names must differ")
-        whole_chips(chips, "a buy-in")
+            raise SessionError(N_("{clean} is already at the table: names must differ"), clean=given(clean))
+        whole_chips(chips, Word(N_("a buy-in")))
         self.players[seat] = Player(clean, seat, chips, chips)
         return clean
 
@@ -79,21 +92,25 @@ class Seating:
     def sit_out(self, seat: int) -> None:
         player = self.player(seat)
         if player.sitting_out:
-            raise SessionError(f"{player.name} ({seat_word(seat)}) is already sitting out")
+            raise SessionError(
+                N_("{name} (seat {seat}) is already sitting out"), name=Verbatim(player.name), seat=Seat.of(seat)
+            )
         player.sitting_out = True
 
     def sit_in(self, seat: int) -> None:
         player = self.player(seat)
         if not player.sitting_out:
-            raise SessionError(f"{player.name} ({seat_word(seat)}) is not sitting out")
+            raise SessionError(
+                N_("{name} (seat {seat}) is not sitting out"), name=Verbatim(player.name), seat=Seat.of(seat)
+            )
         player.sitting_out = False
 
     def check_rebuy(self, seat: int, chips: int) -> Player:
         """The player at ``seat``, if they may add ``chips`` (the game allows rebuys)."""
         player = self.player(seat)
         if not self.rebuys:
-            raise SessionError("this game has no rebuys (a tournament): a player who busts is out")
-        whole_chips(chips, "a rebuy")
+            raise SessionError(N_("this game has no rebuys (a tournament): a player who busts is out"))
+        whole_chips(chips, Word(N_("a rebuy")))
         return player
 
     @staticmethod

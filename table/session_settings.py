@@ -10,6 +10,7 @@ from typing import Any
 from table.engine import BlindLevel, BlindStructure, Hand, Rules
 from table.engine.draw import CrowdedTableWarning, DrawHand, DrawRules
 from table.errors import RulesError
+from table.phrases import N_, Listed, Verbatim, given
 from table.session_draw import DRAW_VARIANTS, DrawOptions
 
 __all__ = ["FIRST_DEALERS", "SessionSettings"]
@@ -47,24 +48,27 @@ class SessionSettings:
 
     def __post_init__(self) -> None:
         if isinstance(self.seats, bool) or not isinstance(self.seats, int) or not 2 <= self.seats <= 10:
-            raise RulesError(f"a table has 2 to 10 seats, got {self.seats!r}")
+            raise RulesError(N_("a table has 2 to 10 seats, got {seats}"), seats=given(self.seats))
         if self.first_dealer not in FIRST_DEALERS:
-            raise RulesError(f"first_dealer must be {' or '.join(map(repr, FIRST_DEALERS))} (a card drawn per seat, "
-                             f"or the puck to the croupier's right), got {self.first_dealer!r}")  # fmt: skip
+            raise RulesError(N_(
+                "first_dealer must be {join} (a card drawn per seat, or the puck to the croupier's right), got "
+                "{first_dealer}"
+            ), join=Listed([given(d) for d in FIRST_DEALERS], "or"), first_dealer=given(self.first_dealer))  # fmt: skip
         if not isinstance(self.blinds, BlindStructure):
-            raise RulesError("blinds must be a table.engine.BlindStructure")
+            raise RulesError(N_("blinds must be a table.engine.BlindStructure"))
         if self.is_draw:
             if self.draw is None:
                 object.__setattr__(self, "draw", DrawOptions())
             if not isinstance(self.draw, DrawOptions):
-                raise RulesError("draw options must be a table.session.DrawOptions")
+                raise RulesError(N_("draw options must be a table.session.DrawOptions"))
             for level in self.blinds.levels:  # betting and raise cap checked by DrawRules
                 self.draw_rules_for(level)
             return
         if self.draw is not None:
             raise RulesError(
-                f"draw options apply to the five-card draw variants ({', '.join(DRAW_VARIANTS)}), "
-                f"not to {self.variant!r}"
+                N_("draw options apply to the five-card draw variants ({variants}), not to {variant}"),
+                variants=Verbatim(", ".join(DRAW_VARIANTS)),
+                variant=given(self.variant),
             )
         self.rules_for(self.blinds.levels[0])  # betting, variant and raise cap checked by Rules
 
@@ -76,7 +80,11 @@ class SessionSettings:
     def draw_rules_for(self, level: BlindLevel) -> DrawRules:
         """The rules of a draw hand played at ``level`` (draw variants only)."""
         if not self.is_draw or self.draw is None:
-            raise RulesError(f"{self.variant!r} is not a five-card draw variant ({', '.join(DRAW_VARIANTS)})")
+            raise RulesError(
+                N_("{variant} is not a five-card draw variant ({variants})"),
+                variant=given(self.variant),
+                variants=Verbatim(", ".join(DRAW_VARIANTS)),
+            )
         return self.draw.rules(level, lowball=self.variant == "lowball", betting=self.betting,
                                raise_cap=self.raise_cap)  # fmt: skip
 
@@ -118,7 +126,11 @@ class SessionSettings:
         known = {"seats", "betting", "variant", "blinds", "raise_cap", "rebuys", "draw", "first_dealer"}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise RulesError(f"unknown session settings {unknown}: allowed are {sorted(known)}")
+            raise RulesError(
+                N_("unknown session settings {unknown}: allowed are {known}"),
+                unknown=given(unknown),
+                known=given(sorted(known)),
+            )
         values = dict(data)
         if "blinds" in values:
             values["blinds"] = BlindStructure.from_dict(values["blinds"])

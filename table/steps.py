@@ -1,5 +1,8 @@
 """What the service accepts: game steps (persisted) and the inputs that produce them.
 
+Its errors stay English: they answer scripts that send the JSON command protocol; the host's pages
+send well-formed commands, and the game's refusals of them carry their own words.
+
 A **step** changes the game and is written to the store before it is acknowledged; replaying
 the steps of a session in order rebuilds the game exactly. Steps come from the button console,
 from what the camera sees (a board turned, a hand shown, a mark read), from the admin page and

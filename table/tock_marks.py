@@ -18,6 +18,7 @@ from enum import Enum
 
 from table.cards import SUIT_CHARS, Card, Rank, Suit
 from table.errors import TocktableError
+from table.phrases import N_, Phrase, given
 
 
 class MarkParseError(TocktableError, ValueError):
@@ -52,7 +53,7 @@ class SizeClass(Enum):
         return cls.MEDIUM if rank >= Rank.SIX else cls.SMALL
 
 
-_ALLOWED = "a suit letter (c, d, h, s), a colon and a size (small, medium, large, ace), e.g. 'h:large'"
+_ALLOWED = N_("a suit letter (c, d, h, s), a colon and a size (small, medium, large, ace), e.g. 'h:large'")
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,9 @@ class Mark:
         """Read ``"h:large"``, ``"s:ace"``, ``"d:small"``..."""
         suit_text, _, size_text = text.strip().lower().partition(":")
         if len(suit_text) != 1 or suit_text not in SUIT_CHARS or size_text not in {s.value for s in SizeClass}:
-            raise MarkParseError(f"cannot read Tock mark {text!r}: expected {_ALLOWED}")
+            raise MarkParseError(
+                N_("cannot read Tock mark {text}: expected {allowed}"), text=given(text), allowed=Phrase(_ALLOWED)
+            )
         return cls(Suit(SUIT_CHARS.index(suit_text)), SizeClass(size_text))
 
     def cards(self) -> tuple[Card, ...]:

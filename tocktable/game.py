@@ -26,7 +26,10 @@ from table.cards import Card
 from table.draw import parse_draw_cards
 from table.engine import Hand
 from table.engine.draw import DrawHand
-from table.errors import TocktableError
+from table.engine.rules import Street
+from table.errors import TocktableError, phrase_of
+from table.phrases import N_, Number, Phrase, Seats, Verbatim
+from table.phrases import Seat as SeatFigure
 from table.session import Command, Session, SessionSettings
 from table.steps import (
     Act,
@@ -50,7 +53,6 @@ from table.steps import (
     Undo,
 )
 from table.tock import Mark
-from table.wording import counted, seat_word, seats
 
 EventRecord = tuple[str, dict[str, Any]]
 """An event as stored: its name and a JSON-ready payload."""
@@ -166,7 +168,9 @@ class Game:
                 s.mark(seat, index, mark)
             case ChooseButton(draws=draws, seat=seat):
                 if self.phase != Phase.SEATING:
-                    raise CommandError(f"the first dealer is already chosen ({seat_word(self.button)})")
+                    raise CommandError(
+                        N_("the first dealer is already chosen (seat {seat})"), seat=SeatFigure.of(self.button)
+                    )
                 if seat is not None:
                     s.set_button(seat)
                 elif not draws and self.settings.first_dealer == "croupier":
@@ -174,13 +178,13 @@ class Game:
                 else:
                     missing = [x for x in self.dealt_in() if x not in draws]
                     if missing:
-                        raise CommandError(f"every seat playing draws a card for the button: no card yet for "
-                                           f"{seats(missing)}")
+                        raise CommandError(N_("every seat playing draws a card for the button: no card yet for "
+                                              "{seats}"), seats=Seats(missing))  # fmt: skip
                     s.draw_for_button(dict(draws))
                 s.start_hand()
             case Confirm():
                 if self.phase not in (Phase.SETTLED, Phase.READY):
-                    raise CommandError(f"nothing to confirm: {self.describe_phase()}")
+                    raise CommandError(N_("nothing to confirm: {phase}"), phase=self.phase_phrase())
                 s.start_hand()
             case Seat(seat=seat, name=name, chips=chips):
                 s.seat_player(seat, name, chips)
@@ -201,26 +205,31 @@ class Game:
                 else:
                     s.pause_clock()
             case _:  # pragma: no cover - every step kind is matched above
-                raise CommandError(f"no handler for {step.kind}")
+                raise CommandError(N_("no handler for {kind}"), kind=Verbatim(str(step.kind)))
 
     def _correct(self, step: Correct) -> Command:
         """Replace a card the camera read in the open hand, by replaying the log with it changed."""
         hand = self.hand
         if hand is None:
-            raise CommandError("no open hand: only the cards of the current hand can be corrected")
+            raise CommandError(N_("no open hand: only the cards of the current hand can be corrected"))
         try:
             # Five-card draw hands may hold jokers ("Jk"), which Card.parse does not take.
             card = parse_draw_cards([step.card])[0] if isinstance(hand, DrawHand) else Card.parse(step.card)
         except TocktableError as exc:
-            raise CommandError(f"correct: {exc}") from None
+            raise CommandError(N_("correct: {error}"), error=phrase_of(exc)) from None
         log = self.session.log
         start = max(i for i, c in enumerate(log) if c["op"] == "start_hand")
         index, command, old = _find_card(log, start, step.seat, step.index, str(card))
-        rewritten = [*log[:index], command, *log[index + 1:]]
+        rewritten = [*log[:index], command, *log[index + 1 :]]
         try:
             session = Session.replay(self.settings, rewritten, clock=self.clock)
         except TocktableError as exc:
-            raise CommandError(f"cannot correct {old} to {card}: {exc}") from None
+            raise CommandError(
+                N_("cannot correct {old} to {card}: {error}"),
+                old=Verbatim(str(old)),
+                card=Verbatim(str(card)),
+                error=phrase_of(exc),
+            ) from None
         self.session = session
         return {REWRITE: {"index": index, "command": command}}
 
@@ -244,29 +253,36 @@ class Game:
 
     def describe_phase(self) -> str:
         """What the table is waiting for, in words."""
+        return self.phase_phrase().english()
+
+    def phase_phrase(self) -> Phrase:
+        """What the table is waiting for, as a phrase (:mod:`table.phrases`)."""
         phase, hand = self.phase, self.hand
         if phase == Phase.SEATING:
             if self.settings.first_dealer == "croupier":
-                return "press NEXT/CONFIRM: the puck goes in front of the first player to the croupier's right"
-            return "waiting for the draw for the first dealer"
+                return Phrase(
+                    N_("press NEXT/CONFIRM: the puck goes in front of the first player to the croupier's right")
+                )
+            return Phrase(N_("waiting for the draw for the first dealer"))
         if phase == Phase.SETTLED:
-            return "the hand is over: press NEXT/CONFIRM"
+            return Phrase(N_("the hand is over: press NEXT/CONFIRM"))
         if phase == Phase.READY:
-            return "between hands: press NEXT/CONFIRM to deal" if self.can_deal() else "waiting for players with chips"
+            if self.can_deal():
+                return Phrase(N_("between hands: press NEXT/CONFIRM to deal"))
+            return Phrase(N_("waiting for players with chips"))
         assert hand is not None
         if hand.to_act is not None:
-            return f"{seat_word(hand.to_act)} to act"
+            return Phrase(N_("seat {seat} to act"), seat=SeatFigure.of(hand.to_act))
         if isinstance(hand, DrawHand) and hand.to_draw is not None:
-            most = hand.draw_rules.max_draw
-            return f"{seat_word(hand.to_draw)} to draw: 0 to {most} cards (+/- then CHECK/CALL, or the admin page)"
+            return Phrase(N_("seat {seat} to draw: 0 to {most} cards (+/- then CHECK/CALL, or the admin page)"),
+                          seat=SeatFigure.of(hand.to_draw), most=Number(hand.draw_rules.max_draw))  # fmt: skip
         if hand.street.name == "SHOWDOWN":
-            return "showdown: waiting for the hands to be turned, or NEXT to settle"
-        return f"waiting for the board cards of the {('flop', 'turn', 'river')[min(int(hand.street), 2)]}"
+            return Phrase(N_("showdown: waiting for the hands to be turned, or NEXT to settle"))
+        street = Street(min(int(hand.street), 2) + 1)
+        return Phrase(N_("waiting for the board cards of {street}"), street=street.word())
 
 
-def _find_card(
-    log: Sequence[Command], start: int, seat: int | None, index: int, card: str
-) -> tuple[int, Command, str]:
+def _find_card(log: Sequence[Command], start: int, seat: int | None, index: int, card: str) -> tuple[int, Command, str]:
     """The log entry holding the card to correct, that entry corrected, and the old card."""
     position = 0
     for i in range(start + 1, len(log)):
@@ -281,15 +297,22 @@ def _find_card(
         elif seat is not None and command["op"] == "deal_hole" and command["seat"] == seat:
             cards = list(command["cards"])
             if not 0 <= index < len(cards):
-                raise CommandError(f"{seat_word(seat)} showed cards 1 to {len(cards)}, not {index + 1}")
+                raise CommandError(N_("seat {seat} showed cards 1 to {n}, not {index}"), seat=SeatFigure.of(seat),
+                                   n=Number(len(cards)), index=Number(index + 1))  # fmt: skip
             old = cards[index]
             cards[index] = card
             return i, {**command, "cards": cards}, old
     if seat is None:
-        dealt = "no board card is dealt yet" if position == 0 else f"only {counted(position, 'board card')} " + (
-            "is" if position == 1 else "are") + " dealt"
-        raise CommandError(f"there is no board card {index + 1} to correct: {dealt}")
-    raise CommandError(f"{seat_word(seat)}'s cards have not been shown: nothing to correct")
+        if position == 0:
+            dealt = Phrase(N_("no board card is dealt yet"))
+        elif position == 1:
+            dealt = Phrase(N_("only 1 board card is dealt"))
+        else:
+            dealt = Phrase(N_("only {n} board cards are dealt"), n=Number(position))
+        raise CommandError(
+            N_("there is no board card {index} to correct: {dealt}"), index=Number(index + 1), dealt=dealt
+        )
+    raise CommandError(N_("seat {seat}'s cards have not been shown: nothing to correct"), seat=SeatFigure.of(seat))
 
 
 def jsonable(value: Any) -> Any:

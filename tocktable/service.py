@@ -39,6 +39,7 @@ from hardware.console import ButtonPressed
 from hardware.pins import ConsoleButton
 from table.engine.draw import DrawHand
 from table.errors import TocktableError
+from table.phrases import N_, Number, Verbatim, given
 from table.session import SessionSettings
 from table.steps import (
     STEP_TYPES,
@@ -75,6 +76,7 @@ __all__ = ["Ack", "CameraStatus", "NewSession", "NotSaving", "Service", "Service
            "replay_session"]  # fmt: skip
 
 log = logging.getLogger("tocktable.service")
+
 
 @dataclass(frozen=True)
 class _FaultFound:
@@ -156,7 +158,9 @@ class Service:
                 self._settled_at = self.clock()
             return info.id, game
         if len(players) > settings.seats:
-            raise CommandError(f"{len(players)} players for {settings.seats} seats")
+            raise CommandError(
+                N_("{n} players for {seats} seats"), n=Number(len(players)), seats=Number(settings.seats)
+            )
         game = Game(settings, clock=self.clock)
         first = []
         for seat, (name, chips) in enumerate(players):  # checked on the game before anything is written
@@ -290,7 +294,7 @@ class Service:
                 ticket._resolve(error=fault)
             return
         except TocktableError as exc:
-            self._note(Notice("rejected", str(exc)))
+            self._note(Notice("rejected", str(exc), phrase=exc.phrase))
             self._publish()
             if ticket is not None:
                 ticket._resolve(error=exc)
@@ -319,8 +323,10 @@ class Service:
             try:
                 button = ConsoleButton(item.button)
             except ValueError:
-                allowed = ", ".join(b.value for b in ConsoleButton)
-                raise CommandError(f"no button {item.button!r}: the console has {allowed}") from None
+                allowed = Verbatim(", ".join(b.value for b in ConsoleButton))
+                raise CommandError(
+                    N_("no button {button}: the console has {allowed}"), button=given(item.button), allowed=allowed
+                ) from None
             return self._press(button)
         if isinstance(item, SetBet):
             return self._keep_pending(self._buttons.set_bet(self.game, item.amount))
@@ -343,7 +349,7 @@ class Service:
             ack = self._commit(item)
             self._teach(lessons)
             return self._follow(ack)
-        raise CommandError(f"the service does not take {type(item).__name__} inputs")
+        raise CommandError(N_("the service does not take {kind} inputs"), kind=Verbatim(type(item).__name__))
 
     # ------------------------------------------------------------------ the host teaching the camera
     def _lessons(self, step: Step) -> list[HostCard]:
@@ -416,7 +422,7 @@ class Service:
             except StoreError:
                 raise
             except TocktableError as exc:
-                self._note(Notice("camera", f"what the camera sees cannot be applied: {exc}"))
+                self._note(Notice("camera", f"what the camera sees cannot be applied: {exc}", phrase=exc.phrase))
                 self._publish()
                 break
             seq = ack.seq
@@ -426,7 +432,9 @@ class Service:
     def _new_session(self, item: NewSession) -> Ack:
         """Open a new session (checked first: a refused one writes nothing), then close the old one."""
         if len(item.players) > item.settings.seats:
-            raise CommandError(f"{len(item.players)} players for {item.settings.seats} seats")
+            raise CommandError(
+                N_("{n} players for {seats} seats"), n=Number(len(item.players)), seats=Number(item.settings.seats)
+            )
         trial = Game(item.settings, clock=self.clock)
         for seat, (name, chips) in enumerate(item.players):
             trial.apply(Seat(seat, name, chips))
@@ -517,8 +525,7 @@ class Service:
         state["session"] = self.session_id
         fault = self._saving.fault
         faults = [Notice("storage", str(fault))] if fault is not None else []
-        state["warnings"] = [{"kind": n.kind, "message": n.message, "seat": n.seat}
-                             for n in (*faults, *self._camera_notices, *recent)]  # fmt: skip
+        state["warnings"] = [n.to_dict() for n in (*faults, *self._camera_notices, *recent)]
         state["storage_fault"] = self._saving.state()
         state["camera"] = {"ok": self._camera.ok, "message": self._camera.message}
         state["pending_bet"] = self._buttons.bet

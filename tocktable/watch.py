@@ -26,10 +26,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from table.cards import Card
 from table.engine import Hand, Street
 from table.engine.draw import DrawHand
+from table.phrases import Phrase
 from table.steps import ChooseButton, DealBoard, MarkRead, Show, Step
 from table.tock import mark_of
 from table.wording import seat_word, seats
@@ -42,11 +44,22 @@ JOKER = str(Card.JOKER)
 
 @dataclass(frozen=True)
 class Notice:
-    """Something the host should see (a warning on the dashboard and the status LED)."""
+    """Something the host should see (a warning on the dashboard and the status LED).
+
+    ``message`` is English (the log's words); ``phrase``, when the notice reports a refusal, is
+    the refusal's own words as a value (:mod:`table.phrases`), for each phone to say in its language."""
 
     kind: str
     message: str
     seat: int | None = None
+    phrase: Phrase | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The notice as the snapshot's ``warnings`` hold it (``phrase`` only when there is one)."""
+        out: dict[str, Any] = {"kind": self.kind, "message": self.message, "seat": self.seat}
+        if self.phrase is not None:
+            out["phrase"] = self.phrase.to_data()
+        return out
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,8 @@ from web.language import words as phone_words
 from web.present import chip_set_named
 from web.protocols import ServiceUnavailable
 from web.security import CSRF_FIELD, CSRF_HEADER, LoginLocked, new_csrf_token, same_token, session_csrf_token
-from web.words import SOURCE_LANGUAGE
+from web.words import N_, SOURCE_LANGUAGE
+from web.words.phrases import say_error
 
 admin = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -57,6 +58,8 @@ def logged_in() -> bool:
 
 
 def _refuse(status: int, message: str) -> Response:
+    """A refusal as JSON, ``message`` (marked with ``N_``) in the phone's language."""
+    message = phone_words()(message)
     wants_html = request.method == "GET" and "text/html" in request.headers.get("Accept", "")
     if status == 401 and wants_html:
         return redirect(url_for("admin.home"))  # type: ignore[return-value]
@@ -73,9 +76,9 @@ def guard() -> Response | None:
     if request.method == "POST":
         given = request.headers.get(CSRF_HEADER) or request.form.get(CSRF_FIELD)
         if not same_token(given, session.get("csrf")):
-            return _refuse(403, "missing or wrong CSRF token: reload the admin page and try again")
+            return _refuse(403, N_("missing or wrong CSRF token: reload the admin page and try again"))
     if not public and not logged_in():
-        return _refuse(401, "log in on /admin with the admin PIN first")
+        return _refuse(401, N_("log in on /admin with the admin PIN first"))
     return None
 
 
@@ -83,7 +86,7 @@ def _json_only(view: F) -> F:
     @functools.wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         if request.get_json(silent=True) is None and not request.form:
-            return _refuse(400, "send the fields as a JSON object (Content-Type: application/json)")
+            return _refuse(400, N_("send the fields as a JSON object (Content-Type: application/json)"))
         return view(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
@@ -147,9 +150,9 @@ def _call(item: Any) -> tuple[Response, int]:
     try:
         ack = context().service.call(item, timeout=10.0)
     except ServiceUnavailable as exc:
-        return jsonify(ok=False, error=str(exc)), 503
+        return jsonify(ok=False, error=say_error(phone_words(), exc)), 503
     except TocktableError as exc:
-        return jsonify(ok=False, error=str(exc)), 409
+        return jsonify(ok=False, error=say_error(phone_words(), exc)), 409
     return jsonify(ok=True, seq=ack.seq, version=ack.version, steps=list(ack.steps)), 200
 
 
@@ -160,7 +163,7 @@ def command() -> tuple[Response, int]:
     try:
         item = read_command(request.get_json(silent=True))
     except ValueError as exc:
-        return jsonify(ok=False, error=str(exc)), 400
+        return jsonify(ok=False, error=say_error(phone_words(), exc)), 400
     return _call(item)
 
 
@@ -173,7 +176,7 @@ def new_game() -> tuple[Response, int]:
     try:
         game = read_game(data)
     except GameFormError as exc:
-        return jsonify(ok=False, error=str(exc)), 400
+        return jsonify(ok=False, error=say_error(phone_words(), exc)), 400
     response = _call(ctx.new_game(game.settings, game.players))
     if response[1] == 200:
         ctx.set_chip_set(game.chip_set)
@@ -200,11 +203,13 @@ def chip_set() -> tuple[Response, int]:
     try:
         chosen = chip_set_named(name if isinstance(name, str) else "")
     except TocktableError as exc:
-        return jsonify(ok=False, error=str(exc)), 400
+        return jsonify(ok=False, error=say_error(phone_words(), exc)), 400
     try:
         context().set_chip_set(chosen.name)
     except SettingsSaveError as exc:
-        return jsonify(ok=False, error=f"chip set {chosen.name}: {exc}", chip_set=chosen.to_dict()), 500
+        return jsonify(
+            ok=False, error=f"chip set {chosen.name}: {say_error(phone_words(), exc)}", chip_set=chosen.to_dict()
+        ), 500
     return jsonify(ok=True, chip_set=chosen.to_dict()), 200
 
 
@@ -235,7 +240,7 @@ def camera_frame() -> Response:
     ctx = context()
     data = frame_jpeg(ctx.camera, service=ctx.service, config=ctx.config)
     if data is None:
-        return _refuse(404, "no camera frame: the table runs without a camera, or it has not sent a picture yet")
+        return _refuse(404, N_("no camera frame: the table runs without a camera, or it has not sent a picture yet"))
     response = Response(data, mimetype="image/jpeg")
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -26,6 +26,7 @@ from web.language import words
 from web.names import check_step_names
 from web.protocols import ServiceUnavailable, TableService
 from web.security import LoginLocked
+from web.words.phrases import say_error
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -59,22 +60,22 @@ def command() -> tuple[Response, int]:
     try:
         ok = context().guard.check(given, request.remote_addr or "?")
     except LoginLocked as exc:
-        response = jsonify(ok=False, error=str(exc))
+        response = jsonify(ok=False, error=say_error(words(), exc))
         response.headers["Retry-After"] = str(int(exc.retry_after) + 1)
         return response, 429
     if not ok:
         return jsonify(ok=False, error="wrong or missing admin PIN (header X-Admin-Pin)"), 403
     body = request.get_json(silent=True)
     if body is None:
-        return jsonify(ok=False, error="the body must be a JSON object such as {\"kind\": \"press\", ...}"), 400
+        return jsonify(ok=False, error='the body must be a JSON object such as {"kind": "press", ...}'), 400
     try:
         item = read_command(body)
     except ValueError as exc:
-        return jsonify(ok=False, error=str(exc)), 400
+        return jsonify(ok=False, error=say_error(words(), exc)), 400
     try:
         ack = _service().call(item, timeout=10.0)
     except ServiceUnavailable as exc:
-        return jsonify(ok=False, error=str(exc)), 503
+        return jsonify(ok=False, error=say_error(words(), exc)), 503
     except TocktableError as exc:
-        return jsonify(ok=False, error=str(exc)), 409
+        return jsonify(ok=False, error=say_error(words(), exc)), 409
     return jsonify(ok=True, seq=ack.seq, version=ack.version, steps=list(ack.steps)), 200

@@ -37,8 +37,10 @@ from table.dice import AnnouncementError, DiceError, DiceReferee, IllegalTurnErr
 from table.dice.referee import DICE
 from web.context import context
 from web.errors import json_object
+from web.language import words
 from web.names import NAME_SCHEMA, NAMES_SCHEMA, PlayerNameError, check_name
 from web.security import CSRF_HEADER, same_token, session_csrf_token
+from web.words.phrases import say_error
 
 dice = Blueprint("dice", __name__)
 
@@ -101,11 +103,11 @@ def _move(run: Callable[[DiceReferee, dict[str, Any]], Any], *, needs_game: bool
         try:
             outcome = run(table.referee, body)  # type: ignore[arg-type]
         except AnnouncementError as exc:
-            return jsonify(ok=False, error=str(exc), suggestions=list(exc.suggestions)), 409
+            return jsonify(ok=False, error=say_error(words(), exc), suggestions=list(exc.suggestions)), 409
         except DiceError as exc:
-            return jsonify(ok=False, error=str(exc)), 409
+            return jsonify(ok=False, error=say_error(words(), exc)), 409
         except _BadField as exc:
-            return jsonify(ok=False, error=str(exc)), 400
+            return jsonify(ok=False, error=say_error(words(), exc)), 400
         table.version += 1
         return jsonify(ok=True, result=outcome, state=table.state()), 200
 
@@ -139,7 +141,7 @@ def _faces(value: Any, key: str) -> str | None:
         return " ".join(value)
     if isinstance(value, str):
         return value
-    raise _BadField(f"{key} must be faces such as \"N N D D A\" or a list of them, got {value!r}")
+    raise _BadField(f'{key} must be faces such as "N N D D A" or a list of them, got {value!r}')
 
 
 @dice.post("/api/dice/new")
@@ -192,7 +194,7 @@ def lift() -> tuple[Response, int]:
     def run(referee: DiceReferee, body: dict[str, Any]) -> Any:
         roll = _faces(body.get("roll"), "roll")
         if roll is None:
-            raise _BadField("roll is required: the five faces under the cup, e.g. \"N N D D A\"")
+            raise _BadField('roll is required: the five faces under the cup, e.g. "N N D D A"')
         referee.challenge(roll)
         return referee.snapshot()["last_challenge"]
 
@@ -206,7 +208,7 @@ def roll_off() -> tuple[Response, int]:
     def run(referee: DiceReferee, body: dict[str, Any]) -> Any:
         dice_by_name = body.get("dice")
         if not isinstance(dice_by_name, dict) or not all(isinstance(v, str) for v in dice_by_name.values()):
-            raise _BadField("dice must be an object of player name -> face, e.g. {\"Ana\": \"K\"}")
+            raise _BadField('dice must be an object of player name -> face, e.g. {"Ana": "K"}')
         return list(referee.roll_off({_name(name): face for name, face in dice_by_name.items()}))
 
     return _move(run)

@@ -15,7 +15,8 @@ from typing import Any
 
 from table.chips import CHIP_SETS
 from table.engine import BlindLevel, BlindStructure
-from table.errors import TocktableError
+from table.errors import TocktableError, phrase_of
+from table.phrases import N_, Number, Phrase, Verbatim, given, setting
 from table.session import FIRST_DEALERS, DrawOptions, SessionSettings
 from web.names import PlayerNameError, check_name
 
@@ -45,14 +46,25 @@ def _int(data: Mapping[str, Any], key: str, default: int, low: int, high: int) -
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise GameFormError(f"{key} must be a whole number from {low} to {high}, got {value!r}")
+        raise GameFormError(
+            N_("{key} must be a whole number from {low} to {high}, got {value}"),
+            key=setting(key),
+            low=Number(low),
+            high=Number(high),
+            value=given(value),
+        )
     return value
 
 
 def _choice(data: Mapping[str, Any], key: str, allowed: tuple[str, ...], default: str) -> str:
     value = data.get(key, default)
     if value not in allowed:
-        raise GameFormError(f"{key} must be one of {', '.join(allowed)}, got {value!r}")
+        raise GameFormError(
+            N_("{key} must be one of {join}, got {value}"),
+            key=setting(key),
+            join=Verbatim(", ".join(allowed)),
+            value=given(value),
+        )
     return str(value)
 
 
@@ -62,7 +74,7 @@ def _flag(data: Mapping[str, Any], key: str, default: bool) -> bool:
     if isinstance(value, str):
         value = value.lower() in ("1", "true", "on", "yes")
     if not isinstance(value, bool):
-        raise GameFormError(f"{key} must be true or false, got {value!r}")
+        raise GameFormError(N_("{key} must be true or false, got {value}"), key=setting(key), value=given(value))
     return value
 
 
@@ -71,17 +83,21 @@ def _names(value: Any, seats: int) -> list[str]:
         return []
     items = re.split(r"[,\n;]+", value) if isinstance(value, str) else value
     if not isinstance(items, list | tuple) or not all(isinstance(n, str) for n in items):
-        raise GameFormError("players must be names separated by commas or lines, or a list of names")
+        raise GameFormError(N_("players must be names separated by commas or lines, or a list of names"))
     names = [n.strip() for n in items if n.strip()]
     if len(names) > seats:
-        raise GameFormError(f"{len(names)} players for {seats} seats: add seats or remove players")
+        raise GameFormError(
+            N_("{n_names} players for {seats} seats: add seats or remove players"),
+            n_names=Number(len(names)),
+            seats=Number(seats),
+        )
     try:
         names = [check_name(name) for name in names]
     except PlayerNameError as exc:
-        raise GameFormError(f"players: {exc}") from None
+        raise GameFormError(N_("players: {error}"), error=phrase_of(exc)) from None
     seen = {n.casefold() for n in names}
     if len(seen) != len(names):
-        raise GameFormError("two players have the same name: names must differ (the ledger goes by name)")
+        raise GameFormError(N_("two players have the same name: names must differ (the ledger goes by name)"))
     return names
 
 
@@ -93,39 +109,43 @@ def read_blinds(value: Any) -> tuple[BlindLevel, ...]:
     elif isinstance(value, list | tuple):
         rows, parts = list(value), [str(v) for v in value]
     else:
-        raise GameFormError("blinds must be levels like '5/10, 10/20, 25/50/5' (small/big/ante)")
+        raise GameFormError(N_("blinds must be levels like '5/10, 10/20, 25/50/5' (small/big/ante)"))
     if not rows:
-        raise GameFormError("blinds need at least one level, e.g. '5/10'")
+        raise GameFormError(N_("blinds need at least one level, e.g. '5/10'"))
     if len(rows) > 60:
-        raise GameFormError(f"at most 60 blind levels, got {len(rows)}")
+        raise GameFormError(N_("at most 60 blind levels, got {n_rows}"), n_rows=Number(len(rows)))
     levels = []
     for i, (row, text) in enumerate(zip(rows, parts, strict=True), start=1):
-        where = f"blinds: level {i} {text!r}"
+        where = Phrase(N_("blinds: level {number} {text}"), number=Number(i), text=given(text))
         if not isinstance(row, list | tuple) or not 2 <= len(row) <= 3:
-            raise GameFormError(f"{where}: write small/big or small/big/ante")
+            raise GameFormError(N_("{where}: write small/big or small/big/ante"), where=where)
         numbers = []
         for item in row:
             text_item = str(item).strip()
             if isinstance(item, bool) or not text_item.isdigit() or int(text_item) > 10**9:
-                raise GameFormError(f"{where}: {item!r} is not a whole number of chips")
+                raise GameFormError(N_("{where}: {item} is not a whole number of chips"), where=where, item=given(item))
             numbers.append(int(text_item))
         small, big, ante = (*numbers, 0)[:3]
         try:
             levels.append(BlindLevel(small, big, ante))
         except TocktableError as exc:
-            raise GameFormError(f"{where}: {exc}") from None
+            raise GameFormError(N_("{where}: {error}"), where=where, error=phrase_of(exc)) from None
     return tuple(levels)
 
 
 def read_game(data: Mapping[str, Any]) -> NewGame:
     """The new game described by the form (JSON or form fields); :class:`GameFormError` otherwise."""
     if not isinstance(data, Mapping):
-        raise GameFormError("the new game is a JSON object with seats, players, blinds...")
+        raise GameFormError(N_("the new game is a JSON object with seats, players, blinds..."))
     known = {"variant", "betting", "seats", "players", "buy_in", "blinds", "level_minutes", "chip_set", "rebuys",
              "first_dealer", *DRAW_FIELDS}  # fmt: skip
     unknown = sorted(set(data) - known - {"csrf_token"})
     if unknown:
-        raise GameFormError(f"unknown field {unknown[0]!r}: the form has {', '.join(sorted(known))}")
+        raise GameFormError(
+            N_("unknown field {unknown}: the form has {join}"),
+            unknown=given(unknown[0]),
+            join=Verbatim(", ".join(sorted(known))),
+        )
     seats = _int(data, "seats", 6, 2, 10)
     names = _names(data.get("players"), seats)
     buy_in = _int(data, "buy_in", 1000, 1, 10**9)
@@ -134,9 +154,11 @@ def read_game(data: Mapping[str, Any]) -> NewGame:
         try:
             minutes = float(minutes.strip() or 0)
         except ValueError:
-            raise GameFormError(f"level_minutes must be a number of minutes, got {minutes!r}") from None
+            raise GameFormError(
+                N_("level_minutes must be a number of minutes, got {minutes}"), minutes=given(minutes)
+            ) from None
     if isinstance(minutes, bool) or not isinstance(minutes, int | float) or not 0 <= minutes <= 600:
-        raise GameFormError(f"level_minutes must be from 0 (no clock) to 600, got {minutes!r}")
+        raise GameFormError(N_("level_minutes must be from 0 (no clock) to 600, got {minutes}"), minutes=given(minutes))
     rebuys = _flag(data, "rebuys", True)
     chip_set = _choice(data, "chip_set", tuple(CHIP_SETS), "tock")
     variant = _choice(data, "variant", VARIANTS, "holdem")
@@ -154,7 +176,7 @@ def read_game(data: Mapping[str, Any]) -> NewGame:
     except GameFormError:
         raise
     except TocktableError as exc:
-        raise GameFormError(str(exc)) from None
+        raise GameFormError(phrase_of(exc)) from None
     return NewGame(settings, tuple((name, buy_in) for name in names), chip_set)
 
 
@@ -163,10 +185,17 @@ def _draw_options(data: Mapping[str, Any], names: list[str]) -> DrawOptions:
     two_players = _flag(data, "two_players", False)
     low = 2 if two_players else MIN_DRAW_PLAYERS
     if len(names) > MAX_DRAW_PLAYERS:
-        raise GameFormError(f"five-card draw deals {low} to {MAX_DRAW_PLAYERS} players, got {len(names)} names")
+        raise GameFormError(
+            N_("five-card draw deals {low} to {max_draw_players} players, got {n_names} names"),
+            low=Number(low),
+            max_draw_players=Number(MAX_DRAW_PLAYERS),
+            n_names=Number(len(names)),
+        )
     if len(names) == 2 and not two_players:
-        raise GameFormError("five-card draw is played by 3 to 6 players, got 2 names: add a player, or tick the "
-                            "house option two_players (hands between two players)")  # fmt: skip
+        raise GameFormError(N_(
+            "five-card draw is played by 3 to 6 players, got 2 names: add a player, or tick the house option "
+            "two_players (hands between two players)"
+        ))  # fmt: skip
     opening = _flag(data, "opening_bet", False)
     wild = data.get("wild_rank") or None
     try:
@@ -179,4 +208,4 @@ def _draw_options(data: Mapping[str, Any], names: list[str]) -> DrawOptions:
             two_players=two_players,
         )
     except TocktableError as exc:
-        raise GameFormError(str(exc)) from None
+        raise GameFormError(phrase_of(exc)) from None

@@ -34,7 +34,7 @@ from web.context import context
 from web.errors import json_object
 from web.language import words
 from web.security import session_csrf_token
-from web.words.setup import dry_run_words, zone_match_words
+from web.words.setup import advice_words, dry_run_words, zone_match_words
 
 setup = Blueprint("setup", __name__, url_prefix="/admin/setup")
 setup.before_request(guard)
@@ -58,6 +58,7 @@ def aim_json() -> Response:
     body: dict[str, Any] = {"camera": aim is not None, "frame": None, "advice": [], "movable": False, "position": None}
     if aim is not None:
         body.update(aim.advice())
+        body["advice"] = advice_words(words(), body["advice"])
         body["movable"] = aim.movable
         body["position"] = aim.camera()
     response = jsonify(body)

@@ -32,7 +32,7 @@ from table.dice.combination import Category, Combination, all_combinations
 from table.dice.errors import AnnouncementError, DiceError
 from table.dice.faces import DICE_PER_ROLL, FACE_LETTERS, FACE_WORDS, Face, normalize_word
 from table.dice.roll import Roll
-from table.wording import counted
+from table.phrases import N_, Counted, Number, Phrase, Verbatim, given
 
 Visible = Roll | Iterable[Face | str] | str
 
@@ -103,13 +103,16 @@ def next_above(previous: Combination) -> Announcement | None:
 def complete(category: Category, faces: Iterable[Face] = (), *, completion: Completion) -> Announcement:
     """The Min or Max completion of a partial announcement: ``complete(Category.BRELAN,
     [Face.VALET], completion=Completion.MAX)`` is the Brelan de Valets à l'As."""
-    given = tuple(faces)
-    candidates = _candidates(category, given)
+    wanted = tuple(faces)
+    candidates = _candidates(category, wanted)
     if not candidates:
-        partial = " ".join([category.french, *(f.french_plural for f in given)])
+        partial = " ".join([category.french, *(f.french_plural for f in wanted)])
         raise AnnouncementError(
-            f"no {category.french} matches {partial!r}: a {category.french} is named by {category.what_faces}",
-            suggestions=tuple(c.french for c in _with_faces(given, near=category)),
+            N_("no {french} matches {partial}: a {french} is named by {what_faces}"),
+            suggestions=tuple(c.french for c in _with_faces(wanted, near=category)),
+            french=Verbatim(category.french),
+            partial=given(partial),
+            what_faces=category.what_faces,
         )
     return candidates[0] if completion is Completion.MIN else candidates[-1]
 
@@ -134,7 +137,11 @@ def _visible_faces(visible: Visible) -> tuple[Face, ...]:
         visible = words
     faces = tuple(f if isinstance(f, Face) else Face.parse(f) for f in visible)
     if len(faces) > DICE_PER_ROLL:
-        raise AnnouncementError(f"at most {DICE_PER_ROLL} dice can show on the table, got {len(faces)}")
+        raise AnnouncementError(
+            N_("at most {dice_per_roll} dice can show on the table, got {n_faces}"),
+            dice_per_roll=Number(DICE_PER_ROLL),
+            n_faces=Number(len(faces)),
+        )
     return faces
 
 
@@ -209,7 +216,7 @@ def _read_words(text: str, *, previous: Combination | None, visible: Visible | N
             words.faces.append(FACE_WORDS[word])
         elif word in _COMPLETIONS:
             if words.completion is not None:
-                raise AnnouncementError(f"{text!r} says Min or Max twice: say it once, at the end")
+                raise AnnouncementError(N_("{text} says Min or Max twice: say it once, at the end"), text=given(text))
             words.completion = _COMPLETIONS[word]
         elif word in _SUPERIEUR:
             words.relative = Relative.SUPERIEUR
@@ -221,15 +228,21 @@ def _read_words(text: str, *, previous: Combination | None, visible: Visible | N
         _complete_pair(words, pending, "", text)
     if unknown:
         raise AnnouncementError(
-            f"cannot read {text!r}: unknown {'word' if len(unknown) == 1 else 'words'} "
-            f"{', '.join(repr(u) for u in unknown)}; an announcement "
-            "is a combination (Salade/Un, Paire, Double Paire, Brelan, Full, Carré, Poker) with faces "
-            "(Noir, Rouge, Valet, Dame, Roi, As), Min/Max, or Supérieur, Petit Full, Grand Full",
+            N_(
+                "cannot read {text}: {what}; an announcement is a combination (Salade/Un, Paire, Double "
+                "Paire, Brelan, Full, Carré, Poker) with faces (Noir, Rouge, Valet, Dame, Roi, As), Min/Max, or "
+                "Supérieur, Petit Full, Grand Full"
+            ),
             suggestions=_typo_suggestions(tokens, previous=previous, visible=visible) or _closest_labels(text),
+            text=given(text),
+            what=Phrase(
+                N_("unknown word {join}") if len(unknown) == 1 else N_("unknown words {join}"),
+                join=Verbatim(", ".join(repr(u) for u in unknown)),
+            ),
         )
     if not tokens:
         raise AnnouncementError(
-            "empty announcement: say a combination, e.g. 'Paire de Dames'", suggestions=("Un Roi", "Supérieur")
+            N_("empty announcement: say a combination, e.g. 'Paire de Dames'"), suggestions=("Un Roi", "Supérieur")
         )
     return words
 
@@ -243,8 +256,11 @@ def _complete_pair(words: _Words, first: str, second: str, text: str) -> None:
     else:
         expected = "Paire" if first in _DOUBLE_WORDS else "Full"
         raise AnnouncementError(
-            f"cannot read {text!r}: {first!r} must be followed by {expected!r}",
+            N_("cannot read {text}: {first} must be followed by {expected}"),
             suggestions=("Double Paire Min",) if expected == "Paire" else ("Petit Full", "Grand Full"),
+            text=given(text),
+            first=given(first),
+            expected=given(expected),
         )
 
 
@@ -303,17 +319,22 @@ def _build(words: _Words, text: str, *, previous: Combination | None, visible: V
     if words.relative is not None:
         if words.faces or words.category is not None or words.completion is not None:
             raise AnnouncementError(
-                f"{text!r}: {words.relative.value!r} is said alone, without faces, combination or Min/Max",
+                N_("{text}: {value} is said alone, without faces, combination or Min/Max"),
                 suggestions=(words.relative.value,),
+                text=given(text),
+                value=given(words.relative.value),
             )
         if words.relative is Relative.SUPERIEUR:
             return _superieur(previous)
         return _sized_full(words.relative, visible)
     if words.categories_named > 1:
         raise AnnouncementError(
-            f"{text!r} names more than one combination: an announcement is one of Salade, Paire, "
-            "Double Paire, Brelan, Full, Carré, Poker",
+            N_(
+                "{text} names more than one combination: an announcement is one of Salade, Paire, Double Paire, "
+                "Brelan, Full, Carré, Poker"
+            ),
             suggestions=_closest_labels(text),
+            text=given(text),
         )
     category = words.category
     faces = tuple(words.faces)
@@ -322,16 +343,26 @@ def _build(words: _Words, text: str, *, previous: Combination | None, visible: V
             category = Category.SALADE
         else:
             raise AnnouncementError(
-                f"{text!r} names no combination: say Un/Une (a Salade), Paire, Double Paire, Brelan, "
-                "Full, Carré or Poker",
+                N_(
+                    "{text} names no combination: say Un/Une (a Salade), Paire, Double Paire, Brelan, Full, Carré or "
+                    "Poker"
+                ),
                 suggestions=tuple(c.french for c in _with_faces(faces, near=None)) or _closest_labels(text),
+                text=given(text),
             )
     if words.completion is not None:
         if len(faces) > category.face_count:
             raise AnnouncementError(
-                f"{text!r}: a {category.french} is named by {category.what_faces}; with Min or Max, "
-                f"give at most {counted(category.face_count, 'face')}, got {len(faces)}",
+                N_(
+                    "{text}: a {french} is named by {what_faces}; with Min or Max, give at most {counted}, got "
+                    "{n_faces}"
+                ),
                 suggestions=(f"{category.french} {words.completion.value}",),
+                text=given(text),
+                french=Verbatim(category.french),
+                what_faces=category.what_faces,
+                counted=Counted(category.face_count, "{n} face", "{n} faces"),
+                n_faces=Number(len(faces)),
             )
         return complete(category, faces, completion=words.completion)
     if len(faces) < category.face_count:
@@ -341,14 +372,25 @@ def _build(words: _Words, text: str, *, previous: Combination | None, visible: V
         )
         partial = " ".join([category.french, *(f.french_plural for f in faces)])
         raise AnnouncementError(
-            f"{text!r} is incomplete: a {category.french} is named by {category.what_faces}; "
-            f"or complete it with Min ({partial} Min = {lowest_.french}) or Max ({highest_.french})",
+            N_(
+                "{text} is incomplete: a {french} is named by {what_faces}; or complete it with Min ({partial} Min = "
+                "{french2}) or Max ({french3})"
+            ),
             suggestions=(lowest_.french, highest_.french),
+            text=given(text),
+            french=Verbatim(category.french),
+            what_faces=category.what_faces,
+            partial=Verbatim(partial),
+            french2=Verbatim(lowest_.french),
+            french3=Verbatim(highest_.french),
         )
     if len(faces) > category.face_count:
         raise AnnouncementError(
-            f"{text!r} has too many faces: a {category.french} is named by {category.what_faces}",
+            N_("{text} has too many faces: a {french} is named by {what_faces}"),
             suggestions=tuple(c.french for c in _with_faces(faces, near=category)) or _closest_labels(text),
+            text=given(text),
+            french=Verbatim(category.french),
+            what_faces=category.what_faces,
         )
     return Announcement(category, faces)
 
@@ -356,16 +398,21 @@ def _build(words: _Words, text: str, *, previous: Combination | None, visible: V
 def _superieur(previous: Combination | None) -> Announcement:
     if previous is None:
         raise AnnouncementError(
-            "'Supérieur' needs the announcement received (previous=...); the first announcement of a "
-            "game is absolute, the lowest being 'Un Roi'",
+            N_(
+                "'Supérieur' needs the announcement received (previous=...); the first announcement of a game is "
+                "absolute, the lowest being 'Un Roi'"
+            ),
             suggestions=(lowest().french,),
         )
     above = next_above(previous)
     if above is None:
         raise AnnouncementError(
-            f"nothing is above {previous.french!r}: after a Poker d'As the only moves are to not believe it "
-            "or to re-announce it after a Tour de Poker",
+            N_(
+                "nothing is above {french}: after a Poker d'As the only moves are to not believe it or to re-announce "
+                "it after a Tour de Poker"
+            ),
             suggestions=(highest().french,),
+            french=given(previous.french),
         )
     return above
 
@@ -373,14 +420,19 @@ def _superieur(previous: Combination | None) -> Announcement:
 def _sized_full(relative: Relative, visible: Visible | None) -> Announcement:
     if visible is None:
         raise AnnouncementError(
-            f"{relative.value!r} needs the dice showing on the table (visible=...): it is the Full made "
-            "of the two faces on the table, the Petit Full with three of the lower one"
+            N_(
+                "{value} needs the dice showing on the table (visible=...): it is the Full made of the two faces on "
+                "the table, the Petit Full with three of the lower one"
+            ),
+            value=given(relative.value),
         )
     shown = sorted(set(_visible_faces(visible)))
     if len(shown) != 2:
-        listed = ", ".join(f.french_plural for f in shown) or "no dice"
+        listed = Verbatim(", ".join(f.french_plural for f in shown)) if shown else Phrase(N_("no dice"))
         raise AnnouncementError(
-            f"{relative.value!r} can be said only when exactly two faces show on the table; it shows {listed}"
+            N_("{value} can be said only when exactly two faces show on the table; it shows {listed}"),
+            value=given(relative.value),
+            listed=listed,
         )
     low, high = shown
     if relative is Relative.PETIT_FULL:

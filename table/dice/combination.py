@@ -35,7 +35,7 @@ from typing import Any, Protocol
 
 from table.dice.errors import AnnouncementError
 from table.dice.faces import DICE_PER_ROLL, Face
-from table.wording import counted
+from table.phrases import N_, Counted, Number, Phrase, Verbatim, given
 
 
 class Category(IntEnum):
@@ -67,17 +67,19 @@ class Category(IntEnum):
         return 1 if self in (Category.SALADE, Category.PAIRE, Category.POKER) else 2
 
     @property
-    def what_faces(self) -> str:
-        """What the faces of this kind stand for, in words, for error messages."""
-        return {
-            Category.SALADE: "its highest die, a Roi or an As (five different faces)",
-            Category.PAIRE: "the face of the pair",
-            Category.DOUBLE_PAIRE: "the faces of the two pairs, two different faces",
-            Category.BRELAN: "the face of the three, then a different face: the highest other die",
-            Category.FULL: "the face of the three, then the different face of the pair",
-            Category.CARRE: "the face of the four, then the different face of the last die",
-            Category.POKER: "the face of the five dice",
-        }[self]
+    def what_faces(self) -> Phrase:
+        """What the faces of this kind stand for, in words, for refusals."""
+        return Phrase(
+            {
+                Category.SALADE: N_("its highest die, a Roi or an As (five different faces)"),
+                Category.PAIRE: N_("the face of the pair"),
+                Category.DOUBLE_PAIRE: N_("the faces of the two pairs, two different faces"),
+                Category.BRELAN: N_("the face of the three, then a different face: the highest other die"),
+                Category.FULL: N_("the face of the three, then the different face of the pair"),
+                Category.CARRE: N_("the face of the four, then the different face of the last die"),
+                Category.POKER: N_("the face of the five dice"),
+            }[self]
+        )
 
 
 _SALADE_FACES = (Face.ROI, Face.AS)
@@ -131,25 +133,38 @@ class Combination:
             faces = tuple(Face(f) for f in self.faces)
         except (ValueError, TypeError) as exc:
             raise AnnouncementError(
-                f"not a combination: category {self.category!r} with faces {self.faces!r}; expected a Category "
-                "and faces N R V D K A (Face.NOIR .. Face.AS)"
+                N_(
+                    "not a combination: category {category} with faces {faces}; expected a Category and faces N R V D "
+                    "K A (Face.NOIR .. Face.AS)"
+                ),
+                category=given(self.category),
+                faces=given(self.faces),
             ) from exc
         if len(faces) != category.face_count:
             raise AnnouncementError(
-                f"a {category.french} is named by {counted(category.face_count, 'face')}, {category.what_faces}; "
-                f"got {len(faces)}: {' '.join(f.letter for f in faces) or 'none'}"
+                N_("a {french} is named by {counted}, {what_faces}; got {n_faces}: {value}"),
+                french=Verbatim(category.french),
+                counted=Counted(category.face_count, "{n} face", "{n} faces"),
+                what_faces=category.what_faces,
+                n_faces=Number(len(faces)),
+                value=Verbatim(" ".join(f.letter for f in faces)) if faces else Phrase(N_("none")),
             )
         if len(faces) == 2 and faces[0] == faces[1]:
             raise AnnouncementError(
-                f"impossible {category.french} with {faces[0].french_plural} twice: "
-                f"a {category.french} is named by {category.what_faces}",
+                N_("impossible {french} with {french_plural} twice: a {french} is named by {what_faces}"),
                 suggestions=_nearby_labels(category, faces[0]),
+                french=Verbatim(category.french),
+                french_plural=Verbatim(faces[0].french_plural),
+                what_faces=category.what_faces,
             )
         if category is Category.SALADE and faces[0] not in _SALADE_FACES:
             raise AnnouncementError(
-                f"impossible Salade {faces[0].un!r}: five different faces always include a Roi or an As, "
-                "so a Salade is 'Un Roi' or 'Un As'",
+                N_(
+                    "impossible Salade {un}: five different faces always include a Roi or an As, so a Salade is 'Un "
+                    "Roi' or 'Un As'"
+                ),
                 suggestions=("Un Roi", "Un As"),
+                un=given(faces[0].un),
             )
         if category is Category.DOUBLE_PAIRE and faces[0] < faces[1]:
             faces = (faces[1], faces[0])

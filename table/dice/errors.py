@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from table.errors import TocktableError
+from table.phrases import N_, Figure, Listed, Phrase, given
 
 
 class DiceError(TocktableError, ValueError):
@@ -20,11 +21,12 @@ class AnnouncementError(DiceError):
     page can offer them as buttons; the message already quotes the first ones.
     """
 
-    def __init__(self, message: str, *, suggestions: tuple[str, ...] = ()) -> None:
+    def __init__(self, message: str | Phrase, /, *, suggestions: tuple[str, ...] = (), **figures: Figure) -> None:
+        phrase = message if isinstance(message, Phrase) else Phrase(message, figures)
         if suggestions:
-            quoted = " or ".join(repr(s) for s in suggestions[:3])
-            message = f"{message}; did you mean {quoted}?"
-        super().__init__(message)
+            quoted = Listed([given(s) for s in suggestions[:3]], "or")
+            phrase = Phrase(N_("{refusal}; did you mean {suggestions}?"), refusal=phrase, suggestions=quoted)
+        super().__init__(phrase)
         self.suggestions = suggestions
 
 

@@ -15,6 +15,7 @@ import unicodedata
 from enum import IntEnum
 
 from table.dice.errors import RollError
+from table.phrases import N_, Verbatim, given
 
 FACE_LETTERS = "NRVDKA"
 DICE_PER_ROLL = 5
@@ -95,7 +96,11 @@ class Face(IntEnum):
         """Read a letter (``N R V D K A``, any case), a French or English name, ``9`` or ``10``."""
         face = FACE_WORDS.get(normalize_word(text.strip()))
         if face is None:
-            raise RollError(f"unknown die face {text!r}: expected one of {FACES_ALLOWED}")
+            raise RollError(
+                N_("unknown die face {text}: expected one of {faces_allowed}"),
+                text=given(text),
+                faces_allowed=Verbatim(FACES_ALLOWED),
+            )
         return face
 
 

@@ -23,6 +23,7 @@ from table.dice.combination import Category, Combination
 from table.dice.errors import DiceError, IllegalTurnError, RollError, ThrowError
 from table.dice.faces import Face, normalize_word
 from table.dice.roll import Roll
+from table.phrases import N_, NP_, Number, Phrase, Verbatim, Word, given
 
 TOUR_DE_POKER_THROWS = 5
 DICE = 5
@@ -68,16 +69,22 @@ def tour_de_poker_throws(received: Combination, *, aces_accepted_before: int = 0
     only move is to not believe it.
     """
     if received.category is not Category.POKER:
-        raise IllegalTurnError(f"a Tour de Poker follows a Poker only, not {received.french!r}")
+        raise IllegalTurnError(N_("a Tour de Poker follows a Poker only, not {french}"), french=given(received.french))
     if aces_accepted_before < 0:
-        raise IllegalTurnError(f"aces_accepted_before counts players, so it is 0 or more, got {aces_accepted_before}")
+        raise IllegalTurnError(
+            N_("aces_accepted_before counts players, so it is 0 or more, got {aces_accepted_before}"),
+            aces_accepted_before=Number(aces_accepted_before),
+        )
     if received != highest():
         return TOUR_DE_POKER_THROWS
     throws = TOUR_DE_POKER_THROWS - aces_accepted_before
     if throws < 1:
         raise IllegalTurnError(
-            f"{aces_accepted_before} players already accepted a Poker d'As: the Poker d'As in one throw "
-            "cannot be believed, it must be challenged"
+            N_(
+                "{aces_accepted_before} players already accepted a Poker d'As: the Poker d'As in one throw cannot be "
+                "believed, it must be challenged"
+            ),
+            aces_accepted_before=Number(aces_accepted_before),
         )
     return throws
 
@@ -86,10 +93,13 @@ def roll_off(dice: Mapping[str, Face | str]) -> tuple[str, ...]:
     """Who starts the first game: each player throws one die, the lowest starts. Returns the
     players with the lowest face (several on a tie: they throw again, among themselves)."""
     if not dice:
-        raise RollError("a roll-off needs one die per player, got none")
+        raise RollError(N_("a roll-off needs one die per player, got none"))
     faces = {name: f if isinstance(f, Face) else Face.parse(f) for name, f in dice.items()}
     low = min(faces.values())
     return tuple(name for name, face in faces.items() if face == low)
+
+
+_DIRECTIONS = {"left": NP_("direction", "left"), "right": NP_("direction", "right")}
 
 
 class Direction(Enum):
@@ -111,7 +121,9 @@ class Direction(Enum):
             return cls.LEFT
         if word in ("right", "droite", "d", "r"):
             return cls.RIGHT
-        raise IllegalTurnError(f"unknown direction {text!r}: expected 'left'/'gauche' or 'right'/'droite'")
+        raise IllegalTurnError(
+            N_("unknown direction {text}: expected 'left'/'gauche' or 'right'/'droite'"), text=given(text)
+        )
 
 
 @dataclass(frozen=True)
@@ -202,9 +214,9 @@ class DiceReferee:
     def __init__(self, players: Sequence[str], *, first: str | None = None, track_throws: bool = False) -> None:
         names = [str(p).strip() for p in players]
         if len(names) < 2:
-            raise IllegalTurnError(f"poker dice needs at least 2 players, got {len(names)}")
+            raise IllegalTurnError(N_("poker dice needs at least 2 players, got {n_names}"), n_names=Number(len(names)))
         if any(not n for n in names) or len(set(names)) != len(names):
-            raise IllegalTurnError(f"player names must be non-empty and distinct, got {names!r}")
+            raise IllegalTurnError(N_("player names must be non-empty and distinct, got {names}"), names=given(names))
         self._players = tuple(names)
         self.track_throws = track_throws
         start = 0 if first is None else self._index(first)
@@ -311,7 +323,8 @@ class DiceReferee:
         current = state.current
         if self.must_challenge:
             raise IllegalTurnError(
-                f"{self.to_act} received the Poker d'As in one throw: it cannot be believed, only challenged"
+                N_("{to_act} received the Poker d'As in one throw: it cannot be believed, only challenged"),
+                to_act=Verbatim(self.to_act),
             )
         said = (
             Announcement.parse(announcement, previous=current, visible=visible)
@@ -323,23 +336,34 @@ class DiceReferee:
             self._check_phase_before_announcing(tour_de_poker)
         if current is None:
             if tour_de_poker:
-                raise IllegalTurnError("a Tour de Poker follows a Poker received; the game has just started")
+                raise IllegalTurnError(N_("a Tour de Poker follows a Poker received; the game has just started"))
             return said
         if current == highest():
             if said != current:
                 raise IllegalTurnError(
-                    f"after a Poker d'As the only announcement is the Poker d'As again, by a Tour de Poker "
-                    f"({self.tour_de_poker_throws()} throws); {said.french!r} is not allowed, or challenge it"
+                    N_(
+                        "after a Poker d'As the only announcement is the Poker d'As again, by a Tour de Poker "
+                        "({tour_de_poker_throws} throws); {french} is not allowed, or challenge it"
+                    ),
+                    tour_de_poker_throws=Number(self.tour_de_poker_throws() or 0),
+                    french=given(said.french),
                 )
             return said
         if tour_de_poker and current.category is not Category.POKER:
-            raise IllegalTurnError(f"a Tour de Poker follows a Poker only, not {current.french!r}")
+            raise IllegalTurnError(
+                N_("a Tour de Poker follows a Poker only, not {french}"), french=given(current.french)
+            )
         if said <= current:
             above = next_above(current)
             assert above is not None  # current is below the Poker d'As here
             raise IllegalTurnError(
-                f"{said.french!r} does not beat {current.french!r}: an announcement must be higher than the one "
-                f"received; the lowest legal one is {above.french!r} ('Supérieur')"
+                N_(
+                    "{french} does not beat {french2}: an announcement must be higher than the one received; the "
+                    "lowest legal one is {french3} ('Supérieur')"
+                ),
+                french=given(said.french),
+                french2=given(current.french),
+                french3=given(above.french),
             )
         return said
 
@@ -402,11 +426,16 @@ class DiceReferee:
         state = self._state
         dice = Roll.parse(roll) if isinstance(roll, str) else roll
         if state.current is None or state.announcer is None:
-            raise IllegalTurnError(f"nothing to challenge: {self.to_act} must announce first")
+            raise IllegalTurnError(
+                N_("nothing to challenge: {to_act} must announce first"), to_act=Verbatim(self.to_act)
+            )
         if state.phase is not None and (state.phase.looked or state.phase.throws):
             raise ThrowError(
-                f"{self.to_act} looked under the cup or threw: that is believing the announcement, so "
-                "the turn ends with a higher announcement, not a challenge"
+                N_(
+                    "{to_act} looked under the cup or threw: that is believing the announcement, so the turn ends "
+                    "with a higher announcement, not a challenge"
+                ),
+                to_act=Verbatim(self.to_act),
             )
         result = challenge(state.current, dice)
         loser = state.announcer if result.lie else state.holder
@@ -442,27 +471,33 @@ class DiceReferee:
     def look(self) -> None:
         """The player to act looks secretly under the cup they received: they believe the
         announcement, and must now throw at least one die before announcing higher."""
-        state = self._tracked("look under the cup")
+        state = self._tracked(Word(N_("look under the cup")))
         if state.current is None:
-            raise ThrowError(f"{self.to_act} opens the game: there is nothing under the cup yet, throw all five dice")
+            raise ThrowError(
+                N_("{to_act} opens the game: there is nothing under the cup yet, throw all five dice"),
+                to_act=Verbatim(self.to_act),
+            )
         phase = self._phase(state)
         if phase.looked:
-            raise ThrowError(f"{self.to_act} already looked under the cup")
+            raise ThrowError(N_("{to_act} already looked under the cup"), to_act=Verbatim(self.to_act))
         if phase.throws:
-            raise ThrowError(f"{self.to_act} looks under the cup on receiving it, before throwing")
+            raise ThrowError(
+                N_("{to_act} looks under the cup on receiving it, before throwing"), to_act=Verbatim(self.to_act)
+            )
         self._states.append(replace(state, phase=replace(phase, looked=True)))
 
     def show(self, dice: Iterable[int]) -> None:
         """The player to act takes ``dice`` out from under the cup and shows them (this is
         looking too). Dice kept out of a throw under the cup must be shown this way first."""
-        state = self._tracked("show dice")
-        chosen = self._dice(dice, "show")
+        state = self._tracked(Word(N_("show dice")))
+        chosen = self._dice(dice, Word(NP_("dice", "show"), "dice"))
         phase = self._phase(state)
         not_hidden = sorted(chosen - state.hidden)
         if not_hidden:
             raise ThrowError(
-                f"dice {not_hidden} are not under the cup (under it: {sorted(state.hidden) or 'none'}): only hidden "
-                "dice are shown"
+                N_("dice {not_hidden} are not under the cup (under it: {value}): only hidden dice are shown"),
+                not_hidden=given(not_hidden),
+                value=given(sorted(state.hidden)) if state.hidden else Phrase(N_("none")),
             )
         phase = replace(phase, looked=True, shown=(*phase.shown, *sorted(chosen)))
         self._states.append(replace(state, hidden=state.hidden - chosen, phase=phase))
@@ -471,16 +506,18 @@ class DiceReferee:
         """After looking under the cup at a Poker, the player to act plays a Tour de Poker: all
         five dice are taken back and thrown again, up to the returned number of times, keeping
         any of them between throws."""
-        state = self._tracked("start a Tour de Poker")
+        state = self._tracked(Word(N_("start a Tour de Poker")))
         allowed = self.tour_de_poker_throws()
         if allowed is None:
-            what = "nothing" if state.current is None else repr(state.current.french)
+            what = Phrase(N_("nothing")) if state.current is None else given(state.current.french)
             raise ThrowError(
-                f"a Tour de Poker follows a Poker received (and believable); {self.to_act} received {what}"
+                N_("a Tour de Poker follows a Poker received (and believable); {to_act} received {what}"),
+                to_act=Verbatim(self.to_act),
+                what=what,
             )
         phase = self._phase(state)
         if not phase.looked or phase.throws or phase.tour_de_poker:
-            raise ThrowError("a Tour de Poker starts once the player has looked under the cup, before any throw")
+            raise ThrowError(N_("a Tour de Poker starts once the player has looked under the cup, before any throw"))
         self._states.append(replace(state, phase=replace(phase, tour_de_poker=True)))
         return allowed
 
@@ -491,41 +528,57 @@ class DiceReferee:
         Tour de Poker), when a Tour de Poker's first throw is not all five dice or its throws
         are spent, or when a throw under the cup would leave dice under it unthrown: show them
         first."""
-        state = self._tracked("throw dice")
-        chosen = self._dice(dice, "throw")
+        state = self._tracked(Word(N_("throw dice")))
+        chosen = self._dice(dice, Word(NP_("dice", "throw"), "dice"))
         phase = self._phase(state)
         if state.current is not None and self.must_challenge:
-            raise ThrowError(f"{self.to_act} received the Poker d'As in one throw: it can only be challenged")
+            raise ThrowError(
+                N_("{to_act} received the Poker d'As in one throw: it can only be challenged"),
+                to_act=Verbatim(self.to_act),
+            )
         if phase.tour_de_poker:
             allowed = self.tour_de_poker_throws()
             assert allowed is not None  # a Tour de Poker was started after a believable Poker
             if not phase.throws and len(chosen) != DICE:
-                raise ThrowError("a Tour de Poker takes back all five dice: its first throw is all five, none kept")
+                raise ThrowError(N_("a Tour de Poker takes back all five dice: its first throw is all five, none kept"))
             if len(phase.throws) >= allowed:
-                raise ThrowError(f"this Tour de Poker has {allowed} throws, all used: announce a higher Poker")
+                raise ThrowError(
+                    N_("this Tour de Poker has {allowed} throws, all used: announce a higher Poker"),
+                    allowed=Number(allowed),
+                )
         else:
             again = sorted(chosen & phase.thrown)
             if again:
                 raise ThrowError(
-                    f"dice {again} were already thrown in this phase: a die thrown stays as it is until the turn "
-                    f"ends (still free: {sorted(set(range(DICE)) - phase.thrown) or 'none'})"
+                    N_(
+                        "dice {again} were already thrown in this phase: a die thrown stays as it is until the turn "
+                        "ends (still free: {value})"
+                    ),
+                    again=given(again),
+                    value=given(sorted(set(range(DICE)) - phase.thrown))
+                    if len(phase.thrown) < DICE
+                    else Phrase(N_("none")),
                 )
         if under_cup:
             kept = sorted(state.hidden - chosen)
             if kept:
                 raise ThrowError(
-                    f"dice {kept} are under the cup and not thrown: a throw under the cup holds only the dice "
-                    f"thrown, so show them first (show({kept}))"
+                    N_(
+                        "dice {kept} are under the cup and not thrown: a throw under the cup holds only the dice "
+                        "thrown, so show them first (show({kept}))"
+                    ),
+                    kept=given(kept),
                 )
         record = Throw(self.to_act, tuple(sorted(chosen)), under_cup)
         hidden = state.hidden | chosen if under_cup else state.hidden - chosen
         self._states.append(replace(state, hidden=hidden, phase=replace(phase, throws=(*phase.throws, record))))
         return record
 
-    def _tracked(self, what: str) -> _State:
+    def _tracked(self, what: Word) -> _State:
         if not self.track_throws:
             raise ThrowError(
-                f"cannot {what}: this referee judges announcements only (create it with track_throws=True)"
+                N_("cannot {what}: this referee judges announcements only (create it with track_throws=True)"),
+                what=what,
             )
         return self._state
 
@@ -533,15 +586,25 @@ class DiceReferee:
         return state.phase if state.phase is not None else ThrowingPhase(self._players[state.holder])
 
     @staticmethod
-    def _dice(dice: Iterable[int], what: str) -> frozenset[int]:
+    def _dice(dice: Iterable[int], what: Word) -> frozenset[int]:
         try:
             chosen = list(dice)
         except TypeError:
-            raise ThrowError(f"{what} takes die numbers 0 to {DICE - 1}, e.g. [0, 3], got {dice!r}") from None
+            raise ThrowError(
+                N_("{what} takes die numbers 0 to {dice}, e.g. [0, 3], got {dice2}"),
+                what=what,
+                dice=Number(DICE - 1),
+                dice2=given(dice),
+            ) from None
         if not chosen or any(isinstance(d, bool) or not isinstance(d, int) or not 0 <= d < DICE for d in chosen):
-            raise ThrowError(f"{what} takes one or more die numbers 0 to {DICE - 1}, e.g. [0, 3], got {chosen!r}")
+            raise ThrowError(
+                N_("{what} takes one or more die numbers 0 to {dice}, e.g. [0, 3], got {chosen}"),
+                what=what,
+                dice=Number(DICE - 1),
+                chosen=given(chosen),
+            )
         if len(set(chosen)) != len(chosen):
-            raise ThrowError(f"{what}: each die once, got {chosen!r}")
+            raise ThrowError(N_("{what}: each die once, got {chosen}"), what=what, chosen=given(chosen))
         return frozenset(chosen)
 
     def _check_phase_before_announcing(self, tour_de_poker: bool) -> None:
@@ -551,16 +614,29 @@ class DiceReferee:
         if state.current is None:
             if phase.thrown != frozenset(range(DICE)):
                 missing = sorted(set(range(DICE)) - phase.thrown)
-                raise ThrowError(f"{who} opens game {state.game}: all five dice are thrown first (not yet: {missing})")
+                raise ThrowError(
+                    N_("{who} opens game {game}: all five dice are thrown first (not yet: {missing})"),
+                    who=Verbatim(who),
+                    game=Number(state.game),
+                    missing=given(missing),
+                )
             return
         if (tour_de_poker or state.current == highest()) and not phase.tour_de_poker:
-            raise ThrowError(f"a Tour de Poker is played first: {who} looks under the cup, then start_tour_de_poker()")
+            raise ThrowError(
+                N_("a Tour de Poker is played first: {who} looks under the cup, then start_tour_de_poker()"),
+                who=Verbatim(who),
+            )
         if phase.tour_de_poker and not tour_de_poker and state.current != highest():
-            raise ThrowError(f"{who} is playing a Tour de Poker: announce with tour_de_poker=True")
+            raise ThrowError(
+                N_("{who} is playing a Tour de Poker: announce with tour_de_poker=True"), who=Verbatim(who)
+            )
         if phase.looked and not phase.throws:
             raise ThrowError(
-                f"{who} looked under the cup: at least one die is thrown before announcing (believing without "
-                "throwing is allowed only without looking)"
+                N_(
+                    "{who} looked under the cup: at least one die is thrown before announcing (believing without "
+                    "throwing is allowed only without looking)"
+                ),
+                who=Verbatim(who),
             )
 
     def roll_off(self, dice: Mapping[str, Face | str]) -> tuple[str, ...]:
@@ -568,7 +644,7 @@ class DiceReferee:
         one lowest player, they start; on a tie, the tied players are returned to throw again."""
         state = self._state
         if state.game != 1 or state.history:
-            raise IllegalTurnError("the roll-off only chooses who starts the first game, before any announcement")
+            raise IllegalTurnError(N_("the roll-off only chooses who starts the first game, before any announcement"))
         for name in dice:
             self._index(name)
         lowest_players = roll_off(dice)
@@ -579,7 +655,7 @@ class DiceReferee:
     def undo(self) -> None:
         """Take back the last move (announcement, challenge or roll-off)."""
         if len(self._states) == 1:
-            raise IllegalTurnError("nothing to undo")
+            raise IllegalTurnError(N_("nothing to undo"))
         self._states.pop()
 
     # --- for a page --------------------------------------------------------------------------
@@ -636,7 +712,11 @@ class DiceReferee:
         try:
             return self._players.index(name)
         except ValueError:
-            raise IllegalTurnError(f"unknown player {name!r}: the players are {', '.join(self._players)}") from None
+            raise IllegalTurnError(
+                N_("unknown player {name}: the players are {join}"),
+                name=given(name),
+                join=Verbatim(", ".join(self._players)),
+            ) from None
 
     def _checked_direction(self, direction: Direction | str | None) -> Direction | None:
         chosen = Direction.parse(direction) if isinstance(direction, str) else direction
@@ -644,12 +724,15 @@ class DiceReferee:
         if state.direction is not None:
             if chosen is not None and chosen is not state.direction:
                 raise IllegalTurnError(
-                    f"the direction of this game is {state.direction.value}: it holds until someone loses"
+                    N_("the direction of this game is {value}: it holds until someone loses"),
+                    value=Word(_DIRECTIONS[state.direction.value], "direction"),
                 )
             return state.direction
         if chosen is None and state.current is None and len(self._players) > 2:
             raise IllegalTurnError(
-                f"{self.to_act} opens game {state.game} and chooses the direction: pass direction='left' or 'right'"
+                N_("{to_act} opens game {game} and chooses the direction: pass direction='left' or 'right'"),
+                to_act=Verbatim(self.to_act),
+                game=Number(state.game),
             )
         return chosen
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from table.dice.combination import Combination
 from table.dice.errors import RollError
 from table.dice.faces import DICE_PER_ROLL, FACE_LETTERS, FACES_ALLOWED, Face
-from table.wording import counted
+from table.phrases import N_, Counted, Number, Verbatim, given
 
 _COMPACT = re.compile(rf"[{FACE_LETTERS}{FACE_LETTERS.lower()}]{{{DICE_PER_ROLL}}}")
 
@@ -42,11 +42,20 @@ class Roll:
     def __post_init__(self) -> None:
         faces = tuple(self.faces)
         if len(faces) != DICE_PER_ROLL:
-            raise RollError(f"a roll is {DICE_PER_ROLL} dice, got {len(faces)}: {faces!r}")
+            raise RollError(
+                N_("a roll is {dice_per_roll} dice, got {n_faces}: {faces}"),
+                dice_per_roll=Number(DICE_PER_ROLL),
+                n_faces=Number(len(faces)),
+                faces=given(faces),
+            )
         try:
             ordered = tuple(sorted(Face(f) for f in faces))
         except (ValueError, TypeError) as exc:
-            raise RollError(f"not poker die faces: {faces!r}; expected {FACES_ALLOWED}") from exc
+            raise RollError(
+                N_("not poker die faces: {faces}; expected {faces_allowed}"),
+                faces=given(faces),
+                faces_allowed=Verbatim(FACES_ALLOWED),
+            ) from exc
         object.__setattr__(self, "faces", ordered)
 
     @classmethod
@@ -61,13 +70,19 @@ class Roll:
         stripped = text.strip()
         if _COMPACT.fullmatch(stripped):
             return cls.of(stripped)
-        words = [w for w in re.split(r"[\s,;]+", stripped) if w]
-        if len(words) != DICE_PER_ROLL:
+        parts = [w for w in re.split(r"[\s,;]+", stripped) if w]
+        if len(parts) != DICE_PER_ROLL:
             raise RollError(
-                f"cannot read {text!r} as a roll: expected {DICE_PER_ROLL} faces among {FACES_ALLOWED}, "
-                f"e.g. 'N N D D A' or 'NNDDA'; got {counted(len(words), 'word')}"
+                N_(
+                    "cannot read {text} as a roll: expected {dice_per_roll} faces among {faces_allowed}, e.g. 'N N D "
+                    "D A' or 'NNDDA'; got {counted}"
+                ),
+                text=given(text),
+                dice_per_roll=Number(DICE_PER_ROLL),
+                faces_allowed=Verbatim(FACES_ALLOWED),
+                counted=Counted(len(parts), "{n} word", "{n} words"),
             )
-        return cls.of(words)
+        return cls.of(parts)
 
     @classmethod
     def all(cls) -> Iterator[Roll]:

@@ -29,9 +29,8 @@ from table.engine.rules import ActionKind, LegalAction, Rules, Street, is_seat
 from table.engine.showdown import PotResult, award_pots
 from table.errors import IllegalActionError, IllegalDealError, RulesError
 from table.evaluate import evaluate
+from table.phrases import N_, Number, Seat, Seats, given
 from table.tock_marks import Mark
-from table.wording import seat_word
-from table.wording import seats as seats_words
 
 __all__ = ["HandBetting", "Input"]
 
@@ -46,19 +45,26 @@ class HandBetting:
 
     def __init__(self, rules: Rules, stacks: Sequence[int], button: int) -> None:
         if not isinstance(rules, Rules):
-            raise RulesError("rules must be a table.engine.Rules")
+            raise RulesError(N_("rules must be a table.engine.Rules"))
         self.rules = rules
         self.starting_stacks = tuple(stacks)
         if not 2 <= len(self.starting_stacks) <= 10:
-            raise RulesError(f"a table has 2 to 10 seats, got {len(self.starting_stacks)}")
+            raise RulesError(
+                N_("a table has 2 to 10 seats, got {n_starting_stacks}"),
+                n_starting_stacks=Number(len(self.starting_stacks)),
+            )
         if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in self.starting_stacks):
-            raise RulesError(f"stacks must be whole numbers of chips, 0 or more: {list(self.starting_stacks)}")
+            raise RulesError(
+                N_("stacks must be whole numbers of chips, 0 or more: {list}"), list=given(list(self.starting_stacks))
+            )
         seated = [s for s, chips in enumerate(self.starting_stacks) if chips > 0]
         if len(seated) < 2:
-            raise RulesError("a hand needs at least two seats with chips")
+            raise RulesError(N_("a hand needs at least two seats with chips"))
         if not is_seat(button, len(self.starting_stacks)) or self.starting_stacks[button] == 0:
             raise RulesError(
-                f"the button must be on a seat with chips ({seats_words(seated)}), not on {seat_word(button)}"
+                N_("the button must be on a seat with chips ({seats}), not on seat {seat}"),
+                seats=Seats(seated),
+                seat=Seat.of(button),
             )
         self.seats = len(self.starting_stacks)
         self.button = button
@@ -266,7 +272,7 @@ class HandBetting:
     def settle(self) -> None:
         """Settle now: seats whose cards are still unknown are treated as mucked."""
         if self.street != Street.SHOWDOWN or self.is_complete:
-            raise IllegalDealError("only a hand at the showdown can be settled")
+            raise IllegalDealError(N_("only a hand at the showdown can be settled"))
         winners = {s for result in self._award() for s in result.winners}  # raises if a pot has no winner
         self.inputs.append(("settle", ()))
         for s in self._contenders():

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from table.errors import RulesError
+from table.phrases import N_, Chips, Number, Verbatim, given, setting
 
 
 @dataclass(frozen=True)
@@ -35,11 +36,19 @@ class BlindLevel:
         for name in ("small_blind", "big_blind", "ante"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise RulesError(f"a blind level's {name} must be a whole number of chips, 0 or more, got {value!r}")
+                raise RulesError(
+                    N_("a blind level's {name} must be a whole number of chips, 0 or more, got {value}"),
+                    name=setting(name),
+                    value=given(value),
+                )
         if self.small_blind < 1 or self.big_blind < 2 * self.small_blind:
             raise RulesError(
-                f"blind level {self.small_blind}/{self.big_blind}: the small blind must be at least 1 and the "
-                "big blind at least twice the small blind"
+                N_(
+                    "blind level {small_blind}/{big_blind}: the small blind must be at least 1 and the big blind at "
+                    "least twice the small blind"
+                ),
+                small_blind=Chips(self.small_blind),
+                big_blind=Chips(self.big_blind),
             )
 
     def to_dict(self) -> dict[str, int]:
@@ -57,14 +66,14 @@ class BlindStructure:
 
     def __post_init__(self) -> None:
         if not isinstance(self.levels, tuple) or not self.levels:
-            raise RulesError("a blind structure needs at least one level (a tuple of BlindLevel)")
+            raise RulesError(N_("a blind structure needs at least one level (a tuple of BlindLevel)"))
         if not all(isinstance(level, BlindLevel) for level in self.levels):
-            raise RulesError("blind structure levels must be BlindLevel values")
+            raise RulesError(N_("blind structure levels must be BlindLevel values"))
         seconds = self.level_seconds
         if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not math.isfinite(seconds):
-            raise RulesError(f"level_seconds must be a number of seconds, got {seconds!r}")
+            raise RulesError(N_("level_seconds must be a number of seconds, got {seconds}"), seconds=given(seconds))
         if seconds < 0:
-            raise RulesError(f"level_seconds must be 0 (no clock) or more, got {seconds}")
+            raise RulesError(N_("level_seconds must be 0 (no clock) or more, got {seconds}"), seconds=Number(seconds))
 
     @classmethod
     def fixed(cls, small_blind: int, big_blind: int, ante: int = 0) -> BlindStructure:
@@ -90,7 +99,9 @@ class BlindStructure:
             return cls(levels, level_seconds=data.get("level_seconds", 0.0))
         except (KeyError, TypeError) as exc:
             shape = "{'levels': [{'small_blind', 'big_blind', 'ante'}, ...], 'level_seconds'}"
-            raise RulesError(f"a blind structure is {shape}: {exc}") from None
+            raise RulesError(
+                N_("a blind structure is {shape}: {error}"), shape=Verbatim(shape), error=Verbatim(str(exc))
+            ) from None
 
 
 class LevelClock:
@@ -115,26 +126,30 @@ class LevelClock:
 
     def _check_now(self, now: float) -> None:
         if isinstance(now, bool) or not isinstance(now, int | float) or not math.isfinite(now):
-            raise RulesError(f"a time must be a number of seconds, got {now!r}")
+            raise RulesError(N_("a time must be a number of seconds, got {now}"), now=given(now))
         if now < self._last_change:
-            raise RulesError(f"time runs forward: {now} is before the clock's last change at {self._last_change}")
+            raise RulesError(
+                N_("time runs forward: {now} is before the clock's last change at {last_change}"),
+                now=Number(now),
+                last_change=Number(self._last_change),
+            )
 
     def start(self, *, now: float) -> None:
         self._check_now(now)
         if self.started_at is not None:
-            raise RulesError("the level clock is already started")
+            raise RulesError(N_("the level clock is already started"))
         self.started_at = self._last_change = float(now)
 
     def pause(self, *, now: float) -> None:
         self._check_now(now)
         if not self.running:
-            raise RulesError("the level clock is not running: nothing to pause")
+            raise RulesError(N_("the level clock is not running: nothing to pause"))
         self.paused_at = self._last_change = float(now)
 
     def resume(self, *, now: float) -> None:
         self._check_now(now)
         if self.paused_at is None:
-            raise RulesError("the level clock is not paused: nothing to resume")
+            raise RulesError(N_("the level clock is not paused: nothing to resume"))
         self._paused_total += now - self.paused_at
         self.paused_at = None
         self._last_change = float(now)
@@ -167,10 +182,10 @@ class LevelClock:
         a timed structure needs)."""
         last = len(self.structure.levels) - 1
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= last:
-            raise RulesError(f"levels are numbered 0..{last}, got {index!r}")
+            raise RulesError(N_("levels are numbered 0..{last}, got {index}"), last=Number(last), index=given(index))
         timed = self.structure.timed_levels
         if timed and now is None:
-            raise RulesError("a timed level needs the time it starts (now=)")
+            raise RulesError(N_("a timed level needs the time it starts (now=)"))
         if now is not None:
             self._check_now(now)
         self._manual_level = index

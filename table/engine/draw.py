@@ -52,8 +52,7 @@ from table.engine.rules import ActionKind, Street
 from table.engine.showdown import PotResult, award_pots
 from table.errors import IllegalActionError, IllegalDealError, RulesError
 from table.evaluate import HandValue
-from table.wording import counted, seat_word
-from table.wording import seats as seats_words
+from table.phrases import N_, Counted, Number, Phrase, Seat, Seats, Word, card_text, given
 
 __all__ = [
     "MAX_PLAYERS",
@@ -88,6 +87,19 @@ class DrawPhase(Enum):
     SHOWDOWN = "showdown"
     COMPLETE = "complete"
 
+    def word(self) -> Word:
+        """Where the hand is, for a phrase ("the draw")."""
+        return Word(_PHASES[self.value])
+
+
+_PHASES = {
+    "first betting": N_("the first betting round"),
+    "draw": N_("the draw"),
+    "second betting": N_("the second betting round"),
+    "showdown": N_("the showdown"),
+    "complete": N_("a finished hand"),
+}
+
 
 class DrawHand(Hand):
     """The one mutable object of a hand of five-card draw. Seats 0..n-1 clockwise (up to 10
@@ -101,14 +113,25 @@ class DrawHand(Hand):
 
     def __init__(self, rules: DrawRules, stacks: Sequence[int], button: int) -> None:
         if not isinstance(rules, DrawRules):
-            raise RulesError("a DrawHand takes table.engine.draw.DrawRules")
+            raise RulesError(N_("a DrawHand takes table.engine.draw.DrawRules"))
         players = sum(1 for chips in stacks if isinstance(chips, int) and not isinstance(chips, bool) and chips > 0)
         if players > MAX_PLAYERS:
-            raise RulesError(f"five-card draw takes {rules.min_players} to {MAX_PLAYERS} players, got {players}")
+            raise RulesError(
+                N_("five-card draw takes {min_players} to {max_players} players, got {players}"),
+                min_players=Number(rules.min_players),
+                max_players=Number(MAX_PLAYERS),
+                players=Number(players),
+            )
         if players < rules.min_players:
             raise TooFewPlayersError(
-                f"five-card draw is played by {MIN_PLAYERS} to {WARN_ABOVE} players (up to {MAX_PLAYERS}), got "
-                f"{players}; two players play only with the house option two_players=True"
+                N_(
+                    "five-card draw is played by {min_players} to {warn_above} players (up to {max_players}), got "
+                    "{players}; two players play only with the house option two_players=True"
+                ),
+                min_players=Number(MIN_PLAYERS),
+                warn_above=Number(WARN_ABOVE),
+                max_players=Number(MAX_PLAYERS),
+                players=Number(players),
             )
         self.draw_rules = rules
         self.draws: dict[int, int] = {}
@@ -169,27 +192,50 @@ class DrawHand(Hand):
 
     def verify_draw(self, seat: int, count: int) -> None:
         """Check a draw; raises :class:`IllegalDrawError` saying what is wrong and what is allowed."""
-        allowed = f"0 (stands pat) to {self.draw_rules.max_draw} cards"
+        allowed = Phrase(N_("0 (stands pat) to {most} cards"), most=Number(self.draw_rules.max_draw))
         if isinstance(count, bool) or not isinstance(count, int):
-            raise IllegalDrawError(f"a draw is a whole number of cards, {allowed}; got {count!r}")
+            raise IllegalDrawError(
+                N_("a draw is a whole number of cards, {allowed}; got {count}"), allowed=allowed, count=given(count)
+            )
         if isinstance(seat, bool) or not isinstance(seat, int) or seat not in self.in_hand:
-            raise IllegalDrawError(f"{seat_word(seat)} is not in this hand (in the hand: {seats_words(self.in_hand)})")
+            raise IllegalDrawError(
+                N_("seat {seat} is not in this hand (in the hand: {seats})"),
+                seat=Seat.of(seat),
+                seats=Seats(self.in_hand),
+            )
         if self.folded[seat]:
-            raise IllegalDrawError(f"{seat_word(seat)} folded: only players still in the hand draw")
+            raise IllegalDrawError(N_("seat {seat} folded: only players still in the hand draw"), seat=Seat.of(seat))
         phase = self.phase
         if phase != DrawPhase.DRAW:
             when = {
-                DrawPhase.FIRST_BETTING: f"the first betting round is still open ({seat_word(self.to_act)} to act)",
-                DrawPhase.SECOND_BETTING: "the draw is over: the second betting round is open",
-            }.get(phase, "the draw is over")
-            raise IllegalDrawError(f"{seat_word(seat)} cannot draw now: {when}")
+                DrawPhase.FIRST_BETTING: Phrase(
+                    N_("the first betting round is still open (seat {seat} to act)"), seat=Seat.of(self.to_act)
+                ),
+                DrawPhase.SECOND_BETTING: Phrase(N_("the draw is over: the second betting round is open")),
+            }.get(phase, Phrase(N_("the draw is over")))
+            raise IllegalDrawError(N_("seat {seat} cannot draw now: {when}"), seat=Seat.of(seat), when=when)
         if seat in self.draws:
-            drew = counted(self.draws[seat], "card") if self.draws[seat] else "none (stood pat)"
-            raise IllegalDrawError(f"{seat_word(seat)} already drew {drew}: one draw per player")
+            drew = (
+                Counted(self.draws[seat], "{n} card", "{n} cards")
+                if self.draws[seat]
+                else Phrase(N_("none (stood pat)"))
+            )
+            raise IllegalDrawError(
+                N_("seat {seat} already drew {drew}: one draw per player"), seat=Seat.of(seat), drew=drew
+            )
         if seat != self.to_draw:
-            raise IllegalDrawError(f"it is {seat_word(self.to_draw)}'s turn to draw, not {seat_word(seat)}'s")
+            raise IllegalDrawError(
+                N_("it is seat {seat}'s turn to draw, not seat {seat2}'s"),
+                seat=Seat.of(self.to_draw),
+                seat2=Seat.of(seat),
+            )
         if not 0 <= count <= self.draw_rules.max_draw:
-            raise IllegalDrawError(f"{seat_word(seat)} cannot exchange {count} cards: {allowed}")
+            raise IllegalDrawError(
+                N_("seat {seat} cannot exchange {count} cards: {allowed}"),
+                seat=Seat.of(seat),
+                count=Number(count),
+                allowed=allowed,
+            )
 
     def can_draw(self, seat: int, count: int) -> bool:
         """Whether :meth:`draw` would accept this, without raising."""
@@ -224,14 +270,14 @@ class DrawHand(Hand):
     def verify_act(self, seat: int, action: ActionKind | str, amount: int | None = None) -> tuple[ActionKind, int]:
         if not self.is_complete and self.phase == DrawPhase.DRAW:
             raise IllegalActionError(
-                f"betting is closed during the draw: {seat_word(self.to_draw)} draws next "
-                "(record it with draw(seat, count))"
+                N_("betting is closed during the draw: seat {seat} draws next (record it with draw(seat, count))"),
+                seat=Seat.of(self.to_draw),
             )
         return super().verify_act(seat, action, amount)
 
     def deal_board(self, cards: Iterable[Card]) -> None:
         """Five-card draw has no board: always raises :class:`IllegalDealError`."""
-        raise IllegalDealError("five-card draw has no board cards: record draws with draw(seat, count)")
+        raise IllegalDealError(N_("five-card draw has no board cards: record draws with draw(seat, count)"))
 
     # ----------------------------------------------------------------- showdown
     def deal_hole(self, seat: int, cards: Iterable[DrawCard | str] | str) -> None:
@@ -239,18 +285,27 @@ class DrawHand(Hand):
         ``"Jk"``/:data:`Card.JOKER`); settles the hand once every hand still in is known."""
         new = parse_shown(seat, cards)
         if isinstance(seat, bool) or not isinstance(seat, int) or seat not in self.in_hand:
-            raise IllegalDealError(f"{seat_word(seat)} is not in this hand (in the hand: {seats_words(self.in_hand)})")
+            raise IllegalDealError(
+                N_("seat {seat} is not in this hand (in the hand: {seats})"),
+                seat=Seat.of(seat),
+                seats=Seats(self.in_hand),
+            )
         if self.is_complete:
-            raise IllegalDealError("the hand is settled: its cards can no longer change")
+            raise IllegalDealError(N_("the hand is settled: its cards can no longer change"))
         if self.street != Street.SHOWDOWN:
-            raise IllegalDealError(f"hands are shown at the showdown; the hand is in the {self.phase.value}")
+            raise IllegalDealError(
+                N_("hands are shown at the showdown; the hand is in {phase}"), phase=self.phase.word()
+            )
         if self.folded[seat]:
-            raise IllegalDealError(f"{seat_word(seat)} folded: its cards stay unknown")
+            raise IllegalDealError(N_("seat {seat} folded: its cards stay unknown"), seat=Seat.of(seat))
         if seat in self.hole:
-            known = " ".join(map(str, self.hole[seat]))
-            raise IllegalDealError(f"{seat_word(seat)}'s cards are already known: {known}")
+            raise IllegalDealError(
+                N_("seat {seat}'s cards are already known: {known}"),
+                seat=Seat.of(seat),
+                known=card_text(self.hole[seat]),
+            )
         if seat in self.mucked:
-            raise IllegalDealError(f"{seat_word(seat)} mucked: its cards stay unknown")
+            raise IllegalDealError(N_("seat {seat} mucked: its cards stay unknown"), seat=Seat.of(seat))
         check_against_shown(new, rules=self.draw_rules, shown=self.hole)
         self.inputs.append(("deal_hole", (seat, new)))
         # The Hold'em engine types hole cards as Card; a draw hand's may be jokers.
@@ -289,7 +344,7 @@ class DrawHand(Hand):
         """Take back the last betting action or draw and everything recorded after it."""
         last = max((i for i, (name, _) in enumerate(self.inputs) if name in ("act", "draw")), default=None)
         if last is None:
-            raise IllegalActionError("nothing to undo: no player has acted or drawn in this hand")
+            raise IllegalActionError(N_("nothing to undo: no player has acted or drawn in this hand"))
         removed = self.inputs[last:]
         self._refuse_undo_past_show(removed)
         rebuilt = DrawHand.rebuild(self.draw_rules, self.starting_stacks, self.button, self.inputs[:last])

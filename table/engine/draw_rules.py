@@ -14,6 +14,7 @@ from table.cards import Rank
 from table.draw import LowRule, WildTies, parse_low_rule, parse_ties, parse_wild_rank
 from table.engine.rules import Rules, Street
 from table.errors import RulesError
+from table.phrases import N_, Number, given, setting
 
 __all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "WARN_ABOVE", "DrawRules", "TooFewPlayersError"]
 
@@ -58,20 +59,33 @@ class DrawRules:
 
     def __post_init__(self) -> None:
         if not isinstance(self.two_players, bool):
-            raise RulesError(f"two_players must be true or false, got {self.two_players!r}")
+            raise RulesError(
+                N_("two_players must be true or false, got {two_players}"), two_players=given(self.two_players)
+            )
         for name, least in (("ante", 0), ("opening_bet", 0), ("small_bet", 1)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise RulesError(f"{name} must be a whole number of chips, {least} or more, got {value!r}")
+                raise RulesError(
+                    N_("{name} must be a whole number of chips, {least} or more, got {value}"),
+                    name=setting(name),
+                    least=Number(least),
+                    value=given(value),
+                )
         if self.big_bet is not None and (
             isinstance(self.big_bet, bool) or not isinstance(self.big_bet, int) or self.big_bet < 1
         ):
-            raise RulesError(f"big_bet must be a whole number of chips above 0, or None, got {self.big_bet!r}")
+            raise RulesError(
+                N_("big_bet must be a whole number of chips above 0, or None, got {big_bet}"),
+                big_bet=given(self.big_bet),
+            )
         if isinstance(self.jokers, bool) or self.jokers not in (0, 1, 2):
-            raise RulesError(f"jokers must be 0, 1 or 2 (a deck has at most two), got {self.jokers!r}")
+            raise RulesError(
+                N_("jokers must be 0, 1 or 2 (a deck has at most two), got {jokers}"), jokers=given(self.jokers)
+            )
         if isinstance(self.max_draw, bool) or not isinstance(self.max_draw, int) or not 1 <= self.max_draw <= 5:
             raise RulesError(
-                f"max_draw must be 1 to 5 cards (3 by the seed rules, 5 as a house option), got {self.max_draw!r}"
+                N_("max_draw must be 1 to 5 cards (3 by the seed rules, 5 as a house option), got {max_draw}"),
+                max_draw=given(self.max_draw),
             )
         object.__setattr__(self, "wild_rank", parse_wild_rank(self.wild_rank))
         object.__setattr__(self, "ties", parse_ties(self.ties))

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from table.cards import Card, Joker
 from table.draw import DrawCard, DrawValue, evaluate_draw, evaluate_low, parse_draw_cards
 from table.engine.draw_rules import DrawRules
-from table.errors import IllegalDealError, InvalidCardsError
-from table.wording import counted, seat_word
+from table.errors import IllegalDealError, InvalidCardsError, phrase_of
+from table.phrases import N_, Counted, Number, Phrase, Seat, Verbatim
 
 __all__ = ["check_against_shown", "draw_value", "parse_shown"]
 
@@ -27,25 +27,27 @@ def parse_shown(seat: int, cards: Iterable[DrawCard | str] | str) -> tuple[DrawC
     try:
         return tuple(parse_draw_cards(cards))
     except (InvalidCardsError, ValueError) as exc:
-        raise IllegalDealError(f"{seat_word(seat)}'s cards: {exc}") from None
+        raise IllegalDealError(N_("seat {seat}'s cards: {error}"), seat=Seat.of(seat), error=phrase_of(exc)) from None
 
 
-def check_against_shown(
-    new: Sequence[DrawCard], *, rules: DrawRules, shown: Mapping[int, Sequence[DrawCard]]
-) -> None:
+def check_against_shown(new: Sequence[DrawCard], *, rules: DrawRules, shown: Mapping[int, Sequence[DrawCard]]) -> None:
     """:class:`IllegalDealError` unless ``new`` is five cards that the deck can hold beside the
     hands ``shown`` before: no more jokers than it has, no natural card twice."""
     if len(new) != 5:
-        raise IllegalDealError(f"a draw hand has 5 cards, got {len(new)}")
+        raise IllegalDealError(N_("a draw hand has 5 cards, got {n_new}"), n_new=Number(len(new)))
     before = [c for cards in shown.values() for c in cards]
     jokers = sum(1 for c in [*before, *new] if isinstance(c, Joker))
     if jokers > rules.jokers:
-        deck = counted(rules.jokers, "joker") if rules.jokers else "no joker"
-        raise IllegalDealError(f"the deck has {deck}; {jokers} would be on the table")
+        deck = Counted(rules.jokers, "{n} joker", "{n} jokers") if rules.jokers else Phrase(N_("no joker"))
+        raise IllegalDealError(
+            N_("the deck has {deck}; {jokers} would be on the table"), deck=deck, jokers=Number(jokers)
+        )
     taken = {c for c in before if isinstance(c, Card)}
     again = [str(c) for c in new if isinstance(c, Card) and c in taken]
     if again:
-        raise IllegalDealError(f"{' '.join(again)} already shown in another hand: a deck holds each card once")
+        raise IllegalDealError(
+            N_("{cards} already shown in another hand: a deck holds each card once"), cards=Verbatim(" ".join(again))
+        )
 
 
 def draw_value(rules: DrawRules, cards: Iterable[DrawCard | str] | str) -> DrawValue:

@@ -27,9 +27,8 @@ from table.engine.pots import build_pots
 from table.engine.rules import LegalAction, Rules, Street, is_seat
 from table.engine.showdown import PotResult
 from table.errors import IllegalActionError, IllegalDealError, InvalidCardsError
+from table.phrases import N_, Listed, Number, Phrase, Seat, Seats, Verbatim, card_text, given, pot_name
 from table.tock_marks import Mark, mark_of
-from table.wording import listed, seat_word
-from table.wording import seats as seats_words
 
 __all__ = ["Hand", "Input", "LegalAction", "PotResult"]
 
@@ -48,22 +47,33 @@ class Hand(HandBetting):
         once only when no more betting is possible (everyone all in)."""
         new = list(cards)
         if self.is_complete or self.street == Street.SHOWDOWN:
-            raise IllegalDealError("the board is complete: no more board cards")
+            raise IllegalDealError(N_("the board is complete: no more board cards"))
         if not self._awaiting_board:
             raise IllegalDealError(
-                f"cannot turn board cards while betting is open on the {self.street.name.lower()}: "
-                f"{seat_word(self.to_act)} to act"
+                N_("cannot turn board cards while betting is open on {street}: seat {seat} to act"),
+                street=self.street.word(),
+                seat=Seat.of(self.to_act),
             )
         next_size = Street(self.street + 1).board_size - len(self.board)
         no_more_betting = len(self._able()) <= 1
         allowed = {next_size} | ({5 - len(self.board)} if no_more_betting else set())
         if len(new) not in allowed:
-            want = listed([str(n) for n in sorted(allowed)], "or")
-            noun = "card" if allowed == {1} else "cards"
-            raise IllegalDealError(f"the {Street(self.street + 1).name.lower()} takes {want} {noun}, not {len(new)}")
+            want = Listed([Number(n) for n in sorted(allowed)], "or")
+            street = Street(self.street + 1).word()
+            if allowed == {1}:
+                raise IllegalDealError(
+                    N_("{street} takes {want} card, not {n_new}"), street=street, want=want, n_new=Number(len(new))
+                )
+            raise IllegalDealError(
+                N_("{street} takes {want} cards, not {n_new}"), street=street, want=want, n_new=Number(len(new))
+            )
         self._check_new_cards(new)
         first = len(self.board)
-        check_marked_cards(new, self.board_marks[first:], where=lambda i: f"board card {first + i + 1}")
+        check_marked_cards(
+            new,
+            self.board_marks[first:],
+            where=lambda i: Phrase(N_("board card {number}"), number=Number(first + i + 1)),
+        )
         self.inputs.append(("deal_board", (tuple(new),)))
         self.board.extend(new)
         self._awaiting_board = False
@@ -75,11 +85,11 @@ class Hand(HandBetting):
 
     def _check_new_cards(self, new: list[Card]) -> None:
         if not all(isinstance(c, Card) for c in new):
-            raise IllegalDealError("deal Card objects (table.cards.parse_cards('Ah Kd'))")
+            raise IllegalDealError(N_("deal Card objects (table.cards.parse_cards('Ah Kd'))"))
         try:
             ensure_distinct([*self._known_cards(), *new])
         except InvalidCardsError as exc:
-            raise IllegalDealError(f"{exc} (already on the table or dealt twice)") from None
+            raise IllegalDealError(N_("{error} (already on the table or dealt twice)"), error=exc.phrase) from None
 
     def deal_hole(self, seat: int, cards: Iterable[Card]) -> None:
         """Record a seat's two hole cards when they are turned face up: at the showdown, or at an
@@ -89,20 +99,35 @@ class Hand(HandBetting):
         at any time (a hand history that knows them); they play no part."""
         new = list(cards)
         if seat not in self.in_hand:
-            raise IllegalDealError(f"{seat_word(seat)} is not in this hand (in the hand: {seats_words(self.in_hand)})")
+            raise IllegalDealError(
+                N_("seat {seat} is not in this hand (in the hand: {seats})"),
+                seat=Seat.of(seat),
+                seats=Seats(self.in_hand),
+            )
         if seat in self.hole:
-            known = " ".join(map(str, self.hole[seat]))
-            raise IllegalDealError(f"{seat_word(seat)}'s hole cards are already known: {known}")
+            raise IllegalDealError(
+                N_("seat {seat}'s hole cards are already known: {known}"),
+                seat=Seat.of(seat),
+                known=card_text(self.hole[seat]),
+            )
         if seat in self.mucked:
-            raise IllegalDealError(f"{seat_word(seat)} mucked: its cards stay unknown")
+            raise IllegalDealError(N_("seat {seat} mucked: its cards stay unknown"), seat=Seat.of(seat))
         if len(new) != 2:
-            raise IllegalDealError(f"a seat has 2 hole cards, got {len(new)}")
+            raise IllegalDealError(N_("a seat has 2 hole cards, got {n_new}"), n_new=Number(len(new)))
         self._check_new_cards(new)
-        check_marked_cards(new, self.hole_marks[seat], where=lambda i: f"{seat_word(seat)}'s card {i + 1}")
+        check_marked_cards(
+            new,
+            self.hole_marks[seat],
+            where=lambda i: Phrase(N_("seat {seat}'s card {number}"), seat=Seat.of(seat), number=Number(i + 1)),
+        )
         if self.is_complete:
-            raise IllegalDealError("the hand is settled: its cards can no longer change")
+            raise IllegalDealError(N_("the hand is settled: its cards can no longer change"))
         if not self.folded[seat] and not self.hands_may_be_shown:
-            raise IllegalDealError(f"{seat_word(seat)}'s hand cannot be shown yet: {self._why_not_shown()}")
+            raise IllegalDealError(
+                N_("seat {seat}'s hand cannot be shown yet: {why_not_shown}"),
+                seat=Seat.of(seat),
+                why_not_shown=self._why_not_shown(),
+            )
         self.inputs.append(("deal_hole", (seat, tuple(new))))
         self.hole[seat] = tuple(new)
         self.events.append(HoleDealt(seat, tuple(new)))
@@ -124,36 +149,60 @@ class Hand(HandBetting):
         or an all-in before the rest of the board, where every hand is tabled at once (TDA)."""
         return self.betting_closed and not self.is_complete and len(self.live) >= 2
 
-    def _why_not_shown(self) -> str:
+    def _why_not_shown(self) -> Phrase:
         """Why hands cannot be shown now, and when they can."""
-        when = "hands are turned face up at the showdown, or at an all-in once betting is closed"
         if self.to_act is not None:
-            return f"betting is open on the {self.street.name.lower()} ({seat_word(self.to_act)} to act); {when}"
-        return f"more betting is to come after the next board cards; {when}"
+            return Phrase(
+                N_(
+                    "betting is open on {street} (seat {seat} to act); hands are turned face up at the showdown, "
+                    "or at an all-in once betting is closed"
+                ),
+                street=self.street.word(),
+                seat=Seat.of(self.to_act),
+            )
+        return Phrase(
+            N_(
+                "more betting is to come after the next board cards; hands are turned face up at the "
+                "showdown, or at an all-in once betting is closed"
+            )
+        )
 
     def mark(self, seat: int | None, index: int, mark: Mark) -> None:
         """Record the Tock mark read on a face-down card: hole card ``index`` (0, 1) of ``seat``,
         or board position ``index`` (0..4) when ``seat`` is None."""
         if self.rules.variant != "tock":
-            raise IllegalDealError("marks are read only in Tock-Poker (variant 'tock')")
+            raise IllegalDealError(N_("marks are read only in Tock-Poker (variant 'tock')"))
         if not isinstance(mark, Mark):
-            raise IllegalDealError(f"a mark is a table.tock.Mark (Mark.parse('h:large')), got {mark!r}")
+            raise IllegalDealError(
+                N_("a mark is a table.tock.Mark (Mark.parse('h:large')), got {mark}"), mark=given(mark)
+            )
         if self.is_complete:
-            raise IllegalDealError("the hand is settled: its cards can no longer change")
+            raise IllegalDealError(N_("the hand is settled: its cards can no longer change"))
         if seat is None:
             if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 5:
-                raise IllegalDealError(f"board positions are 0..4, got {index!r}")
+                raise IllegalDealError(N_("board positions are 0..4, got {index}"), index=given(index))
             if index < len(self.board):
-                raise IllegalDealError(f"board card {index + 1} is already face up ({self.board[index]})")
+                raise IllegalDealError(
+                    N_("board card {index} is already face up ({board})"),
+                    index=Number(index + 1),
+                    board=Verbatim(str(self.board[index])),
+                )
         elif not is_seat(seat, self.seats) or seat not in self.in_hand or index not in (0, 1):
             raise IllegalDealError(
-                f"no hole card {index!r} for {seat_word(seat)} (in the hand: {seats_words(self.in_hand)})"
+                N_("no hole card {index} for seat {seat} (in the hand: {seats})"),
+                index=given(index),
+                seat=Seat.of(seat),
+                seats=Seats(self.in_hand),
             )
         else:
             known = self.hole.get(seat)
             if known is not None and mark_of(known[index]) != mark:
                 raise IllegalDealError(
-                    f"{seat_word(seat)}'s card {index + 1} is {known[index]}, which carries {mark_of(known[index])}"
+                    N_("seat {seat}'s card {index} is {known}, which carries {mark_of}"),
+                    seat=Seat.of(seat),
+                    index=Number(index + 1),
+                    known=Verbatim(str(known[index])),
+                    mark_of=Verbatim(str(mark_of(known[index]))),
                 )
         check_mark_pools(
             mark,
@@ -173,15 +222,18 @@ class Hand(HandBetting):
     def verify_muck(self, seat: int) -> None:
         """Raise :class:`IllegalDealError` if ``seat`` may not muck now, saying why."""
         if self.street != Street.SHOWDOWN or self.is_complete:
-            raise IllegalDealError("mucking happens at the showdown, after the last betting round")
+            raise IllegalDealError(N_("mucking happens at the showdown, after the last betting round"))
         if seat not in self.live or seat in self.hole or seat in self.mucked:
-            raise IllegalDealError(f"{seat_word(seat)} has no unshown hand to muck")
+            raise IllegalDealError(N_("seat {seat} has no unshown hand to muck"), seat=Seat.of(seat))
         for index, pot in enumerate(build_pots(self.committed, self.folded)):
             if seat in pot.eligible and all(s == seat or s in self.mucked for s in pot.eligible):
-                name = "the main pot" if index == 0 else f"side pot {index}"
                 raise IllegalDealError(
-                    f"{seat_word(seat)} is the last hand left in {name}: it wins it without showing "
-                    "(settle the hand when the showdown is over)"
+                    N_(
+                        "seat {seat} is the last hand left in {pot}: it wins it without showing (settle the hand when "
+                        "the showdown is over)"
+                    ),
+                    seat=Seat.of(seat),
+                    pot=pot_name(index),
                 )
 
     def can_muck(self, seat: int) -> bool:
@@ -219,7 +271,7 @@ class Hand(HandBetting):
         was removed (the action first), so cards still on the table can be dealt again."""
         last = max((i for i, (name, _) in enumerate(self.inputs) if name == "act"), default=None)
         if last is None:
-            raise IllegalActionError("nothing to undo: no player has acted in this hand")
+            raise IllegalActionError(N_("nothing to undo: no player has acted in this hand"))
         removed = self.inputs[last:]
         self._refuse_undo_past_show(removed)
         rebuilt = Hand.replay(self.rules, self.starting_stacks, self.button, self.inputs[:last])
@@ -230,7 +282,7 @@ class Hand(HandBetting):
         """Raise :class:`IllegalActionError` if taking back ``removed`` would reopen betting
         after a live hand was turned face up: everyone has seen those cards."""
         if any(name == "deal_hole" and not self.folded[args[0]] for name, args in removed):
-            raise IllegalActionError("the hands were shown: betting cannot reopen; correct a card instead")
+            raise IllegalActionError(N_("the hands were shown: betting cannot reopen; correct a card instead"))
 
     def snapshot(self) -> dict[str, Any]:
         """The whole state as plain data (for comparisons, persistence and display)."""

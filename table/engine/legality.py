@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from table.engine.betting_round import BettingRound
-from table.engine.rules import ActionKind, LegalAction, Rules, Street, is_seat
+from table.engine.rules import ActionKind, LegalAction, Rules, Street, action_word, allowed_actions, is_seat
 from table.errors import IllegalActionError
-from table.wording import seat_word
+from table.phrases import N_, Chips, Listed, Number, Phrase, Seat, Verbatim, given
 
 __all__ = ["BettingView", "legal_actions", "reopening_raise", "verify_act"]
 
@@ -103,52 +103,84 @@ def verify_act(
     try:
         kind = ActionKind(action)
     except ValueError:
-        allowed = ", ".join(a.value for a in ActionKind)
-        raise IllegalActionError(f"unknown action {action!r}: use one of {allowed}") from None
+        allowed = Listed([Verbatim(a.value) for a in ActionKind], "or")
+        raise IllegalActionError(
+            N_("unknown action {action}: use one of {allowed}"), action=given(action), allowed=allowed
+        ) from None
     if hand.is_complete:
-        raise IllegalActionError("the hand is over: no more actions")
+        raise IllegalActionError(N_("the hand is over: no more actions"))
     if hand.to_act is None:
-        what = "cards to be dealt" if hand.awaiting_board else "the showdown"
-        raise IllegalActionError(f"nobody is to act now: the hand is waiting for {what}")
+        if hand.awaiting_board:
+            raise IllegalActionError(N_("nobody is to act now: the hand is waiting for cards to be dealt"))
+        raise IllegalActionError(N_("nobody is to act now: the hand is waiting for the showdown"))
     if not is_seat(seat, hand.seats) or seat != hand.to_act:
-        raise IllegalActionError(f"it is {seat_word(hand.to_act)}'s turn, not {seat_word(seat)}'s")
+        raise IllegalActionError(
+            N_("it is seat {seat}'s turn, not seat {seat2}'s"), seat=Seat.of(hand.to_act), seat2=Seat.of(seat)
+        )
     legal = {a.action: a for a in legal_actions(hand)}
-    allowed = ", ".join(a.describe() for a in legal.values())
+    allowed = allowed_actions(legal.values())
     if kind not in legal:
         reason = {
-            ActionKind.CHECK: f"there is a bet of {hand.betting.current_bet} to call",
-            ActionKind.CALL: "there is nothing to call",
-            ActionKind.BET: "there is already a bet: raise instead"
+            ActionKind.CHECK: Phrase(N_("there is a bet of {amount} to call"), amount=Chips(hand.betting.current_bet)),
+            ActionKind.CALL: Phrase(N_("there is nothing to call")),
+            ActionKind.BET: Phrase(N_("there is already a bet: raise instead"))
             if hand.betting.current_bet
-            else "a bet is not possible now",
+            else Phrase(N_("a bet is not possible now")),
             ActionKind.RAISE: _why_no_raise(hand, seat),
             ActionKind.ALL_IN: _why_no_raise(hand, seat),
-        }.get(kind, "")
-        raise IllegalActionError(f"{seat_word(seat)} cannot {kind.value}: {reason}; allowed: {allowed}")
+        }.get(kind, Phrase(N_("not allowed now")))
+        raise IllegalActionError(
+            N_("seat {seat} cannot {action}: {reason}; allowed: {allowed}"),
+            seat=Seat.of(seat),
+            action=action_word(kind),
+            reason=reason,
+            allowed=allowed,
+        )
     option = legal[kind]
     if kind in (ActionKind.BET, ActionKind.RAISE):
         if amount is None:
-            raise IllegalActionError(f"{kind.value} needs an amount (the street total): {option.describe()}")
+            raise IllegalActionError(
+                N_("{action} needs an amount (the street total): {describe}"),
+                action=action_word(kind),
+                describe=option.phrase(),
+            )
         if isinstance(amount, bool) or not isinstance(amount, int):
-            raise IllegalActionError(f"amounts are whole numbers of chips, got {amount!r}")
+            raise IllegalActionError(N_("amounts are whole numbers of chips, got {amount}"), amount=given(amount))
         if not option.min_to <= amount <= option.max_to:
-            raise IllegalActionError(f"{seat_word(seat)} cannot {kind.value} to {amount}: {option.describe()}")
+            raise IllegalActionError(
+                N_("seat {seat} cannot {action} to {amount}: {describe}"),
+                seat=Seat.of(seat),
+                action=action_word(kind),
+                amount=Chips(amount),
+                describe=option.phrase(),
+            )
         return kind, amount
     if amount is not None and amount != option.min_to:
-        raise IllegalActionError(f"{kind.value} takes no amount other than {option.min_to}, got {amount}")
+        raise IllegalActionError(
+            N_("{action} takes no amount other than {min_to}, got {amount}"),
+            action=action_word(kind),
+            min_to=Chips(option.min_to),
+            amount=Chips(amount),
+        )
     return kind, option.min_to
 
 
-def _why_no_raise(hand: BettingView, seat: int) -> str:
+def _why_no_raise(hand: BettingView, seat: int) -> Phrase:
     if hand.stacks[seat] + hand.bets[seat] <= hand.betting.current_bet:
-        return "not enough chips to raise (all in is a call)"
+        return Phrase(N_("not enough chips to raise (all in is a call)"))
     if not any(s != seat and hand.stacks[s] + hand.bets[s] > hand.betting.current_bet for s in hand.live):
-        return "no other player has chips to call more than the current bet"
+        return Phrase(N_("no other player has chips to call more than the current bet"))
     if not _reopened(hand, seat):
-        return (
-            f"the betting was not reopened: since this seat acted the bet rose by less than "
-            f"{reopening_raise(hand)} (short all-ins only)"
+        return Phrase(
+            N_(
+                "the betting was not reopened: since this seat acted the bet rose by less than {amount} "
+                "(short all-ins only)"
+            ),
+            amount=Chips(reopening_raise(hand)),
         )
     if hand.rules.fixed_limit:
-        return f"the raise cap of {hand.rules.raise_cap} raises is reached, or all in exceeds the limit"
-    return "raising is not possible now"
+        return Phrase(
+            N_("the raise cap of {cap} raises is reached, or all in exceeds the limit"),
+            cap=Number(hand.rules.raise_cap or 0),
+        )
+    return Phrase(N_("raising is not possible now"))

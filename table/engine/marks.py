@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 from table.cards import Card
 from table.errors import IllegalDealError
+from table.phrases import N_, Number, Phrase, Verbatim, card_text
 from table.tock_marks import Mark, mark_of
-from table.wording import counted
 
 
 def check_mark_pools(
@@ -43,15 +43,29 @@ def check_mark_pools(
     carried += [mark_of(c) for cards in hole.values() for c in cards]
     pool = mark.cards()
     if carried.count(mark) > len(pool):
-        others = "another position already carries it" if len(pool) == 1 else f"{len(pool)} other positions already do"
+        if len(pool) == 1:
+            raise IllegalDealError(
+                N_("mark {mark} stands for 1 card ({cards}), and another position already carries it"),
+                mark=Verbatim(str(mark)),
+                cards=card_text(pool),
+            )
         raise IllegalDealError(
-            f"mark {mark} stands for {counted(len(pool), 'card')} ({' '.join(map(str, pool))}), and {others}"
+            N_("mark {mark} stands for {n} cards ({cards}), and {n} other positions already do"),
+            mark=Verbatim(str(mark)),
+            n=Number(len(pool)),
+            cards=card_text(pool),
         )
 
 
-def check_marked_cards(cards: Sequence[Card], marks: Sequence[Mark | None], *, where: Callable[[int], str]) -> None:
+def check_marked_cards(cards: Sequence[Card], marks: Sequence[Mark | None], *, where: Callable[[int], Phrase]) -> None:
     """Raise :class:`IllegalDealError` if a card turned face up does not carry the mark read
     on its back before (``where(i)`` names position ``i`` in the message)."""
     for i, (card, mark) in enumerate(zip(cards, marks, strict=False)):
         if mark is not None and mark_of(card) != mark:
-            raise IllegalDealError(f"{where(i)} was marked {mark} but {card} carries {mark_of(card)}")
+            raise IllegalDealError(
+                N_("{where} was marked {mark} but {card} carries {mark_of}"),
+                where=where(i),
+                mark=Verbatim(str(mark)),
+                card=Verbatim(str(card)),
+                mark_of=Verbatim(str(mark_of(card))),
+            )

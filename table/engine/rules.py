@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 
 from table.errors import RulesError
+from table.phrases import N_, NP_, Chips, Listed, Phrase, Verbatim, Word, given, setting
 
 
 class Street(IntEnum):
@@ -21,6 +23,13 @@ class Street(IntEnum):
     def board_size(self) -> int:
         """Board cards face up during this street."""
         return (0, 3, 4, 5, 5)[self]
+
+    def word(self) -> Word:
+        """The street with its article, for a phrase ("the flop")."""
+        return Word(_STREETS[self])
+
+
+_STREETS = (N_("the preflop"), N_("the flop"), N_("the turn"), N_("the river"), N_("the showdown"))
 
 
 class ActionKind(Enum):
@@ -43,6 +52,19 @@ class LegalAction:
     min_to: int
     max_to: int
 
+    def phrase(self) -> Phrase:
+        """In words, as refusals list what is allowed: "raise to 4..100", "call (2)"."""
+        action = action_word(self.action)
+        if self.action in (ActionKind.BET, ActionKind.RAISE):
+            if self.min_to == self.max_to:
+                return Phrase(N_("{action} to {amount}"), action=action, amount=Chips(self.min_to))
+            return Phrase(
+                N_("{action} to {low}..{high}"), action=action, low=Chips(self.min_to), high=Chips(self.max_to)
+            )
+        if self.action in (ActionKind.CALL, ActionKind.ALL_IN):
+            return Phrase(N_("{action} ({amount})"), action=action, amount=Chips(self.min_to))
+        return Phrase(N_("{action}"), action=action)
+
     def describe(self) -> str:
         """In words, as error messages list what is allowed: "raise to 4..100", "call (2)"."""
         if self.action in (ActionKind.BET, ActionKind.RAISE):
@@ -52,6 +74,26 @@ class LegalAction:
         if self.action in (ActionKind.CALL, ActionKind.ALL_IN):
             return f"{self.action.value} ({self.min_to})"
         return str(self.action.value)
+
+
+_ACTIONS = {
+    "fold": NP_("action", "fold"),
+    "check": NP_("action", "check"),
+    "call": NP_("action", "call"),
+    "bet": NP_("action", "bet"),
+    "raise": NP_("action", "raise"),
+    "all_in": NP_("action", "all_in"),
+}
+
+
+def action_word(kind: ActionKind) -> Word:
+    """The action as a verb for a phrase ("cannot {action}": "check", "se coucher")."""
+    return Word(_ACTIONS[kind.value], "action")
+
+
+def allowed_actions(options: Iterable[LegalAction]) -> Listed:
+    """Each legal action in words, as a list."""
+    return Listed([option.phrase() for option in options], ",")
 
 
 BETTING = ("no-limit", "fixed-limit")
@@ -79,25 +121,48 @@ class Rules:
 
     def __post_init__(self) -> None:
         if self.betting not in BETTING:
-            raise RulesError(f"betting {self.betting!r} is not known: use one of {', '.join(BETTING)}")
+            raise RulesError(
+                N_("betting {betting} is not known: use one of {join}"),
+                betting=given(self.betting),
+                join=Listed([Verbatim(b) for b in BETTING], "or"),
+            )
         if self.variant not in VARIANTS:
-            raise RulesError(f"variant {self.variant!r} is not known: use one of {', '.join(VARIANTS)}")
+            raise RulesError(
+                N_("variant {variant} is not known: use one of {join}"),
+                variant=given(self.variant),
+                join=Listed([Verbatim(v) for v in VARIANTS], "or"),
+            )
         for name in ("small_blind", "big_blind", "ante"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise RulesError(f"{name} must be a whole number of chips, 0 or more, got {value!r}")
+                raise RulesError(
+                    N_("{name} must be a whole number of chips, 0 or more, got {value}"),
+                    name=setting(name),
+                    value=given(value),
+                )
         if self.small_blind < 1:
-            raise RulesError(f"the small blind must be at least 1 chip, got {self.small_blind}")
+            raise RulesError(
+                N_("the small blind must be at least 1 chip, got {small_blind}"), small_blind=Chips(self.small_blind)
+            )
         if self.big_blind < 2 * self.small_blind:
             raise RulesError(
-                f"the big blind ({self.big_blind}) must be at least twice the small blind ({self.small_blind})"
+                N_("the big blind ({big_blind}) must be at least twice the small blind ({small_blind})"),
+                big_blind=Chips(self.big_blind),
+                small_blind=Chips(self.small_blind),
             )
         for name in ("small_bet", "big_bet"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-                raise RulesError(f"{name} must be a whole number of chips above 0, got {value!r}")
+                raise RulesError(
+                    N_("{name} must be a whole number of chips above 0, got {value}"),
+                    name=setting(name),
+                    value=given(value),
+                )
         if self.raise_cap is not None and (not isinstance(self.raise_cap, int) or self.raise_cap < 0):
-            raise RulesError(f"raise_cap must be 0 or more raises, or None for no cap, got {self.raise_cap!r}")
+            raise RulesError(
+                N_("raise_cap must be 0 or more raises, or None for no cap, got {raise_cap}"),
+                raise_cap=given(self.raise_cap),
+            )
 
     @property
     def fixed_limit(self) -> bool:

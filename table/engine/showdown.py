@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from table.engine.pots import Pot, split_pot
 from table.errors import IllegalDealError
 from table.evaluate import HandValue
-from table.wording import seats as seats_words
+from table.phrases import N_, Seats, pot_name
 
 
 @dataclass(frozen=True)
@@ -62,10 +62,10 @@ def award_pots(
         elif len(candidates) == 1:
             winners = (candidates[0],)
         else:
-            name = "the main pot" if index == 0 else f"side pot {index}"
             raise IllegalDealError(
-                f"{name} ({seats_words(pot.eligible)}) has no hand shown: show at least one of "
-                "them, or muck all but one"
+                N_("{pot} ({seats}) has no hand shown: show at least one of them, or muck all but one"),
+                pot=pot_name(index),
+                seats=Seats(pot.eligible),
             )
         shares = split_pot(pot.amount, winners=winners, seats=seats, button=button)
         results.append(PotResult(index, pot.amount, pot.eligible, winners, shares, {s: values[s] for s in shown}))

@@ -265,15 +265,15 @@ def test_the_enumeration_itself_gives_each_combination_once() -> None:
     (Category.SALADE, (Face.DAME,), "impossible Salade 'Une Dame': five different faces always include a Roi or an "
      "As, so a Salade is 'Un Roi' or 'Un As'; did you mean 'Un Roi' or 'Un As'?", ("Un Roi", "Un As")),
     (Category.FULL, (Face.DAME, Face.DAME), "impossible Full with Dames twice: a Full is named by the face of the "
-     "three, then the different face of the pair; did you mean 'Full de Dames par les Valets' or 'Full de Dames par "
+     "three, then the different face of the pair; did you mean 'Full de Dames par les Valets', 'Full de Dames par "
      "les Rois' or 'Poker de Dames'?",
      ("Full de Dames par les Valets", "Full de Dames par les Rois", "Poker de Dames")),
     (Category.CARRE, (Face.ROI, Face.ROI), "impossible Carré with Rois twice: a Carré is named by the face of the "
-     "four, then the different face of the last die; did you mean 'Carré de Rois à la Dame' or \"Carré de Rois à "
+     "four, then the different face of the last die; did you mean 'Carré de Rois à la Dame', \"Carré de Rois à "
      "l'As\" or 'Carré de Rois au Valet'?",
      ("Carré de Rois à la Dame", "Carré de Rois à l'As", "Carré de Rois au Valet")),
     (Category.DOUBLE_PAIRE, (Face.ROI, Face.ROI), "impossible Double Paire with Rois twice: a Double Paire is named "
-     "by the faces of the two pairs, two different faces; did you mean 'Double Paire de Rois et de Dames' or "
+     "by the faces of the two pairs, two different faces; did you mean 'Double Paire de Rois et de Dames', "
      "'Double Paire de Rois et de Valets' or 'Double Paire de Rois et de Rouges'?",
      ("Double Paire de Rois et de Dames", "Double Paire de Rois et de Valets", "Double Paire de Rois et de Rouges")),
 ])  # fmt: skip

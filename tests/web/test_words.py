@@ -30,6 +30,11 @@ from web.words.notices import say_warning
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "web" / "translations" / "babel.cfg"
 OTHER = [code for code in languages() if code != "en"]
+PYTHON_WITH_MESSAGES = sorted(
+    [*(ROOT / "web").rglob("*.py"), *(ROOT / "table").rglob("*.py"), ROOT / "hardware" / "aim.py",
+     ROOT / "tocktable" / "service.py", ROOT / "tocktable" / "game.py"]
+)  # fmt: skip
+"""The Python the catalogs are extracted from (web/translations/babel.cfg says the same)."""
 EN, FR = words_for("en"), words_for("fr")
 
 
@@ -61,15 +66,16 @@ def extracted() -> dict[tuple[str | None, str], list[str]]:
 
 def literal_messages() -> set[str]:
     """Every message written as a literal where words are made: the first arguments of ``words``,
-    ``counted``, ``N_`` and ``NP_`` in Python (read with ``ast``), of ``_`` and ``ngettext`` in
-    the scripts, of ``_`` in the templates."""
+    ``counted``, ``N_``, ``NP_`` and ``Counted`` in Python (read with ``ast``; the refusals of
+    ``table`` too), of ``_`` and ``ngettext`` in the scripts, of ``_`` in the templates."""
     found: set[str] = set()
-    for path in (ROOT / "web").rglob("*.py"):
+    first_message = {"words": 0, "counted": 0, "N_": 0, "NP_": 1, "Counted": 1}
+    for path in PYTHON_WITH_MESSAGES:
         for node in ast.walk(ast.parse(path.read_text())):
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
                 continue
-            first = 1 if node.func.id == "NP_" else 0
-            if node.func.id in ("words", "counted", "N_", "NP_") and len(node.args) > first:
+            first = first_message.get(node.func.id)
+            if first is not None and len(node.args) > first:
                 arg = node.args[first]
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                     found.add(arg.value)

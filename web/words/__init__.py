@@ -64,12 +64,14 @@ _PLURAL_TABLE = 200
 """The page's scripts get each count's plural form for 0..199 (n >= 200: as 100 + n % 100)."""
 
 
-KEYWORDS = {"words": None, "counted": (1, 2), "N_": None, "NP_": ((1, "c"), 2)}
+KEYWORDS = {"words": None, "counted": (1, 2), "N_": None, "NP_": ((1, "c"), 2), "Counted": (2, 3)}
 """The calls whose arguments are messages, in Python (``babel.messages.extract``'s form):
 ``words("Pot")``, ``counted("one side pot", "{n} side pots", n, words)`` for a count;
 ``N_("...")`` and ``NP_(context, "...")`` mark a message kept for later (a table of names)
 without translating it (it is translated where used, with ``words(...)`` or ``words.pgettext``).
-The command line says the same: ``-k words -k counted:1,2 -k N_ -k NP_:1c,2``."""
+``table`` marks its refusals the same way (:mod:`table.phrases`: ``N_``, ``NP_`` and a count's
+forms, ``Counted(n, "{n} card", "{n} cards")``). The command line says the same:
+``-k words -k counted:1,2 -k N_ -k NP_:1c,2 -k Counted:2,3``."""
 
 
 def counted(singular: str, plural: str, n: int, words: Words, /, **values: Any) -> str:

@@ -2,9 +2,10 @@
 
 The service's warnings (``{"kind", "message", "seat"}``) carry an English message made where the
 fault was found. English phones read it as it is; a phone in another language reads the warning
-of its kind in its own words, with the seat it concerns. Where the detail cannot be said without
-the message (a command the game refused, an internal error, a camera view that cannot be applied),
-the English detail follows the translated words.
+of its kind in its own words, with the seat it concerns. A refusal (a command the game refused, a
+camera view that cannot be applied) carries its words as a value, ``phrase``
+(:meth:`table.phrases.Phrase.to_data`), and is said whole in each language, figures included.
+Only an internal error keeps its English detail after the translated words.
 
 >>> from web.words import words_for
 >>> say_warning(words_for("fr"), {"kind": "peek", "message": "seat 3: a card lies face up", "seat": 2})["message"]
@@ -16,8 +17,10 @@ from __future__ import annotations
 from typing import Any
 
 from table.cards import RANK_CHARS
+from table.phrases import phrase_from_data
 from web.words import N_, SOURCE_LANGUAGE, Words, counted
 from web.words.hands import rank_plural
+from web.words.phrases import say
 
 __all__ = ["draw_game_words", "say_warning"]
 
@@ -42,10 +45,19 @@ _WITH_DETAIL = {
 
 
 def say_warning(words: Words, warning: dict[str, Any]) -> dict[str, Any]:
-    """``warning`` with its message in ``words``' language (a new dict; English: unchanged)."""
+    """``warning`` with its message in ``words``' language (a new dict; English without a phrase:
+    unchanged). A refusal's ``phrase`` (:mod:`table.phrases`) is said whole, its figures written as
+    the language writes them; the phrase's data is not passed on."""
+    kind, seat = warning.get("kind"), warning.get("seat")
+    data = warning.get("phrase")
+    if isinstance(data, dict):
+        warning = {k: v for k, v in warning.items() if k != "phrase"}
+        detail = say(words, phrase_from_data(data))
+        if kind == "rejected" and words.language == SOURCE_LANGUAGE:
+            return {**warning, "message": detail}  # English: the refusal is the whole message
+        return {**warning, "message": words(_WITH_DETAIL.get(str(kind), "{detail}"), detail=detail)}
     if words.language == SOURCE_LANGUAGE:
         return warning
-    kind, seat = warning.get("kind"), warning.get("seat")
     said = _BY_KIND.get(str(kind))
     if said is not None and ("{seat}" not in said or isinstance(seat, int)):
         return {**warning, "message": words(said, seat=seat + 1 if isinstance(seat, int) else "")}

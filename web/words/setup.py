@@ -1,9 +1,10 @@
-"""The set-up page's words made from the values the table sends: whether the zones match the
-picture (:func:`tocktable.zone_check.zones_match`) and the cards named while the deck is taught
+"""The set-up page's words made from the values the table sends: the aim advice
+(:func:`hardware.aim.aim_advice`, each item's ``phrase``), whether the zones match the picture
+(:func:`tocktable.zone_check.zones_match`) and the cards named while the deck is taught
 (:class:`tocktable.deck_teacher.DeckTeacher`), in a phone's language.
 
-The deck teacher's ``note`` (a profile that cannot be read, with the error's detail) stays English,
-as the details of refused commands do.
+The deck teacher's ``note`` (a profile that cannot be read, with the error's detail) stays English:
+it reports a file on the Pi, not a move at the table.
 """
 
 from __future__ import annotations
@@ -13,10 +14,25 @@ from typing import Any
 
 from table.cards import Card
 from table.errors import TocktableError
+from table.phrases import phrase_from_data
 from web.words import N_, Words, counted
 from web.words.hands import card_words, hand_name
+from web.words.phrases import say
 
-__all__ = ["deck_words", "dry_run_words", "zone_match_words"]
+__all__ = ["advice_words", "deck_words", "dry_run_words", "zone_match_words"]
+
+
+def advice_words(words: Words, advice: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The aim advice with each item's ``text`` said from its ``phrase`` in ``words``' language
+    (new dicts, without the phrase's data)."""
+    said = []
+    for item in advice:
+        data = item.get("phrase")
+        out = {k: v for k, v in item.items() if k != "phrase"}
+        if isinstance(data, dict):
+            out["text"] = say(words, phrase_from_data(data))
+        said.append(out)
+    return said
 
 
 def _zone(words: Words, name: str) -> str:
