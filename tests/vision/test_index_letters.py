@@ -73,14 +73,37 @@ def test_a_scene_of_a_german_deck_is_the_english_scene_but_for_the_letters() -> 
 
 
 def test_mixed_training_data_draws_decks_of_every_language_with_the_ranks_as_labels() -> None:
-    from vision.train.data import make_samples
+    from vision.train.data import LETTERED_RANKS, make_samples
 
     corner, _ = make_samples(48, pool="train", seed=3, cards_per_style=4, letters="mix")
     again, _ = make_samples(48, pool="train", seed=3, cards_per_style=4, letters="mix")
     assert np.array_equal(corner.crops, again.crops)
     english, _ = make_samples(48, pool="train", seed=3, cards_per_style=4)
-    assert np.array_equal(corner.rank, english.rank)  # the same cards, labelled by rank whatever the letters
     assert not np.array_equal(corner.crops, english.crops)
+    # the same cards, labelled by rank whatever the letters, but where a French or German deck
+    # redrew a card as an ace or a court card (the letters such a deck adds)
+    lettered = {int(r) for r in LETTERED_RANKS}
+    mix_ids, en_ids = corner.card_id, english.card_id
+    same = mix_ids == en_ids
+    assert same.mean() > 0.5
+    assert all(int(c) // 4 in lettered for c in mix_ids[~same] if c >= 0)
+
+
+def test_decks_of_other_letters_hold_more_aces_and_court_cards_in_training_only() -> None:
+    from vision.train.data import LETTERED_RANKS, make_samples
+
+    lettered = [int(r) for r in LETTERED_RANKS]
+    french, _ = make_samples(160, pool="train", seed=8, cards_per_style=16, letters="fr")
+    english, _ = make_samples(160, pool="train", seed=8, cards_per_style=16)
+    held, _ = make_samples(160, pool="holdout", seed=8, cards_per_style=16, letters="fr")
+
+    def share(corner: object) -> float:
+        ids = corner.card_id[corner.card_id >= 0]  # type: ignore[attr-defined]
+        return float(np.isin(ids // 4, lettered).mean())
+
+    assert share(french) > share(english) + 0.15  # 4 ranks in 13 (31 %) → about 55 %
+    held_en, _ = make_samples(160, pool="holdout", seed=8, cards_per_style=16)
+    assert np.array_equal(held.card_id, held_en.card_id)  # the hold-out draws its cards as any deck does
 
 
 @pytest.fixture(scope="module")

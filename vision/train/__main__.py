@@ -41,8 +41,8 @@ from vision.train.model import CardNet, CornerEnsemble, CornerNet
 from vision.train.onnx_weights import freeze_norms, load_onnx_weights
 from vision.train.quantize import quantize, quantize_model
 
-DATA_VERSION = 3
-FOCUS_VERSION = 1
+DATA_VERSION = 4
+FOCUS_VERSION = 2
 """Versions of the rendered data (in the cache's file names): bump when the drawing changes."""
 
 
