@@ -104,7 +104,9 @@ def test_about_half_the_training_decks_are_reshaped_and_no_hold_out_deck(monkeyp
     assert all(s.index.shear == 0 and s.index.warp_seed == 0 for s in styles if s.index.warp == 0)
     pools: list[str] = []
     monkeypatch.setattr(data, "reshape_index", lambda style, rng: pools.append(style.name) or style)
-    make_samples(8, pool="holdout", seed=2, cards_per_style=4)
+    make_samples(8, pool="holdout", seed=2, cards_per_style=4, letters="varied")
     assert pools == []  # the hold-out decks are drawn as their fonts draw them
-    make_samples(8, pool="train", seed=2, cards_per_style=4)
+    make_samples(8, pool="train", seed=2, cards_per_style=4, letters="mix")
+    assert pools == []  # and so are the decks of the other letter sets
+    make_samples(8, pool="train", seed=2, cards_per_style=4, letters="varied")
     assert len(pools) == 2 and all(name.startswith("train-") for name in pools)

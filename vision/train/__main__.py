@@ -41,8 +41,8 @@ from vision.train.model import CardNet, CornerEnsemble, CornerNet
 from vision.train.onnx_weights import freeze_norms, load_onnx_weights
 from vision.train.quantize import quantize, quantize_model
 
-DATA_VERSION = 4
-FOCUS_VERSION = 2
+DATA_VERSION = 3
+FOCUS_VERSION = 1
 """Versions of the rendered data (in the cache's file names): bump when the drawing changes."""
 
 
@@ -359,9 +359,11 @@ def add_data_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--check-cards", type=int, default=2000, help="calibration and hold-out cards (each)")
     parser.add_argument("--jobs", type=int, default=2, help="processes rendering the data (default 2)")
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tocktable", help="rendered data cache")
-    parser.add_argument("--letters", choices=("en", "mix"), default="en",
+    parser.add_argument("--letters", choices=("en", "mix", "varied"), default="en",
                         help="index letters of the rendered decks: English only (default), or 'mix': English, "
-                        "French and German decks (vision.train.data.LETTER_MIX)")  # fmt: skip
+                        "French and German decks (vision.train.data.LETTER_MIX), or 'varied': 'mix' with half "
+                        "the training decks' glyphs reshaped and more lettered cards in French and German "
+                        "decks (vision.train.data.make_samples)")  # fmt: skip
 
 
 def corner_sets(args: argparse.Namespace) -> CornerSets:

@@ -276,8 +276,12 @@ def make_samples(count: int, *, pool: Pool, seed: int, cards_per_style: int = 16
     blurred index suits), neighbours lying on top of a corner as in touching rows (often of a
     four-index deck, whose own index then sits where the covered one was: "no index"), fewer
     fanned hands. ``letters`` is the index set of every deck (a key of
-    :data:`vision.render.faces.INDEX_SETS`), or ``"mix"``: each deck's drawn from :data:`LETTER_MIX`.
+    :data:`vision.render.faces.INDEX_SETS`), or ``"mix"``: each deck's drawn from :data:`LETTER_MIX`,
+    or ``"varied"``: as ``"mix"``, and in the ``"train"`` pool half the deck styles reshape their
+    index glyphs (:func:`reshape_index`) and French and German decks hold more aces and court
+    cards (:data:`LETTER_CARDS`).
     """
+    varied = letters == "varied" and pool == "train"  # the hold-out decks stay as their fonts draw them
     mix = np.random.default_rng([seed, 17])  # its own stream: the decks' other draws do not move
     shapes = np.random.default_rng([seed, 23])  # glyph shapes and letter cards: their own stream too
     rng = np.random.default_rng([seed, 11])
@@ -297,16 +301,17 @@ def make_samples(count: int, *, pool: Pool, seed: int, cards_per_style: int = 16
     style = deck_style(0, pool)
     for i in range(count):
         if i % cards_per_style == 0:
-            chosen = letters if letters != "mix" else str(mix.choice(list(LETTER_MIX), p=list(LETTER_MIX.values())))
+            mixed = letters in ("mix", "varied")
+            chosen = str(mix.choice(list(LETTER_MIX), p=list(LETTER_MIX.values()))) if mixed else letters
             style = deck_style(int(rng.integers(1 << 30)), pool, chosen)
             if focus and rng.random() < 0.35:
                 style = replace(style, index=replace(style.index, four_corners=True))
-            if pool == "train":  # the hold-out decks stay as their fonts draw them
+            if varied:
                 style = reshape_index(style, shapes)
         family = family_of.get(style.index.font, 0)
         card = Card.from_id(int(rng.integers(52)))
         lettered, rank = shapes.random() < LETTER_CARDS, LETTERED_RANKS[int(shapes.integers(len(LETTERED_RANKS)))]
-        if pool == "train" and style.index.letters != "en" and lettered:
+        if varied and style.index.letters != "en" and lettered:
             card = Card(rank, card.suit)
         face_up = rng.random() < 0.78
         back = str(rng.choice(["plain", "tock", "plain"]))
