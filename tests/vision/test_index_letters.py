@@ -73,7 +73,7 @@ def test_a_scene_of_a_german_deck_is_the_english_scene_but_for_the_letters() -> 
 
 
 def test_mixed_training_data_draws_decks_of_every_language_with_the_ranks_as_labels() -> None:
-    from vision.train.data import make_samples
+    from vision.train.data import LETTERED_RANKS, make_samples
 
     corner, _ = make_samples(48, pool="train", seed=3, cards_per_style=4, letters="mix")
     again, _ = make_samples(48, pool="train", seed=3, cards_per_style=4, letters="mix")
@@ -81,6 +81,30 @@ def test_mixed_training_data_draws_decks_of_every_language_with_the_ranks_as_lab
     english, _ = make_samples(48, pool="train", seed=3, cards_per_style=4)
     assert np.array_equal(corner.rank, english.rank)  # the same cards, labelled by rank whatever the letters
     assert not np.array_equal(corner.crops, english.crops)
+    # "varied": the same cards but where a French or German deck redrew one as an ace or a court
+    # card (the letters such a deck adds)
+    varied, _ = make_samples(48, pool="train", seed=3, cards_per_style=4, letters="varied")
+    lettered = {int(r) for r in LETTERED_RANKS}
+    same = varied.card_id == english.card_id
+    assert same.mean() > 0.5 and not same.all()
+    assert all(int(c) // 4 in lettered for c in varied.card_id[~same] if c >= 0)
+
+
+def test_decks_of_other_letters_hold_more_aces_and_court_cards_in_training_only() -> None:
+    from vision.train.data import LETTERED_RANKS, make_samples
+
+    lettered = [int(r) for r in LETTERED_RANKS]
+    varied, _ = make_samples(160, pool="train", seed=8, cards_per_style=16, letters="varied")
+    english, _ = make_samples(160, pool="train", seed=8, cards_per_style=16)
+    held, _ = make_samples(160, pool="holdout", seed=8, cards_per_style=16, letters="varied")
+
+    def share(corner: object) -> float:
+        ids = corner.card_id[corner.card_id >= 0]  # type: ignore[attr-defined]
+        return float(np.isin(ids // 4, lettered).mean())
+
+    assert share(varied) > share(english) + 0.08  # 4 ranks in 13 (31 %); about 55 % in the 60 % of lettered decks
+    held_en, _ = make_samples(160, pool="holdout", seed=8, cards_per_style=16)
+    assert np.array_equal(held.card_id, held_en.card_id)  # the hold-out draws its cards as any deck does
 
 
 @pytest.fixture(scope="module")

@@ -73,3 +73,40 @@ def test_concat_renumbers_the_card_pairs(focus: tuple[object, object]) -> None:
     assert np.array_equal(corner.pairs[60:], second[0].pairs + n_first)
     assert np.array_equal(corner.crops[corner.pairs[-1]], second[0].crops[second[0].pairs[-1]])
     assert len(thumb.face_up) == 70
+
+
+def test_reshaped_glyphs_are_bent_reproducibly_and_slanted_the_way_asked() -> None:
+    from vision.render.faces import _text_bitmap, reshaped_glyph
+    from vision.render.fonts import index_fonts
+
+    font = index_fonts("train")[0].path
+    plain = _text_bitmap(font, "I", 0)
+    bent = reshaped_glyph(font, "R", 0, 0.0, 0.04, 11)
+    assert np.array_equal(bent, reshaped_glyph(font, "R", 0, 0.0, 0.04, 11))
+    assert not np.array_equal(bent, reshaped_glyph(font, "R", 0, 0.0, 0.04, 12))
+    assert abs(bent.shape[0] - _text_bitmap(font, "R", 0).shape[0]) < 0.25 * plain.shape[0]  # a bend, not a new size
+    for shear in (0.15, -0.15):  # a slanted stem: its ink's top row leans the way asked
+        slanted = reshaped_glyph(font, "I", 0, shear, 0.0, 0)
+        top, bottom = (float(np.average(np.arange(slanted.shape[1]), weights=slanted[y] + 1e-9)) for y in (2, -3))
+        assert np.sign(top - bottom) == np.sign(shear)
+        assert slanted.shape[1] > plain.shape[1] + 0.1 * plain.shape[0]
+
+
+def test_about_half_the_training_decks_are_reshaped_and_no_hold_out_deck(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.train.data as data
+    from vision.render.faces import deck_style
+    from vision.train.data import RESHAPED, reshape_index
+
+    rng = np.random.default_rng(1)
+    styles = [reshape_index(deck_style(k, "train"), rng) for k in range(200)]
+    reshaped = [s for s in styles if s.index.warp > 0]
+    assert abs(len(reshaped) / len(styles) - RESHAPED) < 0.1
+    assert all(s.index.shear == 0 and s.index.warp_seed == 0 for s in styles if s.index.warp == 0)
+    pools: list[str] = []
+    monkeypatch.setattr(data, "reshape_index", lambda style, rng: pools.append(style.name) or style)
+    make_samples(8, pool="holdout", seed=2, cards_per_style=4, letters="varied")
+    assert pools == []  # the hold-out decks are drawn as their fonts draw them
+    make_samples(8, pool="train", seed=2, cards_per_style=4, letters="mix")
+    assert pools == []  # and so are the decks of the other letter sets
+    make_samples(8, pool="train", seed=2, cards_per_style=4, letters="varied")
+    assert len(pools) == 2 and all(name.startswith("train-") for name in pools)

@@ -62,6 +62,9 @@ class IndexStyle:
     left_aligned: bool  # rank and suit share their left edge instead of their centre
     four_corners: bool  # indices in all four corners (as on many poker decks)
     letters: str = "en"  # the index set of the aces and court cards: a key of INDEX_SETS
+    shear: float = 0.0  # slant of the index glyphs: x moves by shear × height above the middle
+    warp: float = 0.0  # smooth random bend of the index glyphs, of their height (0: as the font draws them)
+    warp_seed: int = 0  # which bend (with the glyph's text)
 
 
 @dataclass(frozen=True)
@@ -212,10 +215,10 @@ def rank_mask(index: IndexStyle, rank: Rank, height: int) -> np.ndarray:
     """The rank glyph(s) of an index, ``height`` pixels tall."""
     if rank != Rank.TEN or index.ten == "font":
         text = index_text(index.letters, rank)
-        bitmap = _text_bitmap(index.font, text, index.stroke)
+        bitmap = _glyph(index, text)
         width = round(bitmap.shape[1] * height / bitmap.shape[0] * index.condense)
         return _fit(bitmap, height, width)
-    one, zero = _text_bitmap(index.font, "1", index.stroke), _text_bitmap(index.font, "0", index.stroke)
+    one, zero = _glyph(index, "1"), _glyph(index, "0")
     squeeze = {"tight": 1.0, "overlap": 1.0, "narrow": 0.62}[index.ten] * index.condense
     w1 = max(round(one.shape[1] * height / one.shape[0] * squeeze), 2)
     w0 = max(round(zero.shape[1] * height / zero.shape[0] * squeeze), 2)
@@ -226,6 +229,38 @@ def rank_mask(index: IndexStyle, rank: Rank, height: int) -> np.ndarray:
     x0 = total - w0
     out[:, x0:] = np.maximum(out[:, x0:], _fit(zero, height, w0))
     return out
+
+
+def _glyph(index: IndexStyle, text: str) -> np.ndarray:
+    """The ink of ``text`` in the index's font, slanted and bent as the index style asks."""
+    if index.shear == 0.0 and index.warp == 0.0:
+        return _text_bitmap(index.font, text, index.stroke)
+    return reshaped_glyph(index.font, text, index.stroke, index.shear, index.warp, index.warp_seed)
+
+
+@functools.lru_cache(maxsize=2048)
+def reshaped_glyph(font_path: str, text: str, stroke: int, shear: float, warp: float, seed: int) -> np.ndarray:
+    """The ink of ``text`` (as :func:`_text_bitmap`) slanted by ``shear`` and bent by a smooth random
+    displacement of up to about ``warp`` of its height (the same ``seed`` and text: the same bend),
+    cropped to its ink again: letter shapes no font of the pool draws (a wider bowl, a longer leg,
+    a bent stem), so that a model trained on them reads the letter and not the font."""
+    bitmap = _text_bitmap(font_path, text, stroke)
+    h = bitmap.shape[0]
+    pad = int(0.25 * h)
+    padded = np.pad(bitmap, pad)
+    ph, pw = padded.shape
+    rng = np.random.default_rng([seed, *text.encode()])
+    coarse = rng.normal(0.0, warp * h, (2, 3, 3)).astype(np.float32)
+    dx = cv2.resize(coarse[0], (pw, ph), interpolation=cv2.INTER_CUBIC)
+    dy = cv2.resize(coarse[1], (pw, ph), interpolation=cv2.INTER_CUBIC)
+    ys, xs = np.mgrid[0:ph, 0:pw].astype(np.float32)
+    map_x = xs + dx + shear * (ys - ph / 2)
+    map_y = ys + dy
+    out = cv2.remap(padded, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0.0)
+    rows, cols = np.nonzero(out > 0.05)
+    if len(rows) == 0:
+        return bitmap
+    return np.ascontiguousarray(out[rows.min() : rows.max() + 1, cols.min() : cols.max() + 1])
 
 
 def _index_mask(style: DeckStyle, card: Card) -> tuple[np.ndarray, np.ndarray, int, int]:

@@ -359,9 +359,11 @@ def add_data_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--check-cards", type=int, default=2000, help="calibration and hold-out cards (each)")
     parser.add_argument("--jobs", type=int, default=2, help="processes rendering the data (default 2)")
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "tocktable", help="rendered data cache")
-    parser.add_argument("--letters", choices=("en", "mix"), default="en",
+    parser.add_argument("--letters", choices=("en", "mix", "varied"), default="en",
                         help="index letters of the rendered decks: English only (default), or 'mix': English, "
-                        "French and German decks (vision.train.data.LETTER_MIX)")  # fmt: skip
+                        "French and German decks (vision.train.data.LETTER_MIX), or 'varied': 'mix' with half "
+                        "the training decks' glyphs reshaped and more lettered cards in French and German "
+                        "decks (vision.train.data.make_samples)")  # fmt: skip
 
 
 def corner_sets(args: argparse.Namespace) -> CornerSets:

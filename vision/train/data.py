@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from table.cards import Card
+from table.cards import Card, Rank
 from vision.classify import NO_INDEX
 from vision.rectify import CROP_H, CROP_W, INDEX_BOX, Pyramid, _warp, card_homography, index_crops, order_corners
 from vision.rectify import thumbnails as cut_thumbnails
@@ -236,6 +236,35 @@ LETTER_MIX: dict[str, float] = {"en": 0.4, "fr": 0.2, "fr1": 0.1, "de": 0.3}
 French (the ace an A or a 1) and German letters the reader knows with no setting
 (:data:`vision.render.faces.INDEX_SETS`). Dutch letters are never trained on: Dutch V is a queen."""
 
+LETTERED_RANKS = (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK)
+"""The ranks whose index is a letter (or a 1), which differ between languages."""
+
+LETTER_CARDS = 0.35
+"""In a deck printing French or German letters, this share of the cards is redrawn as an ace or a
+court card (a card of 4 ranks in 13 otherwise): those letters (R D V B, a 1 for the ace) are what
+such a deck adds, and at 4 in 13 a rendered set holds few of each (a 1 only on the aces of one
+deck in ten)."""
+
+RESHAPED = 0.5
+"""The share of training deck styles whose index glyphs are slanted and bent
+(:func:`vision.render.faces.reshaped_glyph`): letter and digit shapes between and beyond the
+training fonts' own, so that the models learn the letter rather than the font."""
+
+SHEAR = 0.12
+WARP = (0.01, 0.045)
+"""The slant (up to this either way) and the bend (a share of the glyph's height, in this range)
+of a reshaped deck's glyphs."""
+
+
+def reshape_index(style: DeckStyle, rng: np.random.Generator) -> DeckStyle:
+    """``style`` with its index glyphs slanted and bent at random, one deck in ``1 / RESHAPED``
+    (the draws come from ``rng`` whether or not the deck is reshaped)."""
+    reshaped, shear, warp = rng.random() < RESHAPED, float(rng.uniform(-SHEAR, SHEAR)), float(rng.uniform(*WARP))
+    seed = int(rng.integers(1 << 30))
+    if not reshaped:
+        return style
+    return replace(style, index=replace(style.index, shear=shear, warp=warp, warp_seed=seed))
+
 
 def make_samples(count: int, *, pool: Pool, seed: int, cards_per_style: int = 16, focus: bool = False,
                  letters: str = "en", progress: Callable[[int], None] | None = None
@@ -247,9 +276,14 @@ def make_samples(count: int, *, pool: Pool, seed: int, cards_per_style: int = 16
     blurred index suits), neighbours lying on top of a corner as in touching rows (often of a
     four-index deck, whose own index then sits where the covered one was: "no index"), fewer
     fanned hands. ``letters`` is the index set of every deck (a key of
-    :data:`vision.render.faces.INDEX_SETS`), or ``"mix"``: each deck's drawn from :data:`LETTER_MIX`.
+    :data:`vision.render.faces.INDEX_SETS`), or ``"mix"``: each deck's drawn from :data:`LETTER_MIX`,
+    or ``"varied"``: as ``"mix"``, and in the ``"train"`` pool half the deck styles reshape their
+    index glyphs (:func:`reshape_index`) and French and German decks hold more aces and court
+    cards (:data:`LETTER_CARDS`).
     """
+    varied = letters == "varied" and pool == "train"  # the hold-out decks stay as their fonts draw them
     mix = np.random.default_rng([seed, 17])  # its own stream: the decks' other draws do not move
+    shapes = np.random.default_rng([seed, 23])  # glyph shapes and letter cards: their own stream too
     rng = np.random.default_rng([seed, 11])
     bank = _Bank(rng)
     family_of = {face.path: zlib.crc32(face.family.encode()) % 10007 for face in index_fonts("all")}
@@ -267,12 +301,18 @@ def make_samples(count: int, *, pool: Pool, seed: int, cards_per_style: int = 16
     style = deck_style(0, pool)
     for i in range(count):
         if i % cards_per_style == 0:
-            chosen = letters if letters != "mix" else str(mix.choice(list(LETTER_MIX), p=list(LETTER_MIX.values())))
+            mixed = letters in ("mix", "varied")
+            chosen = str(mix.choice(list(LETTER_MIX), p=list(LETTER_MIX.values()))) if mixed else letters
             style = deck_style(int(rng.integers(1 << 30)), pool, chosen)
             if focus and rng.random() < 0.35:
                 style = replace(style, index=replace(style.index, four_corners=True))
+            if varied:
+                style = reshape_index(style, shapes)
         family = family_of.get(style.index.font, 0)
         card = Card.from_id(int(rng.integers(52)))
+        lettered, rank = shapes.random() < LETTER_CARDS, LETTERED_RANKS[int(shapes.integers(len(LETTERED_RANKS)))]
+        if varied and style.index.letters != "en" and lettered:
+            card = Card(rank, card.suit)
         face_up = rng.random() < 0.78
         back = str(rng.choice(["plain", "tock", "plain"]))
         height = (float(rng.uniform(*FOCUS_HEIGHTS)) if focus
