@@ -116,9 +116,9 @@ def test_a_dice_refusal_reads_in_french(client: Any) -> None:
 @pytest.mark.parametrize(
     ("phrase", "english", "french"),
     [
-        (Phrase(N_("seat {seat} cannot {action} to {amount}: {describe}"), seat=Seat(9),
+        (Phrase(N_("seat {seat} cannot {action} to {amount}: {allowed}"), seat=Seat(9),
                 action=Word("raise", "action"), amount=Chips(12345),
-                describe=Phrase(N_("{action} to {amount}"), action=Word("call", "action"), amount=Chips(2000))),
+                allowed=Phrase(N_("{action} to {amount}"), action=Word("call", "action"), amount=Chips(2000))),
          "seat 10 cannot raise to 12,345: call to 2,000",
          f"le siège 10 ne peut pas relancer à 12{NNBSP}345{NBSP}: suivre à 2{NNBSP}000"),
         (Phrase(N_("seat {seat} is empty (occupied: {taken})"), seat=Seat(1), taken=Seats([0, 2, 3])),
