@@ -236,9 +236,9 @@ def custom_chip_set(name: str, chips: Mapping[int, int], colours: Mapping[int, s
     unknown = sorted(set(colours or {}) - set(chips))
     if unknown:
         raise RulesError(
-            N_("colours given for values {unknown} that the set does not have ({sorted})"),
+            N_("colours given for values {unknown} that the set does not have ({values})"),
             unknown=given(unknown),
-            sorted=given(sorted(chips)),
+            values=given(sorted(chips)),
         )
     ordered = sorted(chips.items())
     return ChipSet(

@@ -383,9 +383,9 @@ def _check_ids(arr: npt.NDArray[np.int16]) -> None:
     if int(jokers.max()) > MAX_JOKERS:
         row = int(np.argmax(jokers))
         raise InvalidCardsError(
-            N_("row {row} holds {int} jokers: a hand holds at most {max_jokers}"),
+            N_("row {row} holds {jokers_in_row} jokers: a hand holds at most {max_jokers}"),
             row=Number(int(row)),
-            int=Number(int(jokers[row])),
+            jokers_in_row=Number(int(jokers[row])),
             max_jokers=Number(MAX_JOKERS),
         )
     # One bit per natural card (none for a joker): with no repeats the bits' sum equals their union.
@@ -398,9 +398,9 @@ def _check_ids(arr: npt.NDArray[np.int16]) -> None:
     if repeats.size:
         row = int(repeats[0])
         raise InvalidCardsError(
-            N_("row {row} repeats a card ({tolist}): a hand holds each card once"),
+            N_("row {row} repeats a card ({card_ids}): a hand holds each card once"),
             row=Number(int(row)),
-            tolist=Verbatim(str(arr[row].tolist())),
+            card_ids=Verbatim(str(arr[row].tolist())),
         )
 
 
@@ -438,10 +438,10 @@ def draw_categories(
     arr = np.asarray(ranks)
     if arr.size and (int(arr.min()) < 1 or int(arr.max()) > table.size):
         raise InvalidCardsError(
-            N_("ranks run 1..{size} for this ranking, got {int}..{int2}"),
+            N_("ranks run 1..{size} for this ranking, got {lowest}..{highest}"),
             size=Number(table.size),
-            int=Number(int(arr.min())),
-            int2=Number(int(arr.max())),
+            lowest=Number(int(arr.min())),
+            highest=Number(int(arr.max())),
         )
     result: npt.NDArray[np.int8] = categories[arr - 1]
     return result

@@ -83,9 +83,9 @@ class DrawOptions:
         for name in ("opening_bet", "two_players"):
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(
-                    N_("{name} must be true or false, got {getattr}"),
+                    N_("{name} must be true or false, got {got}"),
                     name=setting(name),
-                    getattr=given(getattr(self, name)),
+                    got=given(getattr(self, name)),
                 )
         if self.wild_rank == "":
             object.__setattr__(self, "wild_rank", None)

@@ -77,7 +77,7 @@ class Seating:
             raise SessionError(N_("a player needs a name, got {name}"), name=given(name))
         clean = name.strip()
         if any(p.name.casefold() == clean.casefold() for p in self.players.values()):
-            raise SessionError(N_("{clean} is already at the table: names must differ"), clean=given(clean))
+            raise SessionError(N_("{name} is already at the table: names must differ"), name=given(clean))
         whole_chips(chips, Word(N_("a buy-in")))
         self.players[seat] = Player(clean, seat, chips, chips)
         return clean

@@ -50,10 +50,14 @@ class SessionSettings:
         if isinstance(self.seats, bool) or not isinstance(self.seats, int) or not 2 <= self.seats <= 10:
             raise RulesError(N_("a table has 2 to 10 seats, got {seats}"), seats=given(self.seats))
         if self.first_dealer not in FIRST_DEALERS:
-            raise RulesError(N_(
-                "first_dealer must be {join} (a card drawn per seat, or the puck to the croupier's right), got "
-                "{first_dealer}"
-            ), join=Listed([given(d) for d in FIRST_DEALERS], "or"), first_dealer=given(self.first_dealer))  # fmt: skip
+            raise RulesError(
+                N_(
+                    "first_dealer must be {allowed} (a card drawn per seat, or the puck to the croupier's right), "
+                    "got {first_dealer}"
+                ),
+                allowed=Listed([given(d) for d in FIRST_DEALERS], "or"),
+                first_dealer=given(self.first_dealer),
+            )
         if not isinstance(self.blinds, BlindStructure):
             raise RulesError(N_("blinds must be a table.engine.BlindStructure"))
         if self.is_draw:

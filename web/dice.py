@@ -35,6 +35,7 @@ from flask import Blueprint, Response, jsonify, render_template, request, sessio
 
 from table.dice import AnnouncementError, DiceError, DiceReferee, IllegalTurnError, all_announcements
 from table.dice.referee import DICE
+from table.phrases import N_, Word
 from web.context import context
 from web.errors import json_object
 from web.language import words
@@ -45,6 +46,8 @@ from web.words.phrases import say_error
 dice = Blueprint("dice", __name__)
 
 MAX_PLAYERS = 12
+THE_FIRST = Word(N_("the first player's name"))
+"""The ``first`` field of a new series, as a refusal of its name calls it."""
 
 
 class DiceTable:
@@ -106,7 +109,7 @@ def _move(run: Callable[[DiceReferee, dict[str, Any]], Any], *, needs_game: bool
             return jsonify(ok=False, error=say_error(words(), exc), suggestions=list(exc.suggestions)), 409
         except DiceError as exc:
             return jsonify(ok=False, error=say_error(words(), exc)), 409
-        except _BadField as exc:
+        except (_BadField, PlayerNameError) as exc:  # a name is checked by the one rule of web.names
             return jsonify(ok=False, error=say_error(words(), exc)), 400
         table.version += 1
         return jsonify(ok=True, result=outcome, state=table.state()), 200
@@ -123,14 +126,6 @@ def _text(body: dict[str, Any], key: str, *, required: bool = True) -> str | Non
     if not isinstance(value, str) or not value.strip():
         raise _BadField(f"{key} must be text, got {value!r}")
     return value
-
-
-def _name(value: Any, what: str = "a player's name") -> str:
-    """A player's name by the one rule of :mod:`web.names` (a 400 naming what is allowed)."""
-    try:
-        return check_name(value, what)
-    except PlayerNameError as exc:
-        raise _BadField(str(exc)) from None
 
 
 def _faces(value: Any, key: str) -> str | None:
@@ -160,8 +155,8 @@ def new_game() -> tuple[Response, int]:
         track = body.get("track_throws", False)
         if not isinstance(track, bool):
             raise _BadField(f"track_throws must be true or false, got {track!r}")
-        referee = DiceReferee([_name(p) for p in players], first=None if first is None else _name(first, "first"),
-                              track_throws=track)  # fmt: skip
+        first_name = None if first is None else check_name(first, THE_FIRST)
+        referee = DiceReferee([check_name(p) for p in players], first=first_name, track_throws=track)
         _table().referee = referee
         return None
 
@@ -209,7 +204,7 @@ def roll_off() -> tuple[Response, int]:
         dice_by_name = body.get("dice")
         if not isinstance(dice_by_name, dict) or not all(isinstance(v, str) for v in dice_by_name.values()):
             raise _BadField('dice must be an object of player name -> face, e.g. {"Ana": "K"}')
-        return list(referee.roll_off({_name(name): face for name, face in dice_by_name.items()}))
+        return list(referee.roll_off({check_name(name): face for name, face in dice_by_name.items()}))
 
     return _move(run)
 

@@ -60,9 +60,9 @@ def _choice(data: Mapping[str, Any], key: str, allowed: tuple[str, ...], default
     value = data.get(key, default)
     if value not in allowed:
         raise GameFormError(
-            N_("{key} must be one of {join}, got {value}"),
+            N_("{key} must be one of {allowed}, got {value}"),
             key=setting(key),
-            join=Verbatim(", ".join(allowed)),
+            allowed=Verbatim(", ".join(allowed)),
             value=given(value),
         )
     return str(value)
@@ -142,9 +142,9 @@ def read_game(data: Mapping[str, Any]) -> NewGame:
     unknown = sorted(set(data) - known - {"csrf_token"})
     if unknown:
         raise GameFormError(
-            N_("unknown field {unknown}: the form has {join}"),
+            N_("unknown field {unknown}: the form has {fields}"),
             unknown=given(unknown[0]),
-            join=Verbatim(", ".join(sorted(known))),
+            fields=Verbatim(", ".join(sorted(known))),
         )
     seats = _int(data, "seats", 6, 2, 10)
     names = _names(data.get("players"), seats)

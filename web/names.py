@@ -19,9 +19,15 @@ import dataclasses
 from typing import Any
 
 from table.errors import TocktableError
+from table.phrases import N_, Number, Phrase, Verbatim, Word
 
 MAX_NAME = 24
-RULE = f"1 to {MAX_NAME} printable characters (letters, digits, spaces, punctuation)"
+RULE_PHRASE = Phrase(
+    N_("1 to {most} printable characters (letters, digits, spaces, punctuation)"), most=Number(MAX_NAME)
+)
+"""The rule in words, as a refusal says it in the phone's language."""
+RULE = RULE_PHRASE.english()
+A_PLAYERS_NAME = Word(N_("a player's name"))
 
 
 NAME_SCHEMA: dict[str, Any] = {
@@ -38,25 +44,43 @@ class PlayerNameError(TocktableError, ValueError):
     """A name that is empty, too long, or holds a control or invisible character."""
 
 
-def _shown(text: str) -> str:
-    """``text`` for an error message: its start only when long."""
-    return repr(text) if len(text) <= 40 else repr(text[:24]) + "..."
+def _shown(text: str) -> Verbatim:
+    """``text`` for an error message, as typed in every language: its start only when long."""
+    return Verbatim(repr(text) if len(text) <= 40 else repr(text[:24]) + "...")
 
 
-def check_name(value: Any, what: str = "a player's name") -> str:
+def check_name(value: Any, what: Word = A_PLAYERS_NAME) -> str:
     """``value`` trimmed (one space between words), if it is a name by the rule above; else a
-    :class:`PlayerNameError` that says what was wrong and what is allowed."""
+    :class:`PlayerNameError` that says what was wrong and what is allowed, ``what`` naming the field."""
     if not isinstance(value, str):
-        raise PlayerNameError(f"{what} must be text: {RULE}; got {type(value).__name__}")
+        raise PlayerNameError(
+            N_("{what} must be text: {rule}; got {kind}"),
+            what=what,
+            rule=RULE_PHRASE,
+            kind=Verbatim(type(value).__name__),
+        )
     name = value.strip()
     if not name:
-        raise PlayerNameError(f"{what} must not be empty: {RULE}")
+        raise PlayerNameError(N_("{what} must not be empty: {rule}"), what=what, rule=RULE_PHRASE)
     for position, char in enumerate(name if not name.isprintable() else "", start=1):
         if not char.isprintable():
-            raise PlayerNameError(f"{what} must be {RULE}: {_shown(name)} has U+{ord(char):04X} at position {position}")
+            raise PlayerNameError(
+                N_("{what} must be {rule}: {name} has {code} at position {position}"),
+                what=what,
+                rule=RULE_PHRASE,
+                name=_shown(name),
+                code=Verbatim(f"U+{ord(char):04X}"),
+                position=Number(position),
+            )
     name = " ".join(part for part in name.split(" ") if part)  # one space between words
     if len(name) > MAX_NAME:
-        raise PlayerNameError(f"{what} must be {RULE}: {_shown(name)} is {len(name)} characters long")
+        raise PlayerNameError(
+            N_("{what} must be {rule}: {name} is {length} characters long"),
+            what=what,
+            rule=RULE_PHRASE,
+            name=_shown(name),
+            length=Number(len(name)),
+        )
     return name
 
 

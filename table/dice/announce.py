@@ -236,8 +236,8 @@ def _read_words(text: str, *, previous: Combination | None, visible: Visible | N
             suggestions=_typo_suggestions(tokens, previous=previous, visible=visible) or _closest_labels(text),
             text=given(text),
             what=Phrase(
-                N_("unknown word {join}") if len(unknown) == 1 else N_("unknown words {join}"),
-                join=Verbatim(", ".join(repr(u) for u in unknown)),
+                N_("unknown word {unknown}") if len(unknown) == 1 else N_("unknown words {unknown}"),
+                unknown=Verbatim(", ".join(repr(u) for u in unknown)),
             ),
         )
     if not tokens:
@@ -354,14 +354,14 @@ def _build(words: _Words, text: str, *, previous: Combination | None, visible: V
         if len(faces) > category.face_count:
             raise AnnouncementError(
                 N_(
-                    "{text}: a {french} is named by {what_faces}; with Min or Max, give at most {counted}, got "
+                    "{text}: a {french} is named by {what_faces}; with Min or Max, give at most {face_count}, got "
                     "{n_faces}"
                 ),
                 suggestions=(f"{category.french} {words.completion.value}",),
                 text=given(text),
                 french=Verbatim(category.french),
                 what_faces=category.what_faces,
-                counted=Counted(category.face_count, "{n} face", "{n} faces"),
+                face_count=Counted(category.face_count, "{n} face", "{n} faces"),
                 n_faces=Number(len(faces)),
             )
         return complete(category, faces, completion=words.completion)
@@ -374,15 +374,15 @@ def _build(words: _Words, text: str, *, previous: Combination | None, visible: V
         raise AnnouncementError(
             N_(
                 "{text} is incomplete: a {french} is named by {what_faces}; or complete it with Min ({partial} Min = "
-                "{french2}) or Max ({french3})"
+                "{with_min}) or Max ({with_max})"
             ),
             suggestions=(lowest_.french, highest_.french),
             text=given(text),
             french=Verbatim(category.french),
             what_faces=category.what_faces,
             partial=Verbatim(partial),
-            french2=Verbatim(lowest_.french),
-            french3=Verbatim(highest_.french),
+            with_min=Verbatim(lowest_.french),
+            with_max=Verbatim(highest_.french),
         )
     if len(faces) > category.face_count:
         raise AnnouncementError(
@@ -430,9 +430,9 @@ def _sized_full(relative: Relative, visible: Visible | None) -> Announcement:
     if len(shown) != 2:
         listed = Verbatim(", ".join(f.french_plural for f in shown)) if shown else Phrase(N_("no dice"))
         raise AnnouncementError(
-            N_("{value} can be said only when exactly two faces show on the table; it shows {listed}"),
+            N_("{value} can be said only when exactly two faces show on the table; it shows {faces}"),
             value=given(relative.value),
-            listed=listed,
+            faces=listed,
         )
     low, high = shown
     if relative is Relative.PETIT_FULL:

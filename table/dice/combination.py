@@ -142,9 +142,9 @@ class Combination:
             ) from exc
         if len(faces) != category.face_count:
             raise AnnouncementError(
-                N_("a {french} is named by {counted}, {what_faces}; got {n_faces}: {value}"),
+                N_("a {french} is named by {face_count}, {what_faces}; got {n_faces}: {value}"),
                 french=Verbatim(category.french),
-                counted=Counted(category.face_count, "{n} face", "{n} faces"),
+                face_count=Counted(category.face_count, "{n} face", "{n} faces"),
                 what_faces=category.what_faces,
                 n_faces=Number(len(faces)),
                 value=Verbatim(" ".join(f.letter for f in faces)) if faces else Phrase(N_("none")),
@@ -160,11 +160,11 @@ class Combination:
         if category is Category.SALADE and faces[0] not in _SALADE_FACES:
             raise AnnouncementError(
                 N_(
-                    "impossible Salade {un}: five different faces always include a Roi or an As, so a Salade is 'Un "
+                    "impossible Salade {face}: five different faces always include a Roi or an As, so a Salade is 'Un "
                     "Roi' or 'Un As'"
                 ),
                 suggestions=("Un Roi", "Un As"),
-                un=given(faces[0].un),
+                face=given(faces[0].un),
             )
         if category is Category.DOUBLE_PAIRE and faces[0] < faces[1]:
             faces = (faces[1], faces[0])

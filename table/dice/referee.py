@@ -358,12 +358,12 @@ class DiceReferee:
             assert above is not None  # current is below the Poker d'As here
             raise IllegalTurnError(
                 N_(
-                    "{french} does not beat {french2}: an announcement must be higher than the one received; the "
-                    "lowest legal one is {french3} ('Supérieur')"
+                    "{said} does not beat {received}: an announcement must be higher than the one received; the "
+                    "lowest legal one is {lowest} ('Supérieur')"
                 ),
-                french=given(said.french),
-                french2=given(current.french),
-                french3=given(above.french),
+                said=given(said.french),
+                received=given(current.french),
+                lowest=given(above.french),
             )
         return said
 
@@ -591,16 +591,16 @@ class DiceReferee:
             chosen = list(dice)
         except TypeError:
             raise ThrowError(
-                N_("{what} takes die numbers 0 to {dice}, e.g. [0, 3], got {dice2}"),
+                N_("{what} takes die numbers 0 to {last_die}, e.g. [0, 3], got {got}"),
                 what=what,
-                dice=Number(DICE - 1),
-                dice2=given(dice),
+                last_die=Number(DICE - 1),
+                got=given(dice),
             ) from None
         if not chosen or any(isinstance(d, bool) or not isinstance(d, int) or not 0 <= d < DICE for d in chosen):
             raise ThrowError(
-                N_("{what} takes one or more die numbers 0 to {dice}, e.g. [0, 3], got {chosen}"),
+                N_("{what} takes one or more die numbers 0 to {last_die}, e.g. [0, 3], got {chosen}"),
                 what=what,
-                dice=Number(DICE - 1),
+                last_die=Number(DICE - 1),
                 chosen=given(chosen),
             )
         if len(set(chosen)) != len(chosen):
@@ -713,9 +713,9 @@ class DiceReferee:
             return self._players.index(name)
         except ValueError:
             raise IllegalTurnError(
-                N_("unknown player {name}: the players are {join}"),
+                N_("unknown player {name}: the players are {players}"),
                 name=given(name),
-                join=Verbatim(", ".join(self._players)),
+                players=Verbatim(", ".join(self._players)),
             ) from None
 
     def _checked_direction(self, direction: Direction | str | None) -> Direction | None:

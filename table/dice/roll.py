@@ -75,12 +75,12 @@ class Roll:
             raise RollError(
                 N_(
                     "cannot read {text} as a roll: expected {dice_per_roll} faces among {faces_allowed}, e.g. 'N N D "
-                    "D A' or 'NNDDA'; got {counted}"
+                    "D A' or 'NNDDA'; got {word_count}"
                 ),
                 text=given(text),
                 dice_per_roll=Number(DICE_PER_ROLL),
                 faces_allowed=Verbatim(FACES_ALLOWED),
-                counted=Counted(len(parts), "{n} word", "{n} words"),
+                word_count=Counted(len(parts), "{n} word", "{n} words"),
             )
         return cls.of(parts)
 

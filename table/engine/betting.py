@@ -50,12 +50,13 @@ class HandBetting:
         self.starting_stacks = tuple(stacks)
         if not 2 <= len(self.starting_stacks) <= 10:
             raise RulesError(
-                N_("a table has 2 to 10 seats, got {n_starting_stacks}"),
-                n_starting_stacks=Number(len(self.starting_stacks)),
+                N_("a table has 2 to 10 seats, got {seats}"),
+                seats=Number(len(self.starting_stacks)),
             )
         if any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in self.starting_stacks):
             raise RulesError(
-                N_("stacks must be whole numbers of chips, 0 or more: {list}"), list=given(list(self.starting_stacks))
+                N_("stacks must be whole numbers of chips, 0 or more: {stacks}"),
+                stacks=given(list(self.starting_stacks)),
             )
         seated = [s for s, chips in enumerate(self.starting_stacks) if chips > 0]
         if len(seated) < 2:

@@ -225,9 +225,9 @@ class DrawHand(Hand):
             )
         if seat != self.to_draw:
             raise IllegalDrawError(
-                N_("it is seat {seat}'s turn to draw, not seat {seat2}'s"),
+                N_("it is seat {seat}'s turn to draw, not seat {tried}'s"),
                 seat=Seat.of(self.to_draw),
-                seat2=Seat.of(seat),
+                tried=Seat.of(seat),
             )
         if not 0 <= count <= self.draw_rules.max_draw:
             raise IllegalDrawError(

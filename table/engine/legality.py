@@ -115,7 +115,7 @@ def verify_act(
         raise IllegalActionError(N_("nobody is to act now: the hand is waiting for the showdown"))
     if not is_seat(seat, hand.seats) or seat != hand.to_act:
         raise IllegalActionError(
-            N_("it is seat {seat}'s turn, not seat {seat2}'s"), seat=Seat.of(hand.to_act), seat2=Seat.of(seat)
+            N_("it is seat {seat}'s turn, not seat {tried}'s"), seat=Seat.of(hand.to_act), tried=Seat.of(seat)
         )
     legal = {a.action: a for a in legal_actions(hand)}
     allowed = allowed_actions(legal.values())
@@ -140,19 +140,19 @@ def verify_act(
     if kind in (ActionKind.BET, ActionKind.RAISE):
         if amount is None:
             raise IllegalActionError(
-                N_("{action} needs an amount (the street total): {describe}"),
+                N_("{action} needs an amount (the street total): {allowed}"),
                 action=action_word(kind),
-                describe=option.phrase(),
+                allowed=option.phrase(),
             )
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise IllegalActionError(N_("amounts are whole numbers of chips, got {amount}"), amount=given(amount))
         if not option.min_to <= amount <= option.max_to:
             raise IllegalActionError(
-                N_("seat {seat} cannot {action} to {amount}: {describe}"),
+                N_("seat {seat} cannot {action} to {amount}: {allowed}"),
                 seat=Seat.of(seat),
                 action=action_word(kind),
                 amount=Chips(amount),
-                describe=option.phrase(),
+                allowed=option.phrase(),
             )
         return kind, amount
     if amount is not None and amount != option.min_to:

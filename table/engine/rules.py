@@ -122,15 +122,15 @@ class Rules:
     def __post_init__(self) -> None:
         if self.betting not in BETTING:
             raise RulesError(
-                N_("betting {betting} is not known: use one of {join}"),
+                N_("betting {betting} is not known: use one of {allowed}"),
                 betting=given(self.betting),
-                join=Listed([Verbatim(b) for b in BETTING], "or"),
+                allowed=Listed([Verbatim(b) for b in BETTING], "or"),
             )
         if self.variant not in VARIANTS:
             raise RulesError(
-                N_("variant {variant} is not known: use one of {join}"),
+                N_("variant {variant} is not known: use one of {allowed}"),
                 variant=given(self.variant),
-                join=Listed([Verbatim(v) for v in VARIANTS], "or"),
+                allowed=Listed([Verbatim(v) for v in VARIANTS], "or"),
             )
         for name in ("small_blind", "big_blind", "ante"):
             value = getattr(self, name)

@@ -27,7 +27,7 @@ ENGLISH_ONLY = {
 """Modules of table/ whose errors reach no phone, and why."""
 PHONE_FACING = sorted(
     {p.relative_to(ROOT).as_posix() for p in (ROOT / "table").rglob("*.py")} - set(ENGLISH_ONLY)
-    | {"tocktable/game.py", "tocktable/service.py", "web/gameform.py"}
+    | {"tocktable/game.py", "tocktable/service.py", "web/gameform.py", "web/names.py"}
 )
 MAKES_A_PHRASE = {"N_", "phrase_of", "Phrase"}
 """What the first argument of a refusal may be: a marked template, or a phrase made from one."""

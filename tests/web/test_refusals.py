@@ -116,9 +116,9 @@ def test_a_dice_refusal_reads_in_french(client: Any) -> None:
 @pytest.mark.parametrize(
     ("phrase", "english", "french"),
     [
-        (Phrase(N_("seat {seat} cannot {action} to {amount}: {describe}"), seat=Seat(9),
+        (Phrase(N_("seat {seat} cannot {action} to {amount}: {allowed}"), seat=Seat(9),
                 action=Word("raise", "action"), amount=Chips(12345),
-                describe=Phrase(N_("{action} to {amount}"), action=Word("call", "action"), amount=Chips(2000))),
+                allowed=Phrase(N_("{action} to {amount}"), action=Word("call", "action"), amount=Chips(2000))),
          "seat 10 cannot raise to 12,345: call to 2,000",
          f"le siège 10 ne peut pas relancer à 12{NNBSP}345{NBSP}: suivre à 2{NNBSP}000"),
         (Phrase(N_("seat {seat} is empty (occupied: {taken})"), seat=Seat(1), taken=Seats([0, 2, 3])),
@@ -159,3 +159,43 @@ def test_the_aim_advice_reads_in_french() -> None:
     found = advice_words(FR, [item.to_dict() for item in aim_advice(frame, corners)])
     assert found[0]["text"] == "3 cartes vues."
     assert all(not re.search(r"\b(the|camera|cards|is)\b", item["text"]) for item in found)
+
+
+RULE_FR = "de 1 à 24 caractères imprimables (lettres, chiffres, espaces, ponctuation)"
+RULE_EN = "1 to 24 printable characters (letters, digits, spaces, punctuation)"
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_a_refused_name_reads_wholly_in_the_phones_language(client: Any, language: str) -> None:
+    """The one rule of names (the new-game form, a seat taken, the dice players) is said in the
+    phone's language, the name itself shown as typed."""
+    token = login(client)
+
+    def error(path: str, body: dict[str, Any]) -> str:
+        answer = client.post(path, json=body, headers={"X-CSRF-Token": token, "Accept-Language": language})
+        assert answer.status_code == 400, answer.get_data(as_text=True)
+        said: str = answer.get_json()["error"]
+        return said
+
+    long_name = "x" * 25
+    said = [
+        error("/admin/game", {"players": ["Ann", long_name], "seats": 4}),
+        error("/admin/command", {"kind": "seat", "seat": 3, "name": "Ann\x1b[31m", "chips": 500}),
+        error("/admin/command", {"kind": "seat", "seat": 3, "name": "   ", "chips": 500}),
+        error("/api/dice/new", {"players": ["Ann", "Bob"], "first": ["Ann"]}),
+    ]
+    if language == "fr":
+        assert said == [
+            f"joueurs{NBSP}: le nom d’un joueur doit compter {RULE_FR}{NBSP}: {long_name!r} compte 25 caractères",
+            f"le nom d’un joueur doit compter {RULE_FR}{NBSP}: 'Ann\\x1b[31m' contient U+001B en position 4",
+            f"le nom d’un joueur ne doit pas être vide{NBSP}: {RULE_FR}",
+            f"le nom du premier joueur doit être du texte{NBSP}: {RULE_FR}{NNBSP}; reçu list",
+        ]
+        assert not any(re.search(r"\b(players|name|must|printable|characters|long|got)\b", s) for s in said)
+    else:
+        assert said == [
+            f"players: a player's name must be {RULE_EN}: {long_name!r} is 25 characters long",
+            f"a player's name must be {RULE_EN}: 'Ann\\x1b[31m' has U+001B at position 4",
+            f"a player's name must not be empty: {RULE_EN}",
+            f"the first player's name must be text: {RULE_EN}; got list",
+        ]

@@ -5,6 +5,7 @@ written as the language writes them, hands are named with the game's French word
 from __future__ import annotations
 
 import ast
+import builtins
 import json
 import re
 import string
@@ -12,10 +13,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import write_mo
 
+import table.phrases
+import table.wording
 from table.draw import evaluate_draw
 from table.evaluate import evaluate
 from table.lens import lens, showdown
@@ -146,6 +150,42 @@ def test_translations_keep_the_fields_of_their_message(language: str) -> None:
                 wrong.append((message.id, text))
             string.Formatter().parse(text)  # no stray brace
     assert not wrong
+
+
+CODE_NAMES = (
+    {name for name in dir(builtins) if name[0].islower() and callable(getattr(builtins, name))}
+    | {name for kind in (str, bytes, list, tuple, dict, set, int, float, np.ndarray) for name in dir(kind)}
+    | {name for module in (table.phrases, table.wording) for name in dir(module) if callable(getattr(module, name))}
+    | {"describe"}
+) - {"count", "index", "item", "items", "values", "size", "shape", "split", "data", "dtype", "open", "seats",
+     "seat_numbers"}  # fmt: skip
+"""Names of Python builtins, of methods (``tolist``, ``join``) and of the phrase helpers (``listed``,
+``counted``, ``describe``), which say how a figure was computed, not what it is; less the nouns
+among them that do say what a figure is (a ``count``, an ``index``, the ``values`` of a set)."""
+
+
+def code_named_fields(message: str) -> set[str]:
+    """The ``{fields}`` of ``message`` named after code (a trailing number too: ``{int2}``)."""
+    fields = {a or b for a, b in re.findall(r"\{(\w+)\}|%\((\w+)\)s", message)}
+    return {field for field in fields if field.rstrip(string.digits) in CODE_NAMES}
+
+
+@pytest.mark.parametrize(
+    ("message", "named"),
+    [("got {int}..{int2}", {"int", "int2"}), ("{name} must be true or false, got {getattr}", {"getattr"}),
+     ("row {row} repeats a card ({tolist})", {"tolist"}), ("use one of {join} or %(sorted)s", {"join", "sorted"}),
+     ("{action} to {amount}: {describe}", {"describe"}), ("give at most {counted}", {"counted"}),
+     ("{count} of {values}, card {index}", set())],
+)  # fmt: skip
+def test_fields_named_after_code_are_found(message: str, named: set[str]) -> None:
+    assert code_named_fields(message) == named
+
+
+def test_every_field_says_what_its_figure_is() -> None:
+    """A translator reads a message's fields as the only hint of what fills them: each field names
+    the figure (``{lowest}``, ``{jokers_in_row}``, ``{allowed}``), never the code that made it."""
+    named = {msgid: code_named_fields(msgid) for _context, msgid in extracted()}
+    assert {msgid: fields for msgid, fields in named.items() if fields} == {}
 
 
 def test_the_catalog_compiles_with_its_plural_rule() -> None:

@@ -11,10 +11,10 @@ announcements, what someone typed).
 >>> from table.engine.rules import ActionKind, action_word
 >>> from table.phrases import N_, Chips, Phrase, Seat
 >>> from web.words import words_for
->>> phrase = Phrase(N_("seat {seat} cannot {action} to {amount}: {describe}"), seat=Seat(2),
+>>> phrase = Phrase(N_("seat {seat} cannot {action} to {amount}: {allowed}"), seat=Seat(2),
 ...                 action=action_word(ActionKind.RAISE), amount=Chips(1500),
-...                 describe=Phrase(N_("{action} to {low}..{high}"), action=action_word(ActionKind.RAISE),
-...                                 low=Chips(40), high=Chips(1200)))
+...                 allowed=Phrase(N_("{action} to {low}..{high}"), action=action_word(ActionKind.RAISE),
+...                                low=Chips(40), high=Chips(1200)))
 >>> say(words_for("en"), phrase)
 'seat 3 cannot raise to 1,500: raise to 40..1,200'
 >>> say(words_for("fr"), phrase)
