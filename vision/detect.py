@@ -25,9 +25,10 @@ the network learned; then each patch of card pixels that look does not explain, 
 cards too small or too large to be sure of, is looked at again, on a crop around it, at the scale
 where its cards would be that size (further away for a card that fills much of the frame, closer
 for small cards and for cards packed together). A patch explained at the first look costs nothing
-more. The looks again are shrunk and seen by the network on a worker thread, ahead of the outline
-work on the looks before them (the same looks, in the same order). Step 4 is the same for all,
-every outline in one pass.
+more. The looks again at a look's patches, each with its outline work, are shared between this
+thread and a worker thread (the worker takes them from the first on, this thread from the last
+back); what each finds does not depend on where it was made, and they are judged in their own
+order. Step 4 is the same for all, every outline in one pass.
 """
 
 from __future__ import annotations
@@ -364,8 +365,9 @@ def find_cards(frame: np.ndarray, *, min_height: float = SMALLEST, segmenter: Ca
     at a scale near the one it was trained on (:mod:`vision.scale`); without one, by the classical
     steps of this module's docstring. ``gray``, when given, answers the frame in grey; without it
     only the frame round the outlines found is made grey (:func:`vision.rectify.grey_near`).
-    ``ahead``: the looks again are shrunk and seen by the network on a worker thread, ahead of the
-    outline work on them here (the same outlines as without, found sooner on two cores).
+    ``ahead``: the looks again are shared with a worker thread, and a look's patches of card pixels
+    labelled there while its outlines are made here (the same outlines as without, found sooner on
+    two cores).
     """
     h, w = frame.shape[:2]
     width = segmenter.settings.work_width if segmenter is not None else WORK_WIDTH
@@ -508,18 +510,24 @@ def _look(frame: np.ndarray, segmenter: CardSegmenter, box: tuple[int, int, int,
     asks for (:mod:`vision.scale`); the second look's cards replace the first's there when they
     explain the patch better. ``min_side``: the shortest card, in frame pixels; ``hide``: outlines
     (frame pixels) of cards already found, painted over with the table's colour. ``ahead``: the
-    looks again are shared with the worker thread (:func:`_looks_again`)."""
+    looks again are shared with the worker thread (:func:`_looks_again`), and the look's patches
+    of card pixels are labelled there while this thread makes its outlines."""
     small, maps = _see(frame, segmenter, box, scale, hide)
     x0, y0 = box[:2]
     side = min_side * scale
     min_area = side * side * CARD_ASPECT
+    # The patches of card pixels, which a look that may look again judges its outlines by, are
+    # labelled on the worker meanwhile (made here if it has not begun them by then).
+    labelled = (_Ahead.pool().submit(patches, maps[0], segmenter.settings.card_threshold, min_area)
+                if ahead and depth < _LOOKS_DEEP else None)  # fmt: skip
     found = segmented(segmenter, small, min_area, maps=maps,
                       explain=lambda mask, known: _outlines_in(mask, small, min_area, side, known))  # fmt: skip
     origin = (x0, y0)
     looked: Looked = [(_to_frame(quad, scale, origin), fit, partial, scale) for quad, fit, partial in found]
     if depth >= _LOOKS_DEEP:
         return looked
-    labels, card_patches = patches(maps[0], segmenter.settings.card_threshold, min_area)
+    labels, card_patches = (labelled.result() if labelled is not None and not labelled.cancel()
+                            else patches(maps[0], segmenter.settings.card_threshold, min_area))  # fmt: skip
     first = owners(labels, [quad for quad, _, _ in found])
     initial = list(looked)
     judged = []
