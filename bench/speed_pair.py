@@ -35,6 +35,7 @@ KINDS = (("1280x720", 4), ("peer", 4), ("2304x1296", 2), ("4608x2592", 2))
 def serve(requests: TextIO, answers: TextIO) -> None:
     """Answer timing requests ("1280x720 3": read that size's frame 3; "peer 3": the peer reads the
     1280×720 frame 3) with [wall ms, reading-thread CPU ms], one JSON line each."""
+    # Imported here, once the tree to time is first on sys.path (its packages, not this tree's).
     import vision
     from bench.read_profile import SIZES, frames_of
     from bench.vision_peer import TemplateReader
