@@ -25,9 +25,10 @@ the network learned; then each patch of card pixels that look does not explain, 
 cards too small or too large to be sure of, is looked at again, on a crop around it, at the scale
 where its cards would be that size (further away for a card that fills much of the frame, closer
 for small cards and for cards packed together). A patch explained at the first look costs nothing
-more. The looks again are shrunk and seen by the network on a worker thread, ahead of the outline
-work on the looks before them (the same looks, in the same order). Step 4 is the same for all,
-every outline in one pass.
+more. The looks again at a look's patches, each with its outline work, are shared between this
+thread and a worker thread (the worker takes them from the first on, this thread from the last
+back); what each finds does not depend on where it was made, and they are judged in their own
+order. Step 4 is the same for all, every outline in one pass.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ import math
 import os
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import cv2
@@ -53,7 +54,6 @@ from vision.scale import (
     SMALLEST,
     SURE,
     TRAINED_HEIGHT,
-    Look,
     Patch,
     explained,
     explanation,
@@ -365,8 +365,9 @@ def find_cards(frame: np.ndarray, *, min_height: float = SMALLEST, segmenter: Ca
     at a scale near the one it was trained on (:mod:`vision.scale`); without one, by the classical
     steps of this module's docstring. ``gray``, when given, answers the frame in grey; without it
     only the frame round the outlines found is made grey (:func:`vision.rectify.grey_near`).
-    ``ahead``: the looks again are shrunk and seen by the network on a worker thread, ahead of the
-    outline work on them here (the same outlines as without, found sooner on two cores).
+    ``ahead``: the looks again are shared with a worker thread, and a look's patches of card pixels
+    labelled there while its outlines are made here (the same outlines as without, found sooner on
+    two cores).
     """
     h, w = frame.shape[:2]
     width = segmenter.settings.work_width if segmenter is not None else WORK_WIDTH
@@ -451,17 +452,16 @@ Seen = tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]
 def _see(frame: np.ndarray, segmenter: CardSegmenter, box: tuple[int, int, int, int], scale: float,
          hide: Sequence[np.ndarray] = ()) -> Seen:  # fmt: skip
     """``box`` of the frame shrunk to ``scale`` (with ``hide``'s outlines painted over, widened to
-    :data:`MIN_LOOK`), and the segmenter's maps of it: the part of a look that needs no Python
-    between OpenCV and onnxruntime, so that it can run on another thread (:class:`_Ahead`)."""
+    :data:`MIN_LOOK`), and the segmenter's maps of it."""
     small = _small(frame, box, scale, hide)
     return small, segmenter.probabilities(small)
 
 
 class _Ahead:
-    """Looks made ahead, on one worker thread, while this thread judges the looks before them: each
-    look's shrinking and network call (:func:`_see`) overlap the outline work of the one before.
-    The looks and their order are the same as one by one; only when and where they are made
-    changes (a look the worker has not begun when it is needed is made on this thread)."""
+    """The worker thread that makes looks again beside this one (:func:`_looks_again`): of the looks
+    again at a look's patches it takes them from the first on, this thread from the last back, until
+    they meet. What a look finds depends only on where and how closely it looks, never on the
+    thread or the order: the outlines are those of the looks made one by one."""
 
     _lock = threading.Lock()
     _pool: ThreadPoolExecutor | None = None
@@ -477,28 +477,57 @@ class _Ahead:
             return cls._pool
 
 
+Again = tuple[tuple[int, int, int, int], float, int, Sequence[np.ndarray]]
+"""A look again: its box, its scale, its depth and the outlines it hides (as :func:`_look` takes them)."""
+
+
+def _looks_again(frame: np.ndarray, segmenter: CardSegmenter, looks: list[Again], min_side: float, *,
+                 ahead: bool) -> list[Looked]:  # fmt: skip
+    """What each of ``looks`` finds (:func:`_look`), in their order. ``ahead``: the worker thread
+    (:class:`_Ahead`) makes them from the first on while this thread makes them from the last back;
+    a look the worker has not begun when this thread reaches it is made here (this thread never
+    waits for a look the worker has not begun). The worker makes the looks again inside its looks
+    itself; this thread has the worker share those of its own."""
+    if not ahead or len(looks) < 2:
+        return [_look(frame, segmenter, box, scale, min_side, depth, hide, ahead=ahead)
+                for box, scale, depth, hide in looks]  # fmt: skip
+    pool = _Ahead.pool()
+    jobs = [pool.submit(_look, frame, segmenter, box, scale, min_side, depth, hide)
+            for box, scale, depth, hide in looks]  # fmt: skip
+    here: dict[int, Looked] = {}
+    for k in range(len(looks) - 1, -1, -1):
+        if not jobs[k].cancel():  # begun (or done) by the worker, and so are those before it
+            break
+        box, scale, depth, hide = looks[k]
+        here[k] = _look(frame, segmenter, box, scale, min_side, depth, hide, ahead=True)
+    return [here[k] if k in here else job.result() for k, job in enumerate(jobs)]
+
+
 def _look(frame: np.ndarray, segmenter: CardSegmenter, box: tuple[int, int, int, int], scale: float,
-          min_side: float, depth: int, hide: Sequence[np.ndarray] = (), *, ahead: bool = False,
-          seen: Future[Seen] | None = None) -> Looked:  # fmt: skip
+          min_side: float, depth: int, hide: Sequence[np.ndarray] = (), *, ahead: bool = False) -> Looked:  # fmt: skip
     """The cards the segmenter finds in ``box`` of the frame seen at ``scale`` (work pixels per frame
     pixel), with each patch of card pixels they do not explain looked at again at the scale its size
     asks for (:mod:`vision.scale`); the second look's cards replace the first's there when they
     explain the patch better. ``min_side``: the shortest card, in frame pixels; ``hide``: outlines
     (frame pixels) of cards already found, painted over with the table's colour. ``ahead``: the
-    looks again are made ahead on the worker thread (:class:`_Ahead`); ``seen``: this look, made so."""
-    # A look the worker has not started yet is made here (cancelled there): this thread never waits
-    # for a worker kept from the core by other work.
-    small, maps = seen.result() if seen is not None and not seen.cancel() else _see(frame, segmenter, box, scale, hide)
+    looks again are shared with the worker thread (:func:`_looks_again`), and the look's patches
+    of card pixels are labelled there while this thread makes its outlines."""
+    small, maps = _see(frame, segmenter, box, scale, hide)
     x0, y0 = box[:2]
     side = min_side * scale
     min_area = side * side * CARD_ASPECT
+    # The patches of card pixels, which a look that may look again judges its outlines by, are
+    # labelled on the worker meanwhile (made here if it has not begun them by then).
+    labelled = (_Ahead.pool().submit(patches, maps[0], segmenter.settings.card_threshold, min_area)
+                if ahead and depth < _LOOKS_DEEP else None)  # fmt: skip
     found = segmented(segmenter, small, min_area, maps=maps,
                       explain=lambda mask, known: _outlines_in(mask, small, min_area, side, known))  # fmt: skip
     origin = (x0, y0)
     looked: Looked = [(_to_frame(quad, scale, origin), fit, partial, scale) for quad, fit, partial in found]
     if depth >= _LOOKS_DEEP:
         return looked
-    labels, card_patches = patches(maps[0], segmenter.settings.card_threshold, min_area)
+    labels, card_patches = (labelled.result() if labelled is not None and not labelled.cancel()
+                            else patches(maps[0], segmenter.settings.card_threshold, min_area))  # fmt: skip
     first = owners(labels, [quad for quad, _, _ in found])
     initial = list(looked)
     judged = []
@@ -518,7 +547,8 @@ def _look(frame: np.ndarray, segmenter: CardSegmenter, box: tuple[int, int, int,
         looked = [item for item, label in zip(initial, first, strict=True) if label not in tiny]
         done |= tiny
     # Where to look again at each patch not done (what those looks find does not change it).
-    plans: list[tuple[Patch, float, bool, int, list[tuple[Look, Future[Seen] | None]]]] = []
+    plans: list[tuple[Patch, float, bool, int, int]] = []
+    again: list[Again] = []
     for patch, mine, covered, tiled in judged:
         if patch.label in done:
             continue
@@ -528,19 +558,16 @@ def _look(frame: np.ndarray, segmenter: CardSegmenter, box: tuple[int, int, int,
             looks = [] if closer is None else [closer]
         else:
             looks = looks_again(labels, patch, mine, scale, origin, frame.shape[:2])
-        made = [(again, _Ahead.pool().submit(_see, frame, segmenter, again.box, again.scale,
-                                             settled if again.scale < scale else ()) if ahead else None)
-                for again in looks]  # fmt: skip
-        plans.append((patch, covered, tiled, off, made))
-    for patch, covered, tiled, off, made in plans:
-        mine_looked = [item for item, label in zip(initial, first, strict=True) if label == patch.label]
         # A look at small cards sees them at the trained size: it is not looked again.
         deeper = _LOOKS_DEEP if off < 0 or patch.label in tiny else depth + 1
+        again += [(look.box, look.scale, deeper, settled if look.scale < scale else ()) for look in looks]
+        plans.append((patch, covered, tiled, off, len(looks)))
+    seen_again = iter(_looks_again(frame, segmenter, again, min_side, ahead=ahead))
+    for patch, covered, tiled, off, count in plans:
+        mine_looked = [item for item, label in zip(initial, first, strict=True) if label == patch.label]
         candidates: list[Looked] = []
-        for again, ready in made:
-            further = again.scale < scale
-            second = _look(frame, segmenter, again.box, again.scale, min_side, deeper, settled if further else (),
-                           ahead=ahead, seen=ready)  # fmt: skip
+        for _ in range(count):
+            second = next(seen_again)
             on = owners(labels, [_to_look(item[0], scale, origin) for item in second])
             candidates.append([item for item, label in zip(second, on, strict=True) if label == patch.label])
         if off < 0 and candidates:  # the closer look sees the small cards: what it sees replaces them

@@ -126,6 +126,7 @@ class Evidence:
     ahead: dict[str, tuple[np.ndarray, Future[Any]]] = field(init=False, default_factory=dict)
     """Work a stage had the helper thread begin before its turn, by stage name: the outlines it
     was begun for and its result to come (the stage takes it only for the same outlines)."""
+    _too_small: tuple[tuple[bytes, float], np.ndarray] | None = field(init=False, default=None, repr=False)
 
     def __post_init__(self) -> None:
         n = len(self.corners)
@@ -188,9 +189,13 @@ class Evidence:
     @property
     def too_small(self) -> np.ndarray:
         """Which cards are shorter than the corner models' smallest card (rule 2): the corners'
-        reading of them names nothing, and the stages that refine it leave them alone."""
-        out: np.ndarray = card_heights(self.corners) < self.min_height
-        return out
+        reading of them names nothing, and the stages that refine it leave them alone. (Measured
+        again only when the outlines or the smallest height have changed since it was last asked:
+        the stages ask it dozens of times a frame.)"""
+        key = (self.corners.tobytes(), self.min_height)
+        if self._too_small is None or self._too_small[0] != key:
+            self._too_small = (key, card_heights(self.corners) < self.min_height)
+        return self._too_small[1].copy()
 
     @property
     def readable(self) -> np.ndarray:

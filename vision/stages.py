@@ -169,7 +169,8 @@ class Corners(Stage):
     embedding (kept for the enrollment of backs) is left empty. What the backs and orient stages
     need of the cards taken for backs (their marks; the card model's view of them turned a quarter)
     is made here too, while the corner models run; what the ink stage needs of those taken for face
-    up (the colour of their index ink) the helper thread measures after the corners. The corners of
+    up (the colour of their index ink) the helper thread measures after the corners, and then it
+    begins the small, suit_witness and joker stages' work (each takes it at its turn). The corners of
     a card shorter than the corner models' smallest (``reader.json`` "min_card_height") are not
     read: they would name nothing."""
 
@@ -177,19 +178,21 @@ class Corners(Stage):
     files = ("corners.onnx", "card.onnx")
 
     def __init__(self, backs: Backs | None, *, turned_look: bool = False, ink_look: bool = False,
-                 small: Small | None = None, witness: Witness | None = None) -> None:  # fmt: skip
+                 small: Small | None = None, witness: Witness | None = None,
+                 joker: Joker | None = None) -> None:  # fmt: skip
         """``backs``: the backs stage, whose marks are read here beside the corner models;
         ``turned_look``: also show the card model the cards it takes for backs turned a quarter
         (for the orient stage), beside the corner models; ``ink_look``: also have the helper thread
         measure the index ink of every card once it has read the corners, for the ink stage (kept
-        for the cards the card model takes for face up). ``small``, ``witness``: the small and
-        suit_witness stages, whose work the helper thread begins after that (:meth:`Small.ahead`,
-        :meth:`Witness.ahead`)."""
+        for the cards the card model takes for face up). ``small``, ``witness``, ``joker``: the
+        small, suit_witness and joker stages, whose work the helper thread begins after that
+        (:meth:`Small.ahead`, :meth:`Witness.ahead`, :meth:`Joker.ahead`)."""
         self.backs = backs
         self.turned_look = turned_look
         self.ink_look = ink_look
         self.small = small
         self.witness = witness
+        self.joker = joker
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
         quads = list(evidence.corners)
@@ -204,6 +207,8 @@ class Corners(Stage):
             self.small.ahead(evidence, looker)
         if self.witness is not None and corner_job is not None:
             self.witness.ahead(evidence, looker, rows, corner_job)
+        if self.joker is not None and corner_job is not None:
+            self.joker.ahead(evidence, looker, rows, crops, corner_job)
         try:
             p_face, card_embedding = looker.classify_cards(thumbnails(evidence.frame, quads, pyramid=evidence.pyramid))
             maybe_down = np.flatnonzero(p_face <= FACE_UP)
@@ -550,10 +555,24 @@ class Joker(Stage):
     "JOKER" are read as jacks, kings and queens): the larger of its two corners' P(a joker's
     corner) is the card's joker score. A card the corners surely name as a number card is not
     asked (a CNN run per card costs as much as the corner models, and every card asked is one more
-    chance of a joker where there is none)."""
+    chance of a joker where there is none). The corners stage has the helper thread check ahead
+    the cards the corners alone would have it ask about (:meth:`ahead`), from the index crops the
+    corner models read; a card asked here whose outline is one of those takes its score, the
+    others are checked here."""
 
     name = "joker"
     files = ("joker.onnx", "joker.json")
+
+    def ahead(self, evidence: Evidence, looker: Looker, rows: np.ndarray, crops: np.ndarray,
+              readings: Future[dict[str, np.ndarray]]) -> None:  # fmt: skip
+        """Once the helper thread has made the corner ``readings`` of the cards ``rows`` (from their
+        index ``crops``, two a card), have it check those the corners alone would have asked about
+        (:func:`_jokers_ahead`); :meth:`run` takes their scores."""
+        check = looker.joker_check
+        if check is not None and len(rows):
+            quads = evidence.corners[rows]
+            job = looker.helper().submit(_jokers_ahead, check, quads, crops, readings, evidence.threshold)
+            evidence.ahead[self.name] = (quads, job)
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
         check = looker.joker_check
@@ -562,10 +581,34 @@ class Joker(Stage):
         evidence.joker_threshold, evidence.joker_doubt = check.threshold, check.doubt
         asked = evidence.readable & (~evidence.named | (evidence.best // 4 >= _JACK))
         evidence.asked[self.name] = asked
+        made = evidence.ahead.pop(self.name, None)
         rows = np.flatnonzero(asked)
-        if len(rows):
-            crops = index_crops(evidence.frame, list(evidence.corners[rows]), pyramid=evidence.pyramid)
-            evidence.joker_score[rows] = check.corner_scores(crops).max(axis=1)
+        if not len(rows):
+            return
+        fresh = np.ones(len(rows), bool)
+        if made is not None:  # the cards whose outline is still one checked ahead
+            made_quads, made_scores = made[1].result()
+            if len(made_quads):
+                same = (evidence.corners[rows][:, None] == made_quads[None]).all(axis=(2, 3))  # (rows, made)
+                fresh = ~same.any(axis=1)
+                evidence.joker_score[rows[~fresh]] = made_scores[same[~fresh].argmax(axis=1)]
+        if fresh.any():  # moved since (the orient or reframe stage), or asked only after a later look
+            crops = index_crops(evidence.frame, list(evidence.corners[rows[fresh]]), pyramid=evidence.pyramid)
+            evidence.joker_score[rows[fresh]] = check.corner_scores(crops).max(axis=1)
+
+
+def _jokers_ahead(check: JokerCheck, quads: np.ndarray, crops: np.ndarray, readings: Future[dict[str, np.ndarray]],
+                  threshold: float) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """The outlines of the cards whose corner ``readings`` (done by now: made before this on the same
+    thread) name nothing surely or name a court card or an ace, and their joker scores, from the
+    cards' index ``crops`` (two a card, in the order of ``quads``). Every card the joker stage asks
+    about whose outline and reading no stage changed since is among them."""
+    done = readings.result()
+    chosen = np.flatnonzero((done["posterior"] < threshold) | (done["best"] // 4 >= _JACK))
+    if not len(chosen):
+        return quads[chosen], np.zeros(0)
+    pairs = np.stack([2 * chosen, 2 * chosen + 1], axis=1).ravel()
+    return quads[chosen], check.corner_scores(crops[pairs]).max(axis=1)
 
 
 class Backs(Stage):
@@ -688,19 +731,22 @@ class Pipeline:
         backs = Backs() if "backs" in names else None
         small = Small() if "small" in names else None
         witness = Witness() if "suit_witness" in names else None
+        joker = Joker() if "joker" in names else None
         stages: list[Stage] = []
         for name in names[1:]:
             if name in ("find", "find_classical"):
                 raise ModelError("only one finder (find or find_classical) may be listed, and first")
             if name == "corners":
                 stages.append(Corners(backs, turned_look="orient" in names, ink_look="ink" in names, small=small,
-                                      witness=witness))  # fmt: skip
+                                      witness=witness, joker=joker))  # fmt: skip
             elif name == "backs" and backs is not None:
                 stages.append(backs)
             elif name == "small" and small is not None:
                 stages.append(small)
             elif name == "suit_witness" and witness is not None:
                 stages.append(witness)
+            elif name == "joker" and joker is not None:
+                stages.append(joker)
             else:
                 stages.append(STAGES[name]())
         finder = Find() if names[0] == "find" else FindClassical()

@@ -99,3 +99,20 @@ def test_a_card_smaller_than_the_trained_ones_is_never_named() -> None:
 def _rect(height: float) -> np.ndarray:
     width = height * 63 / 88
     return np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
+
+
+def test_which_cards_are_too_small_follows_every_change_of_the_outlines_and_the_smallest_height() -> None:
+    from vision.rectify import card_heights
+
+    ev = _evidence(3)  # cards 14 pixels tall
+    ev.min_height = 12.0
+    assert not ev.too_small.any() and ev.readable.all()
+    ev.too_small[:] = True  # the answer is the caller's to change, not the record's
+    assert not ev.too_small.any()
+    ev.move(np.array([1]), ev.corners[1:2] * 0.5)  # a new outline 7 pixels tall
+    assert ev.too_small.tolist() == [False, True, False]
+    ev.corners[2] *= 0.6  # changed in place: 8.4 pixels
+    assert ev.too_small.tolist() == [False, True, True]
+    ev.min_height = 8.0
+    assert ev.too_small.tolist() == [False, True, False]
+    assert ev.too_small.tolist() == (card_heights(ev.corners) < 8.0).tolist()

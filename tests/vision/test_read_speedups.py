@@ -11,6 +11,7 @@ straightforward versions they replaced. No timing here: speed is measured by ben
 from __future__ import annotations
 
 import math
+from concurrent.futures import Future
 from dataclasses import replace
 
 import cv2
@@ -20,7 +21,7 @@ import pytest
 import vision.mark_disc as md
 import vision.mark_pips as mp
 import vision.mark_reader as mr
-from table.cards import Suit
+from table.cards import JOKER_ID, Suit
 from vision.mark_reader import MarkReader, centre_patch
 from vision.rectify import Pyramid, _warp, card_homography, grey_near, index_crops, order_corners, thumbnails
 from vision.render.mark_samples import card_shot, sticker_back
@@ -548,3 +549,75 @@ def test_symbols_read_ahead_on_the_helper_give_the_suit_witness_s_own_reading(mo
         assert np.array_equal(fast.corners, slow.corners) and np.array_equal(fast.confidence, slow.confidence)
         asked += int(ahead.evidence(image).asked["suit_witness"].sum())
     assert asked >= 2 and sum(taken) >= 2  # cards were asked about, and their symbols read ahead
+
+
+def test_jokers_checked_ahead_on_the_helper_score_as_the_joker_stage_s_own_check(monkeypatch: pytest.MonkeyPatch
+                                                                                 ) -> None:  # fmt: skip
+    """The corners stage has the helper thread check ahead the cards the corners alone would have the
+    joker stage ask about; the scores and readings equal those of a reader whose joker stage checks
+    every card it asks about itself, including cards asked only after a later stage's look."""
+    import threading
+
+    import vision.stages as stages
+    from bench.vision_sets import with_jokers
+    from vision.reader import CardReader
+
+    ahead, plain = CardReader.default(), CardReader.default()
+    for stage in plain.pipeline.stages:
+        if isinstance(stage, stages.Corners):
+            stage.joker = None  # no look ahead: the joker stage checks its cards itself
+    where: list[tuple[str, int]] = []
+    original = stages._jokers_ahead
+
+    def recorded(*args, **kwargs):  # type: ignore[no-untyped-def]
+        quads, scores = original(*args, **kwargs)
+        where.append((threading.current_thread().name, len(quads)))
+        return quads, scores
+
+    monkeypatch.setattr(stages, "_jokers_ahead", recorded)
+    asked = jokers = 0
+    for k in range(4):
+        rng = np.random.default_rng(800 + k)
+        cards = with_jokers(deal_rows(rng, touching=k % 2 == 1), k)
+        image = render_scene(SceneSpec(cards=cards, seed=4700 + k, deck=f"holdout-{4700 + k}")).image
+        fast, slow = ahead.evidence(image), plain.evidence(image)
+        assert np.array_equal(fast.joker_score, slow.joker_score) and np.array_equal(fast.asked["joker"],
+                                                                                    slow.asked["joker"])  # fmt: skip
+        a, b = fast.decide(), slow.decide()
+        assert np.array_equal(a.card_ids, b.card_ids) and np.array_equal(a.face_up, b.face_up)
+        assert np.array_equal(a.corners, b.corners) and np.array_equal(a.confidence, b.confidence)
+        asked += int(fast.asked["joker"].sum())
+        jokers += int((a.card_ids == JOKER_ID).sum())
+    assert asked >= 16 and jokers >= 4  # many cards checked, jokers among them
+    assert where and all(name.startswith("tocktable-corners") for name, _ in where)  # checked on the helper
+    assert sum(count for _, count in where) >= asked // 2  # most of them ahead
+
+
+def test_a_card_asked_only_after_the_corners_is_checked_at_the_joker_stage_s_turn() -> None:
+    """A card the corners name surely as a number card is not checked ahead; should a later stage make
+    it unsure, the joker stage checks it itself, and scores it as a check of that card alone."""
+    import vision.stages as stages
+    from vision.evidence import Evidence
+    from vision.reader import CardReader
+
+    reader = CardReader.default()
+    image = render_scene(SceneSpec(cards=(PlacedCard("7h", True, (0.3, 0.5)), PlacedCard("Kd", True, (0.6, 0.5))),
+                                   seed=4800)).image  # fmt: skip
+    evidence = reader.evidence(image)
+    seven = int(np.flatnonzero(evidence.best // 4 == 5)[0])
+    assert not evidence.asked["joker"][seven] and evidence.asked["joker"].sum() == 1  # the king alone
+    joker = next(stage for stage in reader.pipeline.stages if isinstance(stage, stages.Joker))
+    again = Evidence(image, Pyramid(image), evidence.threshold, evidence.corners, evidence.partial, evidence.fit,
+                     reader.embedding_size, reader.card_embedding_size)  # fmt: skip
+    for key in ("cards", "none", "posteriors", "best", "posterior", "seen", "p_face"):
+        setattr(again, key, getattr(evidence, key).copy())
+    crops = index_crops(image, list(evidence.corners), pyramid=again.pyramid)
+    done: Future[dict[str, np.ndarray]] = Future()
+    done.set_result({"posterior": evidence.posterior, "best": evidence.best})
+    joker.ahead(again, reader, np.arange(len(again)), crops, done)
+    again.posterior[seven] = 0.5  # a later stage's doubt: now the seven is asked too
+    joker.run(again, reader, stages.Sources(None, None))
+    assert again.asked["joker"].all()
+    alone = reader.joker_check.corner_scores(crops[2 * seven : 2 * seven + 2]).max()  # type: ignore[union-attr]
+    assert again.joker_score[seven] == alone and 0 <= alone < 0.5
+    assert np.array_equal(again.joker_score[1 - seven], evidence.joker_score[1 - seven])
