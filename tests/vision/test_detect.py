@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 
 import cv2
 import numpy as np
@@ -322,8 +323,12 @@ def test_looks_shared_with_the_worker_give_the_outlines_of_looks_made_one_by_one
     labelled: list[str] = []  # where each look's patches of card pixels were labelled
     look, patches = vision.detect._look, vision.detect.patches
 
+    slow_here = threading.Event()  # set: this thread's looks take a little longer, so the worker begins some
+
     def recorded(*args: object, **kwargs: object) -> object:
         where.append(threading.current_thread().name)
+        if slow_here.is_set() and threading.current_thread() is threading.main_thread():
+            time.sleep(0.05)
         return look(*args, **kwargs)  # type: ignore[arg-type]
 
     def recorded_patches(*args: object) -> object:
@@ -337,6 +342,7 @@ def test_looks_shared_with_the_worker_give_the_outlines_of_looks_made_one_by_one
     # The worker makes some looks: it is idle when the first look's patches are planned, and this
     # thread makes the last one first. (Where a loaded machine keeps the worker from its core that
     # long, each look it has not begun is made here: another try.)
+    slow_here.set()
     for _ in range(5):
         where.clear()
         labelled.clear()
@@ -345,6 +351,7 @@ def test_looks_shared_with_the_worker_give_the_outlines_of_looks_made_one_by_one
             break
     assert len(where) >= 6 and any(name.startswith("tocktable-looks") for name in where)
     assert labelled and any(name.startswith("tocktable-looks") for name in labelled)
+    slow_here.clear()
     # The worker kept busy: every look it has not begun is made on this thread instead.
     release = threading.Event()
     busy = vision.detect._Ahead.pool().submit(release.wait, 30)
