@@ -307,3 +307,19 @@ def test_close_share_draws_the_batch_from_close_frames_shown_as_they_are() -> No
     assert float(y[:, 0].min()) == 0.0
     with pytest.raises(ValueError, match="close"):
         _batch(data, np.random.default_rng(5), 4, 0.0, 0.5, [])
+
+
+def test_only_frames_wider_than_a_card_lying_down_are_shown_as_a_raised_camera_sees_them() -> None:
+    pytest.importorskip("torch", reason="the trainer needs the train extra (torch)")
+    from vision.train.seg_data import BEYOND_ASPECT
+    from vision.train.seg_train import _batch
+
+    assert BEYOND_ASPECT > 7 / 5  # a table shown whole is never card-shaped
+    rng = np.random.default_rng(2)
+    card_everywhere = np.ones((2, 120, 160), np.float32)
+    square = (rng.integers(0, 255, (240, WORK_WIDTH, 3), dtype=np.uint8), card_everywhere)  # 4:3
+    wide = (rng.integers(0, 255, (180, WORK_WIDTH, 3), dtype=np.uint8), card_everywhere[:, :90])  # 16:9
+    _, y = _batch([square], np.random.default_rng(5), 8, 1.0)
+    assert float(y[:, 0].min()) == 1.0  # no floor: the 4:3 frame is shown as it is
+    _, y = _batch([wide], np.random.default_rng(5), 8, 1.0)
+    assert float(y[:, 0].min()) == 0.0  # the floor round the shrunk table

@@ -452,6 +452,11 @@ def take_look(image: np.ndarray, outlines: tuple[np.ndarray, ...], box: tuple[in
 BEYOND_SHRINK = (0.35, 0.85)
 """How much of the frame's width the table keeps when the camera is raised (:func:`beyond_table`)."""
 
+BEYOND_ASPECT = 1.6
+"""The least width / height of a frame the trainer shows as a raised camera sees it: a table seen
+whole is then wider than a card lying on its side (7:5, 1.4), so a card-shaped plain rectangle
+is never taught as table."""
+
 
 def beyond_table(image: np.ndarray, target: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """A work-size training frame and its maps (2, h/OUT_SCALE, w/OUT_SCALE) as a camera raised

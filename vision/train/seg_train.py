@@ -48,6 +48,7 @@ from torch.nn import functional as F
 from vision.segment import OUT_SCALE, STRIDE, prepare_frame
 from vision.train.__main__ import Progress, descend
 from vision.train.seg_data import (
+    BEYOND_ASPECT,
     CLOSE_HEIGHT,
     HARD_DATA_VERSION,
     WORK_WIDTH,
@@ -208,7 +209,8 @@ def _batch(data: list[tuple[np.ndarray, np.ndarray]], rng: np.random.Generator, 
     detector's second look at a large card) fills its corner; the rest of the input is the frame's
     mean (0) and of the target -1, which the loss ignores. ``beyond``: the share of whole frames
     first shown as a raised camera sees them, the table shrunk with the floor beyond its edge
-    (:func:`vision.train.seg_data.beyond_table`). ``close``: the share of the batch drawn instead
+    (:func:`vision.train.seg_data.beyond_table`; only frames at least :data:`vision.train.seg_data.BEYOND_ASPECT`
+    times as wide as tall). ``close``: the share of the batch drawn instead
     from ``close_ones`` (:func:`close_frames`) and shown as they are, so that every batch that
     teaches "a plain rectangle on a floor is table" also holds large plain cards that are card.
     Each option draws from ``rng`` only when positive, so 0 gives the batches it gave before the
@@ -221,7 +223,12 @@ def _batch(data: list[tuple[np.ndarray, np.ndarray]], rng: np.random.Generator, 
         image, target = data[int(k)]
         if close > 0 and close_ones and rng.random() < close:
             image, target = data[close_ones[int(rng.integers(len(close_ones)))]]
-        elif beyond > 0 and image.shape[1] == WORK_WIDTH and rng.random() < beyond:
+        elif (
+            beyond > 0
+            and image.shape[1] == WORK_WIDTH
+            and image.shape[1] >= BEYOND_ASPECT * image.shape[0]
+            and rng.random() < beyond
+        ):
             image, target = beyond_table(image, target, rng)
         frame = prepare_frame(image)[0]  # normalised over the whole frame, as at run time
         h, w = image.shape[:2]
