@@ -20,7 +20,10 @@ model card (``detector.json`` is then written with the last stage's figures only
 ``--hard SHARE`` mixes in looks at hard tables taken as the detector takes them
 (:func:`vision.train.seg_data.hard_sample`); ``--beyond SHARE`` shows that share of whole frames
 as a raised camera sees them, the table shrunk onto a floor (:func:`vision.train.seg_data.beyond_table`,
-applied to the rendered tables as they are batched, so the cache of rendered tables serves both).
+applied to the rendered tables as they are batched, so the cache of rendered tables serves both;
+only frames wider than a card lying on its side); ``--close SHARE`` draws that share of each batch
+from the whole frames with a card close to the camera (:func:`close_frames`), so the large plain
+cards stay card in the batches that teach a plain table on a floor to be no card.
 ``--init`` also takes an 8-bit ``detector.onnx``: its weights are dequantised into the network
 and its batch norms given statistics from the training crops (:func:`dequantized`,
 :func:`renormalize`), so a shipped model can be fine-tuned without its float weights; for example:
