@@ -249,3 +249,77 @@ def test_beyond_zero_leaves_the_training_batches_as_they_were() -> None:
     assert all(np.array_equal(x.numpy(), y.numpy()) for x, y in zip(a, b, strict=True))
     c = _batch(data, np.random.default_rng(5), 4, 1.0)
     assert not np.array_equal(a[0].numpy(), c[0].numpy())
+
+
+def _maps(height: int, width: int, boxes: list[tuple[int, int, int, int]]) -> np.ndarray:
+    """Card and core maps (2, height, width) with a core in each box (x0, y0, x1, y1) and its card around it."""
+    target = np.zeros((2, height, width), np.float32)
+    for x0, y0, x1, y1 in boxes:
+        target[0, max(y0 - 2, 0) : y1 + 2, max(x0 - 2, 0) : x1 + 2] = 1.0
+        target[1, y0:y1, x0:x1] = 1.0
+    return target
+
+
+def test_the_tallest_core_is_the_tallest_single_card_not_a_row_of_them() -> None:
+    from vision.train.seg_data import tallest_core
+
+    assert tallest_core(_maps(90, 160, [])) == 0.0
+    assert tallest_core(_maps(90, 160, [(20, 10, 60, 73)])) == pytest.approx(63 / 90)
+    # Eight cards side by side, their cores apart: as tall as one of them, however wide the row.
+    row = [(5 + 19 * k, 30, 19 * k + 20, 48) for k in range(8)]
+    assert tallest_core(_maps(90, 160, row)) == pytest.approx(18 / 90)
+
+
+def test_close_frames_are_whole_frames_with_a_large_card() -> None:
+    pytest.importorskip("torch", reason="the trainer needs the train extra (torch)")
+    from vision.train.seg_data import CLOSE_HEIGHT
+    from vision.train.seg_train import close_frames
+
+    rng = np.random.default_rng(0)
+    image = rng.integers(0, 255, (180, WORK_WIDTH, 3), dtype=np.uint8)
+    tall = round(90 * CLOSE_HEIGHT) + 4
+    data = [
+        (image, _maps(90, 160, [(40, 5, 90, 5 + tall)])),  # a close card
+        (image, _maps(90, 160, [(40, 5, 60, 20), (70, 5, 90, 20)])),  # two small cards
+        (image[:64, :64], _maps(32, 32, [(2, 2, 30, 30)])),  # a second look at a large card, not a whole frame
+        (image, _maps(90, 160, [(10, 10, 150, 10 + tall - 8)])),  # a wide card lying down, short in the frame
+    ]
+    assert close_frames(data) == [0]
+
+
+def test_close_share_draws_the_batch_from_close_frames_shown_as_they_are() -> None:
+    pytest.importorskip("torch", reason="the trainer needs the train extra (torch)")
+    from vision.train.seg_train import _batch
+
+    rng = np.random.default_rng(1)
+    image = rng.integers(0, 255, (180, WORK_WIDTH, 3), dtype=np.uint8)
+    close = (image, _maps(90, 160, [(0, 0, 160, 90)]))  # card everywhere
+    plain = (image, np.zeros((2, 90, 160), np.float32))  # no card
+    data = [close, plain]
+    before = _batch(data, np.random.default_rng(5), 6)
+    same = _batch(data, np.random.default_rng(5), 6, 0.0, 0.0, [0])
+    assert all(np.array_equal(x.numpy(), y.numpy()) for x, y in zip(before, same, strict=True))
+    # Every crop from the close frame, and none shown beyond the table (a floor would be no card).
+    _, y = _batch(data, np.random.default_rng(5), 12, 1.0, 1.0, [0])
+    assert float(y[:, 0].min()) == 1.0
+    # Without it, the frames of a raised camera put floor (no card) in crops of the close frame.
+    _, y = _batch([close], np.random.default_rng(5), 12, 1.0)
+    assert float(y[:, 0].min()) == 0.0
+    with pytest.raises(ValueError, match="close"):
+        _batch(data, np.random.default_rng(5), 4, 0.0, 0.5, [])
+
+
+def test_only_frames_wider_than_a_card_lying_down_are_shown_as_a_raised_camera_sees_them() -> None:
+    pytest.importorskip("torch", reason="the trainer needs the train extra (torch)")
+    from vision.train.seg_data import BEYOND_ASPECT
+    from vision.train.seg_train import _batch
+
+    assert BEYOND_ASPECT > 7 / 5  # a table shown whole is never card-shaped
+    rng = np.random.default_rng(2)
+    card_everywhere = np.ones((2, 120, 160), np.float32)
+    square = (rng.integers(0, 255, (240, WORK_WIDTH, 3), dtype=np.uint8), card_everywhere)  # 4:3
+    wide = (rng.integers(0, 255, (180, WORK_WIDTH, 3), dtype=np.uint8), card_everywhere[:, :90])  # 16:9
+    _, y = _batch([square], np.random.default_rng(5), 8, 1.0)
+    assert float(y[:, 0].min()) == 1.0  # no floor: the 4:3 frame is shown as it is
+    _, y = _batch([wide], np.random.default_rng(5), 8, 1.0)
+    assert float(y[:, 0].min()) == 0.0  # the floor round the shrunk table

@@ -452,6 +452,11 @@ def take_look(image: np.ndarray, outlines: tuple[np.ndarray, ...], box: tuple[in
 BEYOND_SHRINK = (0.35, 0.85)
 """How much of the frame's width the table keeps when the camera is raised (:func:`beyond_table`)."""
 
+BEYOND_ASPECT = 1.6
+"""The least width / height of a frame the trainer shows as a raised camera sees it: a table seen
+whole is then wider than a card lying on its side (7:5, 1.4), so a card-shaped plain rectangle
+is never taught as table."""
+
 
 def beyond_table(image: np.ndarray, target: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """A work-size training frame and its maps (2, h/OUT_SCALE, w/OUT_SCALE) as a camera raised
@@ -481,3 +486,22 @@ def beyond_table(image: np.ndarray, target: np.ndarray, rng: np.random.Generator
     maps = np.stack([cv2.warpPerspective(np.ascontiguousarray(t), half, (ow, oh), flags=cv2.INTER_LINEAR,
                                          borderMode=cv2.BORDER_CONSTANT) for t in np.clip(target, 0, 1)])  # fmt: skip
     return framed, maps.astype(np.float32)
+
+
+# --- large cards close to the camera -------------------------------------------------------------
+
+CLOSE_HEIGHT = 0.25
+"""A whole frame is a close one (:func:`tallest_core`) when some card's core spans at least this
+share of the frame's height: a card filling about a third of the frame or more, as a low camera or a
+webcam close to one card sees it."""
+
+
+def tallest_core(target: np.ndarray) -> float:
+    """The height of the tallest card core of a frame's maps (2, h, w), as a share of the frame's
+    height (0 when no pixel is core). Cores of cards side by side are apart (each lies a fifth of
+    its card's shorter side inside it), so the tallest core is the tallest single card's."""
+    core = (target[1] > 0.5).astype(np.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=4)
+    if count < 2:
+        return 0.0
+    return float(stats[1:, cv2.CC_STAT_HEIGHT].max()) / core.shape[0]

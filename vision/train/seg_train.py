@@ -20,7 +20,10 @@ model card (``detector.json`` is then written with the last stage's figures only
 ``--hard SHARE`` mixes in looks at hard tables taken as the detector takes them
 (:func:`vision.train.seg_data.hard_sample`); ``--beyond SHARE`` shows that share of whole frames
 as a raised camera sees them, the table shrunk onto a floor (:func:`vision.train.seg_data.beyond_table`,
-applied to the rendered tables as they are batched, so the cache of rendered tables serves both).
+applied to the rendered tables as they are batched, so the cache of rendered tables serves both;
+only frames wider than a card lying on its side); ``--close SHARE`` draws that share of each batch
+from the whole frames with a card close to the camera (:func:`close_frames`), so the large plain
+cards stay card in the batches that teach a plain table on a floor to be no card.
 ``--init`` also takes an 8-bit ``detector.onnx``: its weights are dequantised into the network
 and its batch norms given statistics from the training crops (:func:`dequantized`,
 :func:`renormalize`), so a shipped model can be fine-tuned without its float weights; for example:
@@ -47,7 +50,15 @@ from torch.nn import functional as F
 
 from vision.segment import OUT_SCALE, STRIDE, prepare_frame
 from vision.train.__main__ import Progress, descend
-from vision.train.seg_data import HARD_DATA_VERSION, WORK_WIDTH, beyond_table, render_samples
+from vision.train.seg_data import (
+    BEYOND_ASPECT,
+    CLOSE_HEIGHT,
+    HARD_DATA_VERSION,
+    WORK_WIDTH,
+    beyond_table,
+    render_samples,
+    tallest_core,
+)
 
 DATA_VERSION = 1
 """Version of the ordinary training tables; tables with hard looks mixed in are HARD_DATA_VERSION."""
@@ -188,19 +199,39 @@ def _load(samples: int, seed: int, cache: Path | None, jobs: int, tock: float | 
     return data
 
 
-def _batch(data: list[tuple[np.ndarray, np.ndarray]], rng: np.random.Generator, size: int, beyond: float = 0.0
-           ) -> tuple[torch.Tensor, torch.Tensor]:  # fmt: skip
+def close_frames(data: list[tuple[np.ndarray, np.ndarray]]) -> list[int]:
+    """Indices of the whole frames of ``data`` with a card close to the camera (its core at least
+    :data:`vision.train.seg_data.CLOSE_HEIGHT` of the frame's height, :func:`vision.train.seg_data.tallest_core`)."""
+    return [k for k, (image, target) in enumerate(data)
+            if image.shape[1] == WORK_WIDTH and tallest_core(target) >= CLOSE_HEIGHT]  # fmt: skip
+
+
+def _batch(data: list[tuple[np.ndarray, np.ndarray]], rng: np.random.Generator, size: int, beyond: float = 0.0,
+           close: float = 0.0, close_ones: list[int] | None = None) -> tuple[torch.Tensor, torch.Tensor]:  # fmt: skip
     """``size`` random crops of :data:`_CROP` with their targets. A look smaller than the crop (a
     detector's second look at a large card) fills its corner; the rest of the input is the frame's
     mean (0) and of the target -1, which the loss ignores. ``beyond``: the share of whole frames
     first shown as a raised camera sees them, the table shrunk with the floor beyond its edge
-    (:func:`vision.train.seg_data.beyond_table`; drawn from ``rng`` only when positive, so 0 gives
-    the batches it gave before the option existed)."""
+    (:func:`vision.train.seg_data.beyond_table`; only frames at least :data:`vision.train.seg_data.BEYOND_ASPECT`
+    times as wide as tall). ``close``: the share of the batch drawn instead
+    from ``close_ones`` (:func:`close_frames`) and shown as they are, so that every batch that
+    teaches "a plain rectangle on a floor is table" also holds large plain cards that are card.
+    Each option draws from ``rng`` only when positive, so 0 gives the batches it gave before the
+    option existed."""
+    if close > 0 and not close_ones:
+        raise ValueError("close > 0 needs frames with a large card (close_ones); the data has none")
     cw, ch = _CROP
     xs, ys = [], []
     for k in rng.integers(len(data), size=size):
         image, target = data[int(k)]
-        if beyond > 0 and image.shape[1] == WORK_WIDTH and rng.random() < beyond:
+        if close > 0 and close_ones and rng.random() < close:
+            image, target = data[close_ones[int(rng.integers(len(close_ones)))]]
+        elif (
+            beyond > 0
+            and image.shape[1] == WORK_WIDTH
+            and image.shape[1] >= BEYOND_ASPECT * image.shape[0]
+            and rng.random() < beyond
+        ):
             image, target = beyond_table(image, target, rng)
         frame = prepare_frame(image)[0]  # normalised over the whole frame, as at run time
         h, w = image.shape[:2]
@@ -313,6 +344,13 @@ def main(argv: list[str] | None = None) -> int:
         default=0.0,
         help="share of whole frames shown as a raised camera sees them: the table shrunk, the floor beyond (default 0)",
     )
+    parser.add_argument(
+        "--close",
+        type=float,
+        default=0.0,
+        help="share of each batch drawn from whole frames with a card close to the camera, shown as they are "
+        "(default 0)",
+    )
     parser.add_argument("--init", type=Path, help="start from these weights: a detector.pt of an earlier run, or "
                         "a detector.onnx (its 8-bit weights dequantised, see dequantized)")  # fmt: skip
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 3e-3)")
@@ -328,6 +366,9 @@ def main(argv: list[str] | None = None) -> int:
     start = time.monotonic()
     data = _load(args.samples, args.seed, args.cache, args.jobs, args.tock, args.rows, args.hard)
     held = _load(max(args.samples // 20, 20), args.seed + 1000, args.cache, args.jobs, args.tock, args.rows, args.hard)
+    close_ones = close_frames(data) if args.close > 0 else None
+    if close_ones is not None:
+        print(f"{len(close_ones)} of {len(data)} frames with a card close to the camera")
     net = SegNet()
     if args.init is not None and args.init.suffix == ".onnx":
         net = dequantized(args.init)
@@ -346,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
     progress = Progress(args.steps, "train segmenter")
     running = 0.0
     for step in range(args.steps):
-        x, y = _batch(data, rng, args.batch, args.beyond)
+        x, y = _batch(data, rng, args.batch, args.beyond, args.close, close_ones)
         loss = seg_loss(net(x), y)
         running = descend(loss, optimizer, schedule, running, first=step == 0)
         progress(step + 1, f"loss {running:.4f}")
