@@ -94,6 +94,8 @@ class Evidence:
     """The joker check's threshold (``joker.json``; above 1: no check, no joker named)."""
     joker_doubt: float = 2.0
     """A card whose joker score reaches this is never named as one of the 52."""
+    joker_min_height: float = 0.0
+    """Cards shorter than this (pixels) are never named the joker (``joker.json`` "min_card_height")."""
     cards: np.ndarray = field(init=False)
     none: np.ndarray = field(init=False)
     posteriors: np.ndarray = field(init=False)
@@ -176,7 +178,8 @@ class Evidence:
     @property
     def joker(self) -> np.ndarray:
         """Which cards the joker check names the joker (rule 6)."""
-        out: np.ndarray = (self.joker_score >= self.joker_threshold) & self.readable
+        tall = card_heights(self.corners) >= self.joker_min_height
+        out: np.ndarray = (self.joker_score >= self.joker_threshold) & tall
         return out
 
     @property

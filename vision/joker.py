@@ -12,8 +12,10 @@ crops and says, for each, how likely it is a joker's corner:
 - a card one of whose corners reaches :data:`JokerCheck.doubt` is never named as one of the 52
   (it may be a joker the check is not sure of: unsure is better than a wrong card in a pot).
 
-The reader asks it about the cards its corner models do not surely name, and those they name a
-court card or an ace (the stage ``joker`` of :mod:`vision.stages`).
+The reader asks it about the cards its corner models (or, for a card shorter than the corner
+models' smallest, the small-card reader) do not surely name, and those they name a court card or
+an ace (the stage ``joker`` of :mod:`vision.stages`), down to ``joker.json``'s
+``min_card_height``: the smallest card the check was trained on.
 
 The threshold was chosen above every other card's corner of the training fonts' check set
 (``joker.json`` says by how much and what the check found on the hold-out fonts).
@@ -34,6 +36,8 @@ from vision.errors import ModelError
 
 DOUBT = 0.5
 """A corner this likely a joker's keeps its card from being named as one of the 52."""
+MIN_HEIGHT = 75.0
+"""The smallest card (pixels tall) a check is asked about when its ``joker.json`` does not say."""
 
 
 @dataclass
@@ -43,6 +47,8 @@ class JokerCheck:
     session: Any
     threshold: float
     doubt: float = DOUBT
+    min_height: float = MIN_HEIGHT
+    """Cards shorter than this (pixels) are not asked: smaller than any the check was trained on."""
 
     @staticmethod
     def load(models_dir: Path, *, providers: Sequence[str] = ("CPUExecutionProvider",),
@@ -54,16 +60,19 @@ class JokerCheck:
         try:
             data = json.loads(settings.read_text())
             threshold = float(data["threshold"])
-        except (OSError, ValueError, KeyError, TypeError) as error:
+            min_height = float(data.get("min_card_height", MIN_HEIGHT))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
             raise ModelError(f"cannot read the joker check's settings {settings}: {error}") from None
         if not DOUBT <= threshold < 1.0:
             raise ModelError(f"{settings}: threshold must be in {DOUBT}..1, got {threshold}")
+        if not 16.0 <= min_height <= 1000.0:
+            raise ModelError(f"{settings}: min_card_height must be 16..1000 pixels, got {min_height}")
         path = models_dir / "joker.onnx"
         try:
             session = ort.InferenceSession(str(path), options, providers=list(providers))
         except Exception as error:  # onnxruntime raises its own untyped errors
             raise ModelError(f"cannot load model {path}: {error}") from None
-        return JokerCheck(session, threshold)
+        return JokerCheck(session, threshold, min_height=min_height)
 
     def corner_scores(self, crops: np.ndarray) -> np.ndarray:
         """Index crops, two per card (top left, bottom right; BGR uint8) → (N, 2) P(a joker's corner)."""

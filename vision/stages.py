@@ -560,7 +560,11 @@ class Joker(Stage):
         if check is None:
             raise ModelError("the joker stage runs without its model: make the reader with it in its stages")
         evidence.joker_threshold, evidence.joker_doubt = check.threshold, check.doubt
-        asked = evidence.readable & (~evidence.named | (evidence.best // 4 >= _JACK))
+        evidence.joker_min_height = check.min_height
+        tall = card_heights(evidence.corners) >= check.min_height
+        small = evidence.small_named  # read by the small-card reader: its card, not the corners'
+        rank = np.where(small, evidence.small_best, evidence.best) // 4
+        asked = tall & (~evidence.named | (rank >= _JACK))
         evidence.asked[self.name] = asked
         rows = np.flatnonzero(asked)
         if len(rows):

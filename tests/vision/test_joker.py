@@ -111,3 +111,33 @@ def test_the_check_asks_about_cards_not_surely_named_and_courts_and_aces_only(re
     asked = ev.asked["joker"][by_x].tolist()
     assert asked == [False, True, True, True]  # a number card surely named is not; a king, a joker and a back are
     assert ev.decide()[int(by_x[2])].card == "Jk"
+
+
+def test_a_card_below_the_corner_models_smallest_is_the_joker_down_to_the_checks_smallest() -> None:
+    ev = _evidence(3)  # cards 14 px tall
+    ev.min_height = 20.0  # too small for the corner models: the small-card reader's
+    ev.small[:] = True
+    ev.small_best[:] = [Card.parse("Jd").id, Card.parse("Jd").id, 52]
+    ev.small_posterior[:] = [0.95, 0.95, 0.0]
+    ev.small_threshold = 0.9
+    _checked(ev, [0.97, 0.6, 0.97])
+    ev.joker_min_height = 12.0
+    assert ev.decide().cards == ["Jk", None, "Jk"]  # a doubted small card is not named Jd either
+    ev.joker_min_height = 16.0  # the check never saw cards this small: it names no joker
+    assert ev.decide().cards == [None, None, None]
+
+
+def test_the_check_is_asked_down_to_its_json_smallest_card(tmp_path: Path) -> None:
+    from vision.errors import ModelError
+    from vision.joker import MIN_HEIGHT, JokerCheck
+    from vision.reader import MODELS_DIR
+
+    (tmp_path / "joker.onnx").write_bytes((Path(MODELS_DIR) / "joker.onnx").read_bytes())
+    settings = tmp_path / "joker.json"
+    settings.write_text('{"threshold": 0.95}')
+    assert JokerCheck.load(tmp_path).min_height == MIN_HEIGHT
+    settings.write_text('{"threshold": 0.95, "min_card_height": 50}')
+    assert JokerCheck.load(tmp_path).min_height == 50.0
+    settings.write_text('{"threshold": 0.95, "min_card_height": 4}')
+    with pytest.raises(ModelError, match=r"min_card_height must be 16\.\.1000 pixels, got 4"):
+        JokerCheck.load(tmp_path)

@@ -141,6 +141,9 @@ SMALL_SCENES = 0.3
 """The share of the scene crops' tables drawn small (the frame :data:`SMALL_SCALE` of 1280 × 720):
 cards 50-110 px tall, below the corner models' smallest card, where the check is asked too."""
 SMALL_SCALE = (0.36, 0.6)
+MIN_CARD_HEIGHT = 50.0
+"""The smallest card the trained check is asked about (``joker.json`` "min_card_height"): about the
+smallest of the small tables' cards."""
 
 
 def scene_crops(count: int, *, pool: Pool, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -348,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
     export(net, args.out / "joker.onnx")
     settings = {
         "input": "index crops N×2×64×32 (as corners.onnx)", "outputs": "logits N×2 (other, joker)",
-        "threshold": threshold,
+        "threshold": threshold, "min_card_height": MIN_CARD_HEIGHT,
         "jokers": args.jokers, "cards": args.cards, "scenes": args.scenes, "steps": args.steps, "batch": args.batch,
         "seed": args.seed,
         "check_train_fonts": {"seed": args.seed + 7000, **measure(check, cy, cw, threshold)},
