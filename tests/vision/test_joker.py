@@ -141,3 +141,33 @@ def test_the_check_is_asked_down_to_its_json_smallest_card(tmp_path: Path) -> No
     settings.write_text('{"threshold": 0.95, "min_card_height": 4}')
     with pytest.raises(ModelError, match=r"min_card_height must be 16\.\.1000 pixels, got 4"):
         JokerCheck.load(tmp_path)
+
+
+def _bench_joker_scene(touching: bool, k: int, letters: str = "en") -> Any:
+    """Scene ``k`` of the bench's "jokers" group (bench/vision.py: seeds 3 apart, 7 touching)."""
+    from bench.vision_sets import with_jokers
+
+    seed = 7 if touching else 3
+    rng = np.random.default_rng(seed)
+    for _ in range(k + 1):
+        dealt = deal_rows(rng, touching=touching)
+    pool = "holdout" if letters == "en" else f"holdout-{letters}"
+    return render_scene(SceneSpec(cards=with_jokers(dealt, k), seed=seed * 1000 + k, deck=f"{pool}-{seed * 1000 + k}"))
+
+
+@pytest.mark.parametrize(("touching", "k"), [(True, 10), (True, 33), (False, 19)])
+def test_a_joker_whose_outline_the_finder_cuts_is_the_joker_or_unsure_never_another_card(
+    reader: Any, touching: bool, k: int
+) -> None:
+    # The joker's outline cut by a neighbour's edge (its mark half outside the index crop), or
+    # pulled askew in a row of cards lying on one another.
+    from vision.detect import quad_iou
+
+    scene = _bench_joker_scene(touching, k)
+    seen = reader.read(scene.image)
+    for truth in scene.truth:
+        if truth.card != "Jk":
+            continue
+        ious = [quad_iou(truth.corners, c) for c in seen.corners]
+        if ious and max(ious) >= 0.5:
+            assert seen[int(np.argmax(ious))].card in ("Jk", None)
