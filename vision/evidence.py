@@ -21,8 +21,9 @@ into :class:`vision.observations.Observations` once, by fixed rules:
    the cards the host taught at the table (:mod:`vision.deck_examples`);
 5. a face-down card carries its Tock mark, and its confidence is P(face down) × P(mark);
 6. a card one of whose index corners the joker check (:mod:`vision.joker`) surely takes for a
-   joker's is the joker, face up (unsure where the deck profile surely names another card); one
-   whose corner it only doubts is named as none of the 52.
+   joker's is the joker, face up (unsure where the deck profile surely names another card), if
+   it is no smaller than the smallest card the check was trained on; one whose corner it only
+   doubts is named as none of the 52, whatever its size and whoever named it.
 """
 
 from __future__ import annotations

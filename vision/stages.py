@@ -544,13 +544,15 @@ class Pips(Stage):
 
 
 class Joker(Stage):
-    """The joker check (:mod:`vision.joker`) on both index corners of the cards tall enough to be
-    read by their corners that the corners do not surely name, face up or not (a joker's picture
-    may pass for a back), and of those they name a court card or an ace (the J, K and O of a
-    "JOKER" are read as jacks, kings and queens): the larger of its two corners' P(a joker's
-    corner) is the card's joker score. A card the corners surely name as a number card is not
-    asked (a CNN run per card costs as much as the corner models, and every card asked is one more
-    chance of a joker where there is none)."""
+    """The joker check (:mod:`vision.joker`) on both index corners of the cards at least as tall as
+    the smallest it was trained on (``joker.json`` "min_card_height", below the corner models'
+    smallest: a small joker would otherwise be left to the small-card reader, which knows only
+    the 52) that are not surely named, face up or not (a joker's picture may pass for a back), and
+    of those named a court card or an ace (the J, K and O of a "JOKER" are read as jacks, kings
+    and queens), by the corners or, for a card too small for them, by the small-card reader: the
+    larger of its two corners' P(a joker's corner) is the card's joker score. A card surely named
+    as a number card is not asked (a CNN run per card costs as much as the corner models, and
+    every card asked is one more chance of a joker where there is none)."""
 
     name = "joker"
     files = ("joker.onnx", "joker.json")
