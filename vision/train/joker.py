@@ -36,6 +36,7 @@ from vision.rectify import CROP_H, CROP_W, INDEX_BOX, card_homography, index_cro
 from vision.render.faces import deck_style
 from vision.render.fonts import Pool
 from vision.render.scene import CardTruth, SceneSpec, deal_rows, render_scene
+from vision.render.scene_layouts import KINDS, deal_hard
 from vision.train.__main__ import Progress, descend
 from vision.train.data import _CORE_BOX, FOCUS_HEIGHTS, LETTER_MIX, _Bank, _coverage, draw_sample, make_samples
 
@@ -141,12 +142,14 @@ SMALL_SCENES = 0.3
 """The share of the scene crops' tables drawn small (the frame :data:`SMALL_SCALE` of 1280 × 720):
 cards 50-110 px tall, below the corner models' smallest card, where the check is asked too."""
 SMALL_SCALE = (0.36, 0.6)
+HARD_KINDS = (0.2, 0.4, 0.2, 0.2)
+"""How often each kind of :data:`vision.render.scene_layouts.KINDS` is drawn for the hard scene crops."""
 MIN_CARD_HEIGHT = 50.0
 """The smallest card the trained check is asked about (``joker.json`` "min_card_height"): about the
 smallest of the small tables' cards."""
 
 
-def scene_crops(count: int, *, pool: Pool, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def scene_crops(count: int, *, pool: Pool, seed: int, hard: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Both index crops of every card the shipped reader finds in ``count`` rendered tables (rows
     apart or touching, three jokers face up among twelve cards, a share of the tables small), cut
     at the outlines it finds (the outlines of cards lying on one another are often off: a corner
@@ -159,17 +162,23 @@ def scene_crops(count: int, *, pool: Pool, seed: int) -> tuple[np.ndarray, np.nd
     weights: list[np.ndarray] = []
     with CardReader(MODELS_DIR) as reader:
         for i in range(count):
-            touching = bool(rng.random() < 0.7)
-            dealt = deal_rows(rng, touching=touching)
-            places = rng.choice(len(dealt), 3, replace=False)
+            options = None
+            if hard:
+                dealt, options = deal_hard(rng, kind=str(rng.choice(KINDS, p=HARD_KINDS)))
+            else:
+                dealt = deal_rows(rng, touching=bool(rng.random() < 0.7))
+            places = rng.choice(len(dealt), min(3, len(dealt)), replace=False)
             cards = tuple(replace(c, card=str(rng.choice(["Jk", "Jk2"])), face_up=True, back="plain")
                           if n in places else c for n, c in enumerate(dealt))  # fmt: skip
             letters = str(rng.choice(list(LETTER_MIX), p=list(LETTER_MIX.values())))
             number = 64 * seed + i
             deck = f"{pool}-{number}" if letters == "en" else f"{pool}-{letters}-{number}"
-            scale = float(rng.uniform(*SMALL_SCALE)) if rng.random() < SMALL_SCENES else 1.0
-            size = (round(1280 * scale), round(720 * scale))
-            scene = render_scene(SceneSpec(cards=cards, seed=number, deck=deck, size=size))
+            if options is not None:
+                spec = options.spec(cards, seed=number, deck=deck)
+            else:
+                scale = float(rng.uniform(*SMALL_SCALE)) if rng.random() < SMALL_SCENES else 1.0
+                spec = SceneSpec(cards=cards, seed=number, deck=deck, size=(round(1280 * scale), round(720 * scale)))
+            scene = render_scene(spec)
             outlines = reader.evidence(scene.image).corners
             if not len(outlines):
                 continue
@@ -184,6 +193,8 @@ def scene_crops(count: int, *, pool: Pool, seed: int) -> tuple[np.ndarray, np.nd
 
 def _chunk(job: tuple[str, int, str, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     kind, count, pool, seed = job
+    if kind == "hard":
+        return scene_crops(count, pool=pool, seed=seed, hard=True)  # type: ignore[arg-type]
     make = {"joker": joker_crops, "card": other_crops, "scene": scene_crops}[kind]
     return make(count, pool=pool, seed=seed)  # type: ignore[arg-type]
 
@@ -193,9 +204,9 @@ VERSION = 3
 
 
 def draw_set(jokers: int, cards: int, *, pool: Pool, seed: int, jobs: int, label: str, cache: Path | None = None,
-             scenes: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+             scenes: int = 0, hard: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
     """Crops of ``jokers`` jokers (label 1; weight 0 where covered), ``cards`` other cards (label
-    0) and of every card found in ``scenes`` tables (:func:`scene_crops`), drawn in chunks seeded
+    0) and of every card found in ``scenes`` tables and ``hard`` hard ones (:func:`scene_crops`), drawn in chunks seeded
     from ``seed`` (each chunk kept in ``cache``, when given, for the next run)."""
     work: list[tuple[str, int, str, int]] = [("joker", min(CHUNK, jokers - s), pool, seed * 1009 + i)
                                              for i, s in enumerate(range(0, jokers, CHUNK))]  # fmt: skip
@@ -203,6 +214,8 @@ def draw_set(jokers: int, cards: int, *, pool: Pool, seed: int, jobs: int, label
              for i, s in enumerate(range(0, cards, CHUNK))]  # fmt: skip
     work += [("scene", min(SCENE_CHUNK, scenes - s), pool, seed * 1019 + i)
              for i, s in enumerate(range(0, scenes, SCENE_CHUNK))]  # fmt: skip
+    work += [("hard", min(SCENE_CHUNK, hard - s), pool, seed * 1021 + i)
+             for i, s in enumerate(range(0, hard, SCENE_CHUNK))]  # fmt: skip
     if cache is not None:
         return _cached(work, cache, jobs=jobs, label=label)
     progress = Progress(len(work), label)
@@ -322,6 +335,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=600,
                         help="rendered tables whose cards are cut at the reader's own outlines (default 600; a "
                              "quarter as many to measure on)")  # fmt: skip
+    parser.add_argument("--hard-scenes", type=int, default=150,
+                        help="hard tables (grids, large cards, tilted, textured) cut the same way (default 150; a "
+                             "quarter as many to measure on)")  # fmt: skip
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--seed", type=int, default=1)
@@ -334,11 +350,13 @@ def main(argv: list[str] | None = None) -> int:
     torch.manual_seed(args.seed)
     start = time.monotonic()
     x, y, w = draw_set(args.jokers, args.cards, pool="train", seed=args.seed, jobs=args.jobs, label="draw training",
-                       cache=args.cache, scenes=args.scenes)  # fmt: skip
+                       cache=args.cache, scenes=args.scenes, hard=args.hard_scenes)  # fmt: skip
     cx, cy, cw = draw_set(args.check, 2 * args.check, pool="train", seed=args.seed + 7000, jobs=args.jobs,
-                          label="draw check (train)", cache=args.cache, scenes=args.scenes // 4)  # fmt: skip
+                          label="draw check (train)", cache=args.cache, scenes=args.scenes // 4,
+                          hard=args.hard_scenes // 4)  # fmt: skip
     hx, hy, hw = draw_set(args.check, 2 * args.check, pool="holdout", seed=args.seed + 8000, jobs=args.jobs,
-                          label="draw check (hold-out)", cache=args.cache, scenes=args.scenes // 4)  # fmt: skip
+                          label="draw check (hold-out)", cache=args.cache, scenes=args.scenes // 4,
+                          hard=args.hard_scenes // 4)  # fmt: skip
     net = JokerNet()
     train(net, x, y, w, steps=args.steps, batch=args.batch, seed=args.seed)
     check = scores(net, cx)
@@ -352,7 +370,8 @@ def main(argv: list[str] | None = None) -> int:
     settings = {
         "input": "index crops N×2×64×32 (as corners.onnx)", "outputs": "logits N×2 (other, joker)",
         "threshold": threshold, "min_card_height": MIN_CARD_HEIGHT,
-        "jokers": args.jokers, "cards": args.cards, "scenes": args.scenes, "steps": args.steps, "batch": args.batch,
+        "jokers": args.jokers, "cards": args.cards, "scenes": args.scenes, "hard_scenes": args.hard_scenes,
+        "steps": args.steps, "batch": args.batch,
         "seed": args.seed,
         "check_train_fonts": {"seed": args.seed + 7000, **measure(check, cy, cw, threshold)},
         "check_holdout_fonts": {"seed": args.seed + 8000, **measure(scores(net, hx), hy, hw, threshold)},
