@@ -10,7 +10,9 @@ crops and says, for each, how likely it is a joker's corner:
 - a card one of whose corners reaches the threshold of ``joker.json`` is the joker, ``"Jk"``
   (:data:`table.cards.JOKER_ID` in arrays), face up whatever the card model said;
 - a card one of whose corners reaches :data:`JokerCheck.doubt` is never named as one of the 52
-  (it may be a joker the check is not sure of: unsure is better than a wrong card in a pot).
+  (it may be a joker the check is not sure of: unsure is better than a wrong card in a pot), and
+  is looked at again (:meth:`JokerCheck.second_look`): its outline may be a little off, the mark
+  cut at the crop's edge; it is the joker when two of those looks pass the threshold.
 
 The reader asks it about the cards its corner models (or, for a card shorter than the corner
 models' smallest, the small-card reader) do not surely name, and those they name a court card or
@@ -33,9 +35,17 @@ import numpy as np
 
 from vision.classify import prepare_crops, softmax
 from vision.errors import ModelError
+from vision.rectify import Pyramid, index_crops
 
 DOUBT = 0.5
 """A corner this likely a joker's keeps its card from being named as one of the 52."""
+LOOK_SCALES = (0.94, 1.0, 1.06)
+LOOK_SHIFTS = ((0.0, 0.0), (-0.04, 0.0), (0.04, 0.0), (0.0, -0.03), (0.0, 0.03))
+"""A second look at a doubted card: its outline grown or shrunk by these factors about its centre,
+and moved by these fractions of its width and height (15 outlines): a joker whose outline is a
+little off (a row of cards lying on one another) shows its whole mark in some of them."""
+LOOKS_AGREEING = 2
+"""A doubted card is the joker when at least this many of its second looks pass the threshold."""
 MIN_HEIGHT = 75.0
 """The smallest card (pixels tall) a check is asked about when its ``joker.json`` does not say."""
 
@@ -73,6 +83,23 @@ class JokerCheck:
         except Exception as error:  # onnxruntime raises its own untyped errors
             raise ModelError(f"cannot load model {path}: {error}") from None
         return JokerCheck(session, threshold, min_height=min_height)
+
+    def second_look(self, frame: np.ndarray, quads: np.ndarray, *, pyramid: Pyramid | None = None) -> np.ndarray:
+        """A joker score for each card outline ``quads`` (N×4×2) from the :data:`LOOK_SCALES` ×
+        :data:`LOOK_SHIFTS` outlines about it: the :data:`LOOKS_AGREEING`-th highest of their
+        scores (each the larger of its two corners'), so one lucky crop names no joker."""
+        quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+        looks = [
+            (quad - quad.mean(axis=0)) * scale + quad.mean(axis=0) + dx * (quad[1] - quad[0]) + dy * (quad[3] - quad[0])
+            for quad in quads
+            for scale in LOOK_SCALES
+            for dx, dy in LOOK_SHIFTS
+        ]
+        if not looks:
+            return np.zeros(0)
+        scores = self.corner_scores(index_crops(frame, looks, pyramid=pyramid)).max(axis=1).reshape(len(quads), -1)
+        out: np.ndarray = -np.sort(-scores, axis=1)[:, LOOKS_AGREEING - 1]
+        return out
 
     def corner_scores(self, crops: np.ndarray) -> np.ndarray:
         """Index crops, two per card (top left, bottom right; BGR uint8) → (N, 2) P(a joker's corner)."""

@@ -550,9 +550,10 @@ class Joker(Stage):
     the 52) that are not surely named, face up or not (a joker's picture may pass for a back), and
     of those named a court card or an ace (the J, K and O of a "JOKER" are read as jacks, kings
     and queens), by the corners or, for a card too small for them, by the small-card reader: the
-    larger of its two corners' P(a joker's corner) is the card's joker score. A card surely named
-    as a number card is not asked (a CNN run per card costs as much as the corner models, and
-    every card asked is one more chance of a joker where there is none)."""
+    larger of its two corners' P(a joker's corner) is the card's joker score (for a card it only
+    doubts, raised by a second look about its outline: :meth:`vision.joker.JokerCheck.second_look`).
+    A card surely named as a number card is not asked (a CNN run per card costs as much as the
+    corner models, and every card asked is one more chance of a joker where there is none)."""
 
     name = "joker"
     files = ("joker.onnx", "joker.json")
@@ -572,6 +573,10 @@ class Joker(Stage):
         if len(rows):
             crops = index_crops(evidence.frame, list(evidence.corners[rows]), pyramid=evidence.pyramid)
             evidence.joker_score[rows] = check.corner_scores(crops).max(axis=1)
+            doubted = rows[(evidence.joker_score[rows] >= check.doubt) & (evidence.joker_score[rows] < check.threshold)]
+            if len(doubted):  # perhaps a joker whose outline is a little off: look again about it
+                again = check.second_look(evidence.frame, evidence.corners[doubted], pyramid=evidence.pyramid)
+                evidence.joker_score[doubted] = np.maximum(evidence.joker_score[doubted], again)
 
 
 class Backs(Stage):

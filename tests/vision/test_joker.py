@@ -171,3 +171,32 @@ def test_a_joker_whose_outline_the_finder_cuts_is_the_joker_or_unsure_never_anot
         ious = [quad_iou(truth.corners, c) for c in seen.corners]
         if ious and max(ious) >= 0.5:
             assert seen[int(np.argmax(ious))].card in ("Jk", None)
+
+
+class _Looks:
+    """A stand-in joker model: sure of a joker's corner for the crops numbered ``sure`` of each
+    call (crop 2k is look k's top-left corner), sure of none for the others."""
+
+    def __init__(self, sure: set[int]) -> None:
+        self.sure = sure
+
+    def run(self, _: Any, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        n = len(feeds["crops"])
+        logits = np.tile(np.array([[8.0, -8.0]], np.float32), (n, 1))
+        for i in self.sure:
+            logits[i] = [-8.0, 8.0]
+        return [logits]
+
+
+def test_a_second_look_names_a_joker_only_when_two_looks_about_its_outline_agree() -> None:
+    from vision.joker import LOOK_SCALES, LOOK_SHIFTS, JokerCheck
+
+    frame = np.full((200, 200, 3), 128, np.uint8)
+    quad = np.array([[[50.0, 40], [120, 40], [120, 140], [50, 140]]])
+    looks = len(LOOK_SCALES) * len(LOOK_SHIFTS)
+    one = JokerCheck(_Looks({2 * 3}), threshold=0.99).second_look(frame, quad)  # one lucky look
+    two = JokerCheck(_Looks({2 * 3, 2 * 7 + 1}), threshold=0.99).second_look(frame, quad)  # two, either corner
+    assert one.shape == two.shape == (1,)
+    assert one[0] < 0.01 and two[0] > 0.99
+    every = JokerCheck(_Looks(set(range(2 * looks * 3))), threshold=0.99).second_look(frame, np.repeat(quad, 3, axis=0))
+    assert every.shape == (3,) and (every > 0.99).all()
