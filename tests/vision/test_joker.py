@@ -161,8 +161,9 @@ def _bench_joker_scene(touching: bool, k: int, scale: float = 1.0) -> Any:
 def test_a_joker_whose_outline_the_finder_cuts_is_the_joker_or_unsure_never_another_card(
     reader: Any, touching: bool, k: int
 ) -> None:
-    # The joker's outline cut by a neighbour's edge (its mark half outside the index crop), or
-    # pulled askew in a row of cards lying on one another.
+    # Scenes of the bench where (drawn with the system fonts) the finder cut a joker's outline
+    # (its mark half outside the index crop) or pulled it askew in a row of cards lying on one
+    # another; the tests draw them with the package fonts, alike but not the same pixels.
     from vision.detect import quad_iou
 
     scene = _bench_joker_scene(touching, k)
@@ -209,7 +210,8 @@ def test_a_joker_under_the_corner_models_smallest_card_is_checked_and_never_read
     reader: Any, k: int
 ) -> None:
     # The bench's small tables (cards 60-75 px, read whole by the small-card reader, which knows
-    # the 52 only): these two jokers were read as the jack of diamonds before the check asked them.
+    # the 52 only): drawn with the system fonts, these two jokers were read as the jack of diamonds
+    # before the check asked cards this small.
     from vision.detect import quad_iou
     from vision.rectify import card_heights
 
