@@ -154,6 +154,7 @@ def scene_crops(count: int, *, pool: Pool, seed: int, hard: bool = False) -> tup
     apart or touching, three jokers face up among twelve cards, a share of the tables small), cut
     at the outlines it finds (the outlines of cards lying on one another are often off: a corner
     cut or a side pulled onto a neighbour); labelled by :func:`crop_labels`."""
+    # The whole reader (onnxruntime and every shipped model) is loaded only where tables are drawn.
     from vision.reader import MODELS_DIR, CardReader
 
     rng = np.random.default_rng([seed, 4301])
