@@ -20,7 +20,9 @@ Figures:
 - jokers: the synthetic hold-out's scenes (cards apart and touching) with the deck's two jokers
   (:mod:`vision.render.joker_faces`: one in colour, one in black) face up in the places of two cards, in
   decks printing English and German letters. Targets: 99 % of the jokers read ``"Jk"``, and no
-  other card (face up or down) read as a joker.
+  other card (face up or down) read as a joker. Then, apart from the total, the English cards-apart
+  scenes drawn small (cards 60-75 px, read by the small-card reader): a joker there may be unsure,
+  but not read as another card.
 - hard hold-out: tables dealt by :func:`vision.render.scene_layouts.deal_hard`, a quarter of each kind
   ("large": cards up to 70 % of the frame high; "grid": all 52 cards touching in 4 rows; "tilted":
   the camera 25-45° from straight down; "textured": wood, patterned or dark cloth, hard light and
@@ -434,6 +436,9 @@ def _print_dutch(figures: dict[str, Any], reader: CardReader, args: argparse.Nam
         reader.use_indices("en-fr-de")
 
 
+JOKER_SMALL = 0.45
+"""The "jokers" group's small tables: the frame (and the cards) this much of 1280 × 720, every card
+under the corner models' smallest (75 px)."""
 JOKER_LETTERS = ("en", "de")
 """The index sets of the "jokers" group's decks (the jokers print no index letter; the other cards do)."""
 
@@ -472,6 +477,16 @@ def _print_jokers(figures: dict[str, Any], reader: CardReader, args: argparse.Na
           f"unsure {total['jokers_unsure']}, read as another card {total['jokers_wrong']}; other cards read as a "
           f"joker {total['called_joker']} (of {total['face_up'] - total['jokers']} face up, and every back)"
           )  # fmt: skip
+    # Small tables, apart in the total: the same scenes in a frame JOKER_SMALL of the size.
+    figures["jokers_small"] = r = synthetic(reader, args.scenes, touching=False, seed=3, letters="en", jokers=True,
+                                            scale=JOKER_SMALL, true_outlines=args.true_outlines)  # fmt: skip
+    print(f"  small (en apart, frame {JOKER_SMALL:.0%} of 1280x720, cards 60-75 px): jokers {r['jokers_right']}/"
+          f"{r['jokers']} right, unsure {r['jokers_unsure']}, read as another card {r['jokers_wrong']}; other cards "
+          f"read as a joker {r['called_joker']}; other face-up cards {r['right'] - r['jokers_right']}/"
+          f"{r['face_up'] - r['jokers']} right, wrong {r['wrong'] - r['jokers_wrong']}")  # fmt: skip
+    wrong = [c for c in r["confusions"] if "→?" not in c]
+    if wrong:
+        print("    wrong (truth→read(confidence)): " + " ".join(wrong))
 
 
 def _print_hard(r: dict[str, Any]) -> dict[str, Any]:

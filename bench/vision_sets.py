@@ -52,10 +52,11 @@ def with_jokers(cards: tuple[PlacedCard, ...], k: int) -> tuple[PlacedCard, ...]
                  for i, c in enumerate(cards))  # fmt: skip
 
 
-def synthetic(reader: CardReader, scenes: int, *, touching: bool, seed: int,
-              true_outlines: bool = False, letters: str = "en", jokers: bool = False) -> dict[str, Any]:  # fmt: skip
+def synthetic(reader: CardReader, scenes: int, *, touching: bool, seed: int, true_outlines: bool = False,
+              letters: str = "en", jokers: bool = False, scale: float = 1.0) -> dict[str, Any]:  # fmt: skip
     """Hold-out scenes (``letters``: the index set of their decks, :data:`vision.render.faces.INDEX_SETS`;
-    ``jokers``: the deck's two jokers face up in each scene, :func:`with_jokers`)."""
+    ``jokers``: the deck's two jokers face up in each scene, :func:`with_jokers`; ``scale``: the
+    frame that much of 1280 × 720, the cards with it)."""
     rng = np.random.default_rng(seed)
     pool = "holdout" if letters == "en" else f"holdout-{letters}"
     counts = {"cards": 0, "found": 0, "face_up": 0, "found_up": 0, "right": 0, "unsure": 0, "wrong": 0,
@@ -65,7 +66,8 @@ def synthetic(reader: CardReader, scenes: int, *, touching: bool, seed: int,
     for k in range(scenes):
         number = seed * 1000 + k
         dealt = deal_rows(rng, touching=touching)
-        spec = SceneSpec(cards=with_jokers(dealt, k) if jokers else dealt, seed=number, deck=f"{pool}-{number}")
+        spec = SceneSpec(cards=with_jokers(dealt, k) if jokers else dealt, seed=number, deck=f"{pool}-{number}",
+                         size=(round(1280 * scale), round(720 * scale)))  # fmt: skip
         scene = render_scene(spec)
         seen = read_at_true_outlines(reader, scene.image, scene.truth) if true_outlines else reader.read(scene.image)
         for truth in scene.truth:

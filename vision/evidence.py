@@ -21,8 +21,9 @@ into :class:`vision.observations.Observations` once, by fixed rules:
    the cards the host taught at the table (:mod:`vision.deck_examples`);
 5. a face-down card carries its Tock mark, and its confidence is P(face down) × P(mark);
 6. a card one of whose index corners the joker check (:mod:`vision.joker`) surely takes for a
-   joker's is the joker, face up (unsure where the deck profile surely names another card); one
-   whose corner it only doubts is named as none of the 52.
+   joker's is the joker, face up (unsure where the deck profile surely names another card), if
+   it is no smaller than the smallest card the check was trained on; one whose corner it only
+   doubts is named as none of the 52, whatever its size and whoever named it.
 """
 
 from __future__ import annotations
@@ -94,6 +95,8 @@ class Evidence:
     """The joker check's threshold (``joker.json``; above 1: no check, no joker named)."""
     joker_doubt: float = 2.0
     """A card whose joker score reaches this is never named as one of the 52."""
+    joker_min_height: float = 0.0
+    """Cards shorter than this (pixels) are never named the joker (``joker.json`` "min_card_height")."""
     cards: np.ndarray = field(init=False)
     none: np.ndarray = field(init=False)
     posteriors: np.ndarray = field(init=False)
@@ -177,7 +180,8 @@ class Evidence:
     @property
     def joker(self) -> np.ndarray:
         """Which cards the joker check names the joker (rule 6)."""
-        out: np.ndarray = (self.joker_score >= self.joker_threshold) & self.readable
+        tall = card_heights(self.corners) >= self.joker_min_height
+        out: np.ndarray = (self.joker_score >= self.joker_threshold) & tall
         return out
 
     @property

@@ -10,10 +10,14 @@ crops and says, for each, how likely it is a joker's corner:
 - a card one of whose corners reaches the threshold of ``joker.json`` is the joker, ``"Jk"``
   (:data:`table.cards.JOKER_ID` in arrays), face up whatever the card model said;
 - a card one of whose corners reaches :data:`JokerCheck.doubt` is never named as one of the 52
-  (it may be a joker the check is not sure of: unsure is better than a wrong card in a pot).
+  (it may be a joker the check is not sure of: unsure is better than a wrong card in a pot), and
+  is looked at again (:meth:`JokerCheck.second_look`): its outline may be a little off, the mark
+  cut at the crop's edge; it is the joker when two of those looks pass the threshold.
 
-The reader asks it about the cards its corner models do not surely name, and those they name a
-court card or an ace (the stage ``joker`` of :mod:`vision.stages`).
+The reader asks it about the cards its corner models (or, for a card shorter than the corner
+models' smallest, the small-card reader) do not surely name, and those they name a court card or
+an ace (the stage ``joker`` of :mod:`vision.stages`), down to ``joker.json``'s
+``min_card_height``: the smallest card the check was trained on.
 
 The threshold was chosen above every other card's corner of the training fonts' check set
 (``joker.json`` says by how much and what the check found on the hold-out fonts).
@@ -31,9 +35,19 @@ import numpy as np
 
 from vision.classify import prepare_crops, softmax
 from vision.errors import ModelError
+from vision.rectify import Pyramid, index_crops
 
 DOUBT = 0.5
 """A corner this likely a joker's keeps its card from being named as one of the 52."""
+LOOK_SCALES = (0.94, 1.0, 1.06)
+LOOK_SHIFTS = ((0.0, 0.0), (-0.04, 0.0), (0.04, 0.0), (0.0, -0.03), (0.0, 0.03))
+"""A second look at a doubted card: its outline grown or shrunk by these factors about its centre,
+and moved by these fractions of its width and height (15 outlines): a joker whose outline is a
+little off (a row of cards lying on one another) shows its whole mark in some of them."""
+LOOKS_AGREEING = 2
+"""A doubted card is the joker when at least this many of its second looks pass the threshold."""
+MIN_HEIGHT = 75.0
+"""The smallest card (pixels tall) a check is asked about when its ``joker.json`` does not say."""
 
 
 @dataclass
@@ -43,6 +57,8 @@ class JokerCheck:
     session: Any
     threshold: float
     doubt: float = DOUBT
+    min_height: float = MIN_HEIGHT
+    """Cards shorter than this (pixels) are not asked: smaller than any the check was trained on."""
 
     @staticmethod
     def load(models_dir: Path, *, providers: Sequence[str] = ("CPUExecutionProvider",),
@@ -54,16 +70,36 @@ class JokerCheck:
         try:
             data = json.loads(settings.read_text())
             threshold = float(data["threshold"])
-        except (OSError, ValueError, KeyError, TypeError) as error:
+            min_height = float(data.get("min_card_height", MIN_HEIGHT))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
             raise ModelError(f"cannot read the joker check's settings {settings}: {error}") from None
         if not DOUBT <= threshold < 1.0:
             raise ModelError(f"{settings}: threshold must be in {DOUBT}..1, got {threshold}")
+        if not 16.0 <= min_height <= 1000.0:
+            raise ModelError(f"{settings}: min_card_height must be 16..1000 pixels, got {min_height}")
         path = models_dir / "joker.onnx"
         try:
             session = ort.InferenceSession(str(path), options, providers=list(providers))
         except Exception as error:  # onnxruntime raises its own untyped errors
             raise ModelError(f"cannot load model {path}: {error}") from None
-        return JokerCheck(session, threshold)
+        return JokerCheck(session, threshold, min_height=min_height)
+
+    def second_look(self, frame: np.ndarray, quads: np.ndarray, *, pyramid: Pyramid | None = None) -> np.ndarray:
+        """A joker score for each card outline ``quads`` (N×4×2) from the :data:`LOOK_SCALES` ×
+        :data:`LOOK_SHIFTS` outlines about it: the :data:`LOOKS_AGREEING`-th highest of their
+        scores (each the larger of its two corners'), so one lucky crop names no joker."""
+        quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+        looks = [
+            (quad - quad.mean(axis=0)) * scale + quad.mean(axis=0) + dx * (quad[1] - quad[0]) + dy * (quad[3] - quad[0])
+            for quad in quads
+            for scale in LOOK_SCALES
+            for dx, dy in LOOK_SHIFTS
+        ]
+        if not looks:
+            return np.zeros(0)
+        scores = self.corner_scores(index_crops(frame, looks, pyramid=pyramid)).max(axis=1).reshape(len(quads), -1)
+        out: np.ndarray = -np.sort(-scores, axis=1)[:, LOOKS_AGREEING - 1]
+        return out
 
     def corner_scores(self, crops: np.ndarray) -> np.ndarray:
         """Index crops, two per card (top left, bottom right; BGR uint8) → (N, 2) P(a joker's corner)."""

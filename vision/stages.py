@@ -549,16 +549,19 @@ class Pips(Stage):
 
 
 class Joker(Stage):
-    """The joker check (:mod:`vision.joker`) on both index corners of the cards tall enough to be
-    read by their corners that the corners do not surely name, face up or not (a joker's picture
-    may pass for a back), and of those they name a court card or an ace (the J, K and O of a
-    "JOKER" are read as jacks, kings and queens): the larger of its two corners' P(a joker's
-    corner) is the card's joker score. A card the corners surely name as a number card is not
-    asked (a CNN run per card costs as much as the corner models, and every card asked is one more
-    chance of a joker where there is none). The corners stage has the helper thread check ahead
-    the cards the corners alone would have it ask about (:meth:`ahead`), from the index crops the
-    corner models read; a card asked here whose outline is one of those takes its score, the
-    others are checked here."""
+    """The joker check (:mod:`vision.joker`) on both index corners of the cards at least as tall as
+    the smallest it was trained on (``joker.json`` "min_card_height", below the corner models'
+    smallest: a small joker would otherwise be left to the small-card reader, which knows only
+    the 52) that are not surely named, face up or not (a joker's picture may pass for a back), and
+    of those named a court card or an ace (the J, K and O of a "JOKER" are read as jacks, kings
+    and queens), by the corners or, for a card too small for them, by the small-card reader: the
+    larger of its two corners' P(a joker's corner) is the card's joker score (for a card it only
+    doubts, raised by a second look about its outline: :meth:`vision.joker.JokerCheck.second_look`).
+    A card surely named as a number card is not asked (a CNN run per card costs as much as the
+    corner models, and every card asked is one more chance of a joker where there is none). The
+    corners stage has the helper thread check ahead the cards the corners alone would have it ask
+    about (:meth:`ahead`), from the index crops the corner models read; a card asked here whose
+    outline is one of those takes its score, the others are checked here."""
 
     name = "joker"
     files = ("joker.onnx", "joker.json")
@@ -579,7 +582,11 @@ class Joker(Stage):
         if check is None:
             raise ModelError("the joker stage runs without its model: make the reader with it in its stages")
         evidence.joker_threshold, evidence.joker_doubt = check.threshold, check.doubt
-        asked = evidence.readable & (~evidence.named | (evidence.best // 4 >= _JACK))
+        evidence.joker_min_height = check.min_height
+        tall = card_heights(evidence.corners) >= check.min_height
+        small = evidence.small_named  # read by the small-card reader: its card, not the corners'
+        rank = np.where(small, evidence.small_best, evidence.best) // 4
+        asked = tall & (~evidence.named | (rank >= _JACK))
         evidence.asked[self.name] = asked
         made = evidence.ahead.pop(self.name, None)
         rows = np.flatnonzero(asked)
@@ -595,6 +602,10 @@ class Joker(Stage):
         if fresh.any():  # moved since (the orient or reframe stage), or asked only after a later look
             crops = index_crops(evidence.frame, list(evidence.corners[rows[fresh]]), pyramid=evidence.pyramid)
             evidence.joker_score[rows[fresh]] = check.corner_scores(crops).max(axis=1)
+        doubted = rows[(evidence.joker_score[rows] >= check.doubt) & (evidence.joker_score[rows] < check.threshold)]
+        if len(doubted):  # perhaps a joker whose outline is a little off: look again about it
+            again = check.second_look(evidence.frame, evidence.corners[doubted], pyramid=evidence.pyramid)
+            evidence.joker_score[doubted] = np.maximum(evidence.joker_score[doubted], again)
 
 
 def _jokers_ahead(check: JokerCheck, quads: np.ndarray, crops: np.ndarray, readings: Future[dict[str, np.ndarray]],

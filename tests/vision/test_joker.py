@@ -111,3 +111,120 @@ def test_the_check_asks_about_cards_not_surely_named_and_courts_and_aces_only(re
     asked = ev.asked["joker"][by_x].tolist()
     assert asked == [False, True, True, True]  # a number card surely named is not; a king, a joker and a back are
     assert ev.decide()[int(by_x[2])].card == "Jk"
+
+
+def test_a_card_below_the_corner_models_smallest_is_the_joker_down_to_the_checks_smallest() -> None:
+    ev = _evidence(3)  # cards 14 px tall
+    ev.min_height = 20.0  # too small for the corner models: the small-card reader's
+    ev.small[:] = True
+    ev.small_best[:] = [Card.parse("Jd").id, Card.parse("Jd").id, 52]
+    ev.small_posterior[:] = [0.95, 0.95, 0.0]
+    ev.small_threshold = 0.9
+    _checked(ev, [0.97, 0.6, 0.97])
+    ev.joker_min_height = 12.0
+    assert ev.decide().cards == ["Jk", None, "Jk"]  # a doubted small card is not named Jd either
+    ev.joker_min_height = 16.0  # the check never saw cards this small: it names no joker
+    assert ev.decide().cards == [None, None, None]
+
+
+def test_the_check_is_asked_down_to_its_json_smallest_card(tmp_path: Path) -> None:
+    from vision.errors import ModelError
+    from vision.joker import MIN_HEIGHT, JokerCheck
+    from vision.reader import MODELS_DIR
+
+    (tmp_path / "joker.onnx").write_bytes((Path(MODELS_DIR) / "joker.onnx").read_bytes())
+    settings = tmp_path / "joker.json"
+    settings.write_text('{"threshold": 0.95}')
+    assert JokerCheck.load(tmp_path).min_height == MIN_HEIGHT
+    settings.write_text('{"threshold": 0.95, "min_card_height": 50}')
+    assert JokerCheck.load(tmp_path).min_height == 50.0
+    settings.write_text('{"threshold": 0.95, "min_card_height": 4}')
+    with pytest.raises(ModelError, match=r"min_card_height must be 16\.\.1000 pixels, got 4"):
+        JokerCheck.load(tmp_path)
+
+
+def _bench_joker_scene(touching: bool, k: int, scale: float = 1.0) -> Any:
+    """Scene ``k`` of the bench's "jokers" group (bench/vision.py: seeds 3 apart, 7 touching;
+    English letters; the frame ``scale`` of 1280 × 720)."""
+    from bench.vision_sets import with_jokers
+
+    seed = 7 if touching else 3
+    rng = np.random.default_rng(seed)
+    for _ in range(k + 1):
+        dealt = deal_rows(rng, touching=touching)
+    size = (round(1280 * scale), round(720 * scale))
+    return render_scene(SceneSpec(cards=with_jokers(dealt, k), seed=seed * 1000 + k, deck=f"holdout-{seed * 1000 + k}",
+                                  size=size))  # fmt: skip
+
+
+@pytest.mark.parametrize(("touching", "k"), [(True, 10), (True, 33), (False, 19)])
+def test_a_joker_whose_outline_the_finder_cuts_is_the_joker_or_unsure_never_another_card(
+    reader: Any, touching: bool, k: int
+) -> None:
+    # Scenes of the bench where (drawn with the system fonts) the finder cut a joker's outline
+    # (its mark half outside the index crop) or pulled it askew in a row of cards lying on one
+    # another; the tests draw them with the package fonts, alike but not the same pixels.
+    from vision.detect import quad_iou
+
+    scene = _bench_joker_scene(touching, k)
+    seen = reader.read(scene.image)
+    for truth in scene.truth:
+        if truth.card != "Jk":
+            continue
+        ious = [quad_iou(truth.corners, c) for c in seen.corners]
+        if ious and max(ious) >= 0.5:
+            assert seen[int(np.argmax(ious))].card in ("Jk", None)
+
+
+class _Looks:
+    """A stand-in joker model: sure of a joker's corner for the crops numbered ``sure`` of each
+    call (crop 2k is look k's top-left corner), sure of none for the others."""
+
+    def __init__(self, sure: set[int]) -> None:
+        self.sure = sure
+
+    def run(self, _: Any, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        n = len(feeds["crops"])
+        logits = np.tile(np.array([[8.0, -8.0]], np.float32), (n, 1))
+        for i in self.sure:
+            logits[i] = [-8.0, 8.0]
+        return [logits]
+
+
+def test_a_second_look_names_a_joker_only_when_two_looks_about_its_outline_agree() -> None:
+    from vision.joker import LOOK_SCALES, LOOK_SHIFTS, JokerCheck
+
+    frame = np.full((200, 200, 3), 128, np.uint8)
+    quad = np.array([[[50.0, 40], [120, 40], [120, 140], [50, 140]]])
+    looks = len(LOOK_SCALES) * len(LOOK_SHIFTS)
+    one = JokerCheck(_Looks({2 * 3}), threshold=0.99).second_look(frame, quad)  # one lucky look
+    two = JokerCheck(_Looks({2 * 3, 2 * 7 + 1}), threshold=0.99).second_look(frame, quad)  # two, either corner
+    assert one.shape == two.shape == (1,)
+    assert one[0] < 0.01 and two[0] > 0.99
+    every = JokerCheck(_Looks(set(range(2 * looks * 3))), threshold=0.99).second_look(frame, np.repeat(quad, 3, axis=0))
+    assert every.shape == (3,) and (every > 0.99).all()
+
+
+@pytest.mark.parametrize("k", [26, 27])
+def test_a_joker_under_the_corner_models_smallest_card_is_checked_and_never_read_as_another_card(
+    reader: Any, k: int
+) -> None:
+    # The bench's small tables (cards 60-75 px, read whole by the small-card reader, which knows
+    # the 52 only): drawn with the system fonts, these two jokers were read as the jack of diamonds
+    # before the check asked cards this small.
+    from vision.detect import quad_iou
+    from vision.rectify import card_heights
+
+    scene = _bench_joker_scene(False, k, scale=0.45)
+    ev = reader.evidence(scene.image)
+    seen = ev.decide()
+    jokers = [t for t in scene.truth if t.card == "Jk"]
+    for truth in jokers:
+        ious = [quad_iou(truth.corners, c) for c in seen.corners]
+        j = int(np.argmax(ious))
+        if ious[j] < 0.5:
+            continue
+        assert card_heights(ev.corners[j : j + 1])[0] < reader.settings.min_card_height
+        assert ev.asked["joker"][j]
+        assert seen[j].card in ("Jk", None)
+    assert "Jk" in seen.cards

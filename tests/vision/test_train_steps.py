@@ -226,14 +226,16 @@ def test_the_joker_trainer_writes_a_check_the_reader_loads(tmp_path: Path, monke
     steps = Steps()
     steps.watch(monkeypatch, joker)
     out = tmp_path / "models"
-    argv = ["--jokers", "6", "--cards", "8", "--check", "4", "--steps", "2", "--batch", "8", "--cache",
-            str(tmp_path / "cache"), "--out", str(out)]  # fmt: skip
+    argv = ["--jokers", "6", "--cards", "8", "--check", "4", "--scenes", "4", "--hard-scenes", "2", "--steps", "2",
+            "--batch", "8", "--cache", str(tmp_path / "cache"), "--out", str(out)]  # fmt: skip
     assert joker.main(argv) == 0
     steps.check(2)
     (logits,) = _run(out / "joker.onnx", {"crops": np.zeros((6, 2, 64, 32), np.float32)})
     assert logits.shape == (6, 2)
     settings = json.loads((out / "joker.json").read_text())
     assert 0.9 <= settings["threshold"] < 1 and settings["check_holdout_fonts"]["joker_crops"] > 0
+    assert settings["scenes"] == 4 and settings["hard_scenes"] == 2 and settings["min_card_height"] < 75
     check = JokerCheck.load(out)
+    assert check.min_height == settings["min_card_height"]
     assert check.corner_scores(np.zeros((4, 64, 32, 3), np.uint8)).shape == (2, 2)
     assert sorted(p.name for p in (tmp_path / "cache").iterdir())  # the drawn crops kept for the next run

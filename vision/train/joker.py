@@ -22,19 +22,23 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 import torch
 from torch import nn
 from torch.nn import functional as F
 
 from vision.classify import prepare_crops
-from vision.rectify import card_homography, index_crops
+from vision.rectify import CROP_H, CROP_W, INDEX_BOX, card_homography, index_crops
 from vision.render.faces import deck_style
 from vision.render.fonts import Pool
+from vision.render.scene import CardTruth, SceneSpec, deal_rows, render_scene
+from vision.render.scene_layouts import KINDS, deal_hard
 from vision.train.__main__ import Progress, descend
-from vision.train.data import FOCUS_HEIGHTS, LETTER_MIX, _Bank, _coverage, draw_sample, make_samples
+from vision.train.data import _CORE_BOX, FOCUS_HEIGHTS, LETTER_MIX, _Bank, _coverage, draw_sample, make_samples
 
 CHUNK = 250
 """Cards per independently seeded chunk (the data do not depend on how many processes draw them)."""
@@ -75,9 +79,124 @@ def other_crops(count: int, *, pool: Pool, seed: int) -> tuple[np.ndarray, np.nd
     return crops, np.zeros(len(crops), np.int64), np.ones(len(crops), np.float32)
 
 
+SCENE_CHUNK = 25
+"""Scenes per independently seeded chunk of scene crops (at most 64: a chunk's scene seeds are ``64·seed + i``)."""
+
+
+def _area_inside(a: np.ndarray, b: np.ndarray) -> float:
+    """The fraction of convex polygon ``a``'s area inside convex polygon ``b`` (frame pixels)."""
+    area = float(cv2.contourArea(a.astype(np.float32)))
+    if area <= 0:
+        return 0.0
+    shared, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return float(shared) / area
+
+
+def _box_in_frame(homography: np.ndarray, box: tuple[float, float, float, float], flip: bool) -> np.ndarray:
+    x0, y0, x1, y1 = box
+    if flip:
+        x0, y0, x1, y1 = 1 - x1, 1 - y1, 1 - x0, 1 - y0
+    unit = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)
+    out: np.ndarray = cv2.perspectiveTransform(unit, homography)[0]
+    return out
+
+
+def crop_labels(truth: tuple[CardTruth, ...], outlines: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Label and weight of both index crops of every outline the reader found in a scene whose
+    cards are ``truth`` (in drawing order: a later card lies on an earlier one).
+
+    A crop that holds most (75 %) of a joker's corner mark, uncovered, along the joker's own long
+    axis, is a joker's (1); one that holds less than 20 % of every joker's mark is not (0, whatever
+    card or piece of card it is cut from); any other crop is left out (weight 0): it shows part of
+    a mark, a covered one or one turned sideways."""
+    labels = np.zeros(2 * len(outlines), np.int64)
+    weights = np.ones(2 * len(outlines), np.float32)
+    quads = [t.corners.astype(np.float64) for t in truth]
+    marks = []  # (mark polygon, covered fraction, joker's long axis)
+    for i, t in enumerate(truth):
+        if t.card != "Jk" or not t.face_up:
+            continue
+        homography = card_homography(t.corners)
+        for flip in (False, True):
+            mark = _box_in_frame(homography, _CORE_BOX, flip)
+            covered = min(1.0, sum(_area_inside(mark, q) for q in quads[i + 1 :]))
+            marks.append((mark, covered, t.corners[3] - t.corners[0]))
+    for j, outline in enumerate(outlines):
+        homography = card_homography(outline)
+        axis = outline[3] - outline[0]
+        for k, flip in enumerate((False, True)):
+            crop = _box_in_frame(homography, INDEX_BOX, flip)
+            best = 0.0
+            for mark, covered, joker_axis in marks:
+                inside = _area_inside(mark, crop)
+                best = max(best, inside)
+                along = abs(float(axis @ joker_axis)) / (np.linalg.norm(axis) * np.linalg.norm(joker_axis) + 1e-9)
+                if inside >= 0.75 and covered <= 0.08 and along >= 0.85:
+                    labels[2 * j + k] = 1
+            if best >= 0.2 and not labels[2 * j + k]:
+                weights[2 * j + k] = 0.0
+    return labels, weights
+
+
+SMALL_SCENES = 0.3
+"""The share of the scene crops' tables drawn small (the frame :data:`SMALL_SCALE` of 1280 × 720):
+cards 50-110 px tall, below the corner models' smallest card, where the check is asked too."""
+SMALL_SCALE = (0.36, 0.6)
+HARD_KINDS = (0.2, 0.4, 0.2, 0.2)
+"""How often each kind of :data:`vision.render.scene_layouts.KINDS` is drawn for the hard scene crops."""
+MIN_CARD_HEIGHT = 50.0
+"""The smallest card the trained check is asked about (``joker.json`` "min_card_height"): about the
+smallest of the small tables' cards."""
+
+
+def scene_crops(count: int, *, pool: Pool, seed: int, hard: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Both index crops of every card the shipped reader finds in ``count`` rendered tables (rows
+    apart or touching, three jokers face up among twelve cards, a share of the tables small), cut
+    at the outlines it finds (the outlines of cards lying on one another are often off: a corner
+    cut or a side pulled onto a neighbour); labelled by :func:`crop_labels`."""
+    # The whole reader (onnxruntime and every shipped model) is loaded only where tables are drawn.
+    from vision.reader import MODELS_DIR, CardReader
+
+    rng = np.random.default_rng([seed, 4301])
+    crops: list[np.ndarray] = []
+    labels: list[np.ndarray] = []
+    weights: list[np.ndarray] = []
+    with CardReader(MODELS_DIR) as reader:
+        for i in range(count):
+            options = None
+            if hard:
+                dealt, options = deal_hard(rng, kind=str(rng.choice(KINDS, p=HARD_KINDS)))
+            else:
+                dealt = deal_rows(rng, touching=bool(rng.random() < 0.7))
+            places = rng.choice(len(dealt), min(3, len(dealt)), replace=False)
+            cards = tuple(replace(c, card=str(rng.choice(["Jk", "Jk2"])), face_up=True, back="plain")
+                          if n in places else c for n, c in enumerate(dealt))  # fmt: skip
+            letters = str(rng.choice(list(LETTER_MIX), p=list(LETTER_MIX.values())))
+            number = 64 * seed + i
+            deck = f"{pool}-{number}" if letters == "en" else f"{pool}-{letters}-{number}"
+            if options is not None:
+                spec = options.spec(cards, seed=number, deck=deck)
+            else:
+                scale = float(rng.uniform(*SMALL_SCALE)) if rng.random() < SMALL_SCENES else 1.0
+                spec = SceneSpec(cards=cards, seed=number, deck=deck, size=(round(1280 * scale), round(720 * scale)))
+            scene = render_scene(spec)
+            outlines = reader.evidence(scene.image).corners
+            if not len(outlines):
+                continue
+            crops.append(index_crops(scene.image, list(outlines)))
+            label, weight = crop_labels(scene.truth, outlines)
+            labels.append(label)
+            weights.append(weight)
+    if not crops:
+        return np.empty((0, CROP_H, CROP_W, 3), np.uint8), np.zeros(0, np.int64), np.zeros(0, np.float32)
+    return np.concatenate(crops), np.concatenate(labels), np.concatenate(weights)
+
+
 def _chunk(job: tuple[str, int, str, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     kind, count, pool, seed = job
-    make = joker_crops if kind == "joker" else other_crops
+    if kind == "hard":
+        return scene_crops(count, pool=pool, seed=seed, hard=True)  # type: ignore[arg-type]
+    make = {"joker": joker_crops, "card": other_crops, "scene": scene_crops}[kind]
     return make(count, pool=pool, seed=seed)  # type: ignore[arg-type]
 
 
@@ -85,15 +204,19 @@ VERSION = 3
 """Of the drawn jokers (in the cache's file names): bump when :mod:`vision.render.joker_faces` changes."""
 
 
-def draw_set(jokers: int, cards: int, *, pool: Pool, seed: int, jobs: int, label: str, cache: Path | None = None
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
-    """Crops of ``jokers`` jokers (label 1; weight 0 where covered) and ``cards`` other cards
-    (label 0), drawn in chunks seeded from ``seed`` (each chunk kept in ``cache``, when given, for
-    the next run)."""
+def draw_set(jokers: int, cards: int, *, pool: Pool, seed: int, jobs: int, label: str, cache: Path | None = None,
+             scenes: int = 0, hard: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """Crops of ``jokers`` jokers (label 1; weight 0 where covered), ``cards`` other cards (label
+    0) and of every card found in ``scenes`` tables and ``hard`` hard ones (:func:`scene_crops`), drawn in chunks seeded
+    from ``seed`` (each chunk kept in ``cache``, when given, for the next run)."""
     work: list[tuple[str, int, str, int]] = [("joker", min(CHUNK, jokers - s), pool, seed * 1009 + i)
                                              for i, s in enumerate(range(0, jokers, CHUNK))]  # fmt: skip
     work += [("card", min(CHUNK, cards - s), pool, seed * 1013 + 500 + 2 * i)
              for i, s in enumerate(range(0, cards, CHUNK))]  # fmt: skip
+    work += [("scene", min(SCENE_CHUNK, scenes - s), pool, seed * 1019 + i)
+             for i, s in enumerate(range(0, scenes, SCENE_CHUNK))]  # fmt: skip
+    work += [("hard", min(SCENE_CHUNK, hard - s), pool, seed * 1021 + i)
+             for i, s in enumerate(range(0, hard, SCENE_CHUNK))]  # fmt: skip
     if cache is not None:
         return _cached(work, cache, jobs=jobs, label=label)
     progress = Progress(len(work), label)
@@ -119,7 +242,7 @@ def _cached(work: list[tuple[str, int, str, int]], cache: Path, *, jobs: int, la
 
     def path(job: tuple[str, int, str, int]) -> Path:
         kind, count, pool, seed = job
-        return cache / f"joker-{kind}-{pool}-{count}-{seed}-v{VERSION if kind == 'joker' else 0}.npz"
+        return cache / f"joker-{kind}-{pool}-{count}-{seed}-v{VERSION if kind != 'card' else 0}.npz"
 
     missing = [job for job in work if not path(job).exists()]
     if missing:
@@ -210,6 +333,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cards", type=int, default=4000, help="rendered training cards of the 52 (default 4000)")
     parser.add_argument("--check", type=int, default=500,
                         help="jokers (and twice as many cards) to measure on (default 500)")
+    parser.add_argument("--scenes", type=int, default=600,
+                        help="rendered tables whose cards are cut at the reader's own outlines (default 600; a "
+                             "quarter as many to measure on)")  # fmt: skip
+    parser.add_argument("--hard-scenes", type=int, default=150,
+                        help="hard tables (grids, large cards, tilted, textured) cut the same way (default 150; a "
+                             "quarter as many to measure on)")  # fmt: skip
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--batch", type=int, default=128)
     parser.add_argument("--seed", type=int, default=1)
@@ -222,11 +351,13 @@ def main(argv: list[str] | None = None) -> int:
     torch.manual_seed(args.seed)
     start = time.monotonic()
     x, y, w = draw_set(args.jokers, args.cards, pool="train", seed=args.seed, jobs=args.jobs, label="draw training",
-                       cache=args.cache)
+                       cache=args.cache, scenes=args.scenes, hard=args.hard_scenes)  # fmt: skip
     cx, cy, cw = draw_set(args.check, 2 * args.check, pool="train", seed=args.seed + 7000, jobs=args.jobs,
-                          label="draw check (train)", cache=args.cache)  # fmt: skip
+                          label="draw check (train)", cache=args.cache, scenes=args.scenes // 4,
+                          hard=args.hard_scenes // 4)  # fmt: skip
     hx, hy, hw = draw_set(args.check, 2 * args.check, pool="holdout", seed=args.seed + 8000, jobs=args.jobs,
-                          label="draw check (hold-out)", cache=args.cache)  # fmt: skip
+                          label="draw check (hold-out)", cache=args.cache, scenes=args.scenes // 4,
+                          hard=args.hard_scenes // 4)  # fmt: skip
     net = JokerNet()
     train(net, x, y, w, steps=args.steps, batch=args.batch, seed=args.seed)
     check = scores(net, cx)
@@ -239,8 +370,10 @@ def main(argv: list[str] | None = None) -> int:
     export(net, args.out / "joker.onnx")
     settings = {
         "input": "index crops N×2×64×32 (as corners.onnx)", "outputs": "logits N×2 (other, joker)",
-        "threshold": threshold,
-        "jokers": args.jokers, "cards": args.cards, "steps": args.steps, "batch": args.batch, "seed": args.seed,
+        "threshold": threshold, "min_card_height": MIN_CARD_HEIGHT,
+        "jokers": args.jokers, "cards": args.cards, "scenes": args.scenes, "hard_scenes": args.hard_scenes,
+        "steps": args.steps, "batch": args.batch,
+        "seed": args.seed,
         "check_train_fonts": {"seed": args.seed + 7000, **measure(check, cy, cw, threshold)},
         "check_holdout_fonts": {"seed": args.seed + 8000, **measure(scores(net, hx), hy, hw, threshold)},
         "minutes": round((time.monotonic() - start) / 60, 1),
