@@ -5,8 +5,11 @@ uncovered and upright; a crop holding part of a mark is left out."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from vision.render.scene import CardTruth
+
+pytest.importorskip("torch", reason="the joker trainer needs torch: pip install -e '.[train]'")
 from vision.train.joker import crop_labels
 
 
