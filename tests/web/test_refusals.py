@@ -5,6 +5,7 @@ their figures (seats, chips, counts) written as each language writes them."""
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -199,3 +200,22 @@ def test_a_refused_name_reads_wholly_in_the_phones_language(client: Any, languag
             f"a player's name must not be empty: {RULE_EN}",
             f"the first player's name must be text: {RULE_EN}; got list",
         ]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_refusal_quoting_a_number_of_any_size_writes_it_whole(client: Any, language: str) -> None:
+    # A script may send any integer; the refusal quotes it back, every digit, in the phone's digit groups.
+    huge = 10**25 - 1
+    answer = client.post("/api/command", json={"kind": "sit_out", "seat": huge},
+                         headers={"X-Admin-Pin": PIN, "Accept-Language": language})  # fmt: skip
+    assert answer.status_code in (400, 409)
+    group = "," if language == "en" else NNBSP
+    assert group.join(["10"] + ["000"] * 8) in answer.get_json()["error"]  # seat index + 1 = 10**25
+
+
+@pytest.mark.parametrize("value", [0, -7, 10**25, -(10**40), 10**400, 2.5, 1e300])
+def test_every_number_is_written_whole_in_every_language(value: float) -> None:
+    for words in (EN, FR):
+        digits = re.sub(r"[^0-9]", "", words.number(value).split(words.number(0.5)[1])[0])
+        whole = str(abs(int(Decimal(repr(value)))))  # a float as it is written, not its binary value
+        assert digits == whole, (words.language, value)

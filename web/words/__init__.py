@@ -26,6 +26,7 @@ from __future__ import annotations
 import io
 import threading
 from collections.abc import Mapping
+from decimal import Decimal, localcontext
 from functools import cache
 from gettext import NullTranslations
 from pathlib import Path
@@ -167,8 +168,14 @@ class Words:
         return text.format(**{"n": self.number(n), **values})
 
     def number(self, value: float) -> str:
-        """``12345`` as this language writes it: ``"12 345"`` (narrow no-break space) or ``"12,345"``."""
-        return format_decimal(value, locale=self._locale)
+        """``12345`` as this language writes it: ``"12 345"`` (narrow no-break space) or ``"12,345"``.
+        Any number is written whole, however large (a refusal may quote a number a script sent):
+        the decimal precision is raised to the number's digits for the formatting."""
+        exact = Decimal(value) if isinstance(value, int) else Decimal(str(value))
+        with localcontext() as context:
+            if exact.is_finite():
+                context.prec = max(context.prec, exact.adjusted() + 8)
+            return format_decimal(exact, locale=self._locale)
 
     def percent(self, fraction: float) -> str:
         """``0.41`` as ``"41 %"`` or ``"41%"``, rounded to a whole number."""
