@@ -459,15 +459,7 @@ def _print_jokers(figures: dict[str, Any], reader: CardReader, args: argparse.Na
                                           true_outlines=args.true_outlines, letters=letters, jokers=True)  # fmt: skip
             for key in keys:
                 total[key] += r[key]
-            where = "touching" if touching else "apart"
-            others = r["face_up"] - r["jokers"]
-            print(f"  {letters:<3} {where:<8}: jokers {r['jokers_right']}/{r['jokers']} right, unsure "
-                  f"{r['jokers_unsure']}, read as another card {r['jokers_wrong']}; other cards read as a joker "
-                  f"{r['called_joker']}; other face-up cards {r['right'] - r['jokers_right']}/{others} right, "
-                  f"wrong {r['wrong'] - r['jokers_wrong']}")  # fmt: skip
-            wrong = [c for c in r["confusions"] if "→?" not in c]
-            if wrong:
-                print("    wrong (truth→read(confidence)): " + " ".join(wrong))
+            _print_joker_line(f"{letters:<3} {'touching' if touching else 'apart':<8}", r)
             jokers_missed = [c for c in r["confusions"] if c.startswith("Jk→")]
             if jokers_missed:
                 print("    jokers not read (truth→read(confidence)): " + " ".join(jokers_missed))
@@ -480,10 +472,15 @@ def _print_jokers(figures: dict[str, Any], reader: CardReader, args: argparse.Na
     # Small tables, apart in the total: the same scenes in a frame JOKER_SMALL of the size.
     figures["jokers_small"] = r = synthetic(reader, args.scenes, touching=False, seed=3, letters="en", jokers=True,
                                             scale=JOKER_SMALL, true_outlines=args.true_outlines)  # fmt: skip
-    print(f"  small (en apart, frame {JOKER_SMALL:.0%} of 1280x720, cards 60-75 px): jokers {r['jokers_right']}/"
-          f"{r['jokers']} right, unsure {r['jokers_unsure']}, read as another card {r['jokers_wrong']}; other cards "
-          f"read as a joker {r['called_joker']}; other face-up cards {r['right'] - r['jokers_right']}/"
-          f"{r['face_up'] - r['jokers']} right, wrong {r['wrong'] - r['jokers_wrong']}")  # fmt: skip
+    _print_joker_line(f"small (en apart, frame {JOKER_SMALL:.0%} of 1280x720, cards 60-75 px)", r)
+
+
+def _print_joker_line(label: str, r: dict[str, Any]) -> None:
+    """One line of the jokers group: the jokers read, and the other face-up cards; then the wrong reads."""
+    print(f"  {label}: jokers {r['jokers_right']}/{r['jokers']} right, unsure {r['jokers_unsure']}, read as another "
+          f"card {r['jokers_wrong']}; other cards read as a joker {r['called_joker']}; other face-up cards "
+          f"{r['right'] - r['jokers_right']}/{r['face_up'] - r['jokers']} right, "
+          f"wrong {r['wrong'] - r['jokers_wrong']}")  # fmt: skip
     wrong = [c for c in r["confusions"] if "→?" not in c]
     if wrong:
         print("    wrong (truth→read(confidence)): " + " ".join(wrong))
