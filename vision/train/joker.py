@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -247,7 +249,7 @@ def _cached(work: list[tuple[str, int, str, int]], cache: Path, *, jobs: int, la
     missing = [job for job in work if not path(job).exists()]
     if missing:
         progress = Progress(len(missing), label)
-        with __import__("multiprocessing").get_context("fork").Pool(max(jobs, 1)) as workers:
+        with multiprocessing.get_context("fork").Pool(max(jobs, 1)) as workers:
             for done, (job, part) in enumerate(zip(missing, workers.imap(_chunk, missing), strict=True), 1):
                 np.savez(path(job), crops=part[0], labels=part[1], weights=part[2])
                 progress(done)
@@ -377,8 +379,8 @@ def main(argv: list[str] | None = None) -> int:
         "check_train_fonts": {"seed": args.seed + 7000, **measure(check, cy, cw, threshold)},
         "check_holdout_fonts": {"seed": args.seed + 8000, **measure(scores(net, hx), hy, hw, threshold)},
         "minutes": round((time.monotonic() - start) / 60, 1),
-        "command": "TOCKTABLE_FONTS=system python -m vision.train.joker " + " ".join(argv if argv is not None else
-                                                                                     __import__("sys").argv[1:]),
+        "command": "TOCKTABLE_FONTS=system python -m vision.train.joker " + " ".join(
+            argv if argv is not None else sys.argv[1:]),
     }  # fmt: skip
     (args.out / "joker.json").write_text(json.dumps(settings, indent=1) + "\n")
     print(json.dumps(settings, indent=1))
