@@ -45,6 +45,7 @@ from vision.errors import ModelError
 from vision.evidence import FACE_UP, PLAIN_INDEX, Evidence
 from vision.face_or_back import blank_margins
 from vision.ink import red_inks, red_likelihood
+from vision.joker import FAINT, POOR_FIT
 from vision.mark_reader import PLAIN
 from vision.orient import ambiguous, turned
 from vision.picture import pictures
@@ -556,7 +557,9 @@ class Joker(Stage):
     of those named a court card or an ace (the J, K and O of a "JOKER" are read as jacks, kings
     and queens), by the corners or, for a card too small for them, by the small-card reader: the
     larger of its two corners' P(a joker's corner) is the card's joker score (for a card it only
-    doubts, raised by a second look about its outline: :meth:`vision.joker.JokerCheck.second_look`).
+    doubts, raised by a second look about its outline: :meth:`vision.joker.JokerCheck.second_look`;
+    for a card taken for face up that nothing names, whose outline the finder drew poorly or that
+    the check faintly suspects, by a wider look: :meth:`vision.joker.JokerCheck.wide_look`).
     A card surely named as a number card is not asked (a CNN run per card costs as much as the
     corner models, and every card asked is one more chance of a joker where there is none). The
     corners stage has the helper thread check ahead the cards the corners alone would have it ask
@@ -606,6 +609,12 @@ class Joker(Stage):
         if len(doubted):  # perhaps a joker whose outline is a little off: look again about it
             again = check.second_look(evidence.frame, evidence.corners[doubted], pyramid=evidence.pyramid)
             evidence.joker_score[doubted] = np.maximum(evidence.joker_score[doubted], again)
+        score = evidence.joker_score[rows]
+        poor = evidence.partial[rows] | (evidence.fit[rows] < POOR_FIT) | (score >= FAINT)
+        wide = rows[poor & (score < check.threshold) & evidence.face_up[rows] & ~evidence.named[rows]]
+        if len(wide):  # perhaps a joker whose outline is far off: look for its mark more widely
+            again = check.wide_look(evidence.frame, evidence.corners[wide], pyramid=evidence.pyramid)
+            evidence.joker_score[wide] = np.maximum(evidence.joker_score[wide], again)
 
 
 def _jokers_ahead(check: JokerCheck, quads: np.ndarray, crops: np.ndarray, readings: Future[dict[str, np.ndarray]],
