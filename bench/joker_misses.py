@@ -2,6 +2,8 @@
 
     python -m bench.joker_misses                       # both letter sets, both layouts, 40 scenes each
     python -m bench.joker_misses --pictures /tmp/jk    # and a picture of each missed joker there
+    python -m bench.joker_misses --wide                # how often the wide look runs, and its time
+    python -m bench.joker_misses --stress              # the wide look asked of every other face-up card
 
 The scenes are the "jokers" group's (hold-out decks, English and German letters, cards apart,
 seed 3, and touching rows, seed 7, the deck's two jokers face up; :func:`bench.vision_sets.with_jokers`).
@@ -18,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +29,9 @@ import cv2
 import numpy as np
 
 from bench.vision import JOKER_LETTERS
-from bench.vision_sets import with_jokers
+from bench.vision_sets import REAL, with_jokers
 from vision.detect import quad_iou
-from vision.joker import JokerCheck
+from vision.joker import WIDE_AGREEING, JokerCheck, wide_outlines
 from vision.reader import MODELS_DIR, CardReader
 from vision.rectify import index_crops, order_corners
 from vision.render.scene import SceneSpec, deal_rows, render_scene
@@ -84,6 +88,87 @@ def joker_misses(reader: CardReader, letters: str, *, touching: bool, scenes: in
     return count, out
 
 
+def _joker_scenes(scenes: int) -> Iterator[tuple[str, str, int, Any]]:
+    """The "jokers" group's scenes: (letters, layout, seed, scene) for both letter sets and layouts."""
+    for letters in JOKER_LETTERS:
+        for touching in (False, True):
+            seed = SEEDS[touching]
+            rng = np.random.default_rng(seed)
+            pool = "holdout" if letters == "en" else f"holdout-{letters}"
+            for k in range(scenes):
+                number = seed * 1000 + k
+                yield letters, "touching" if touching else "apart", number, render_scene(
+                    SceneSpec(cards=with_jokers(deal_rows(rng, touching=touching), k), seed=number,
+                              deck=f"{pool}-{number}"))  # fmt: skip
+
+
+def wide_counts(reader: CardReader, scenes: int) -> None:
+    """Print, for each set of frames, how many cards the joker stage looks at widely, in how many
+    frames, and the milliseconds each wide look takes."""
+    check = reader.joker_check
+    if check is None:
+        raise SystemExit("the reader has no joker check (models/joker.onnx)")
+    calls: list[tuple[int, float]] = []
+    wide_look = check.wide_look
+
+    def timed(frame: np.ndarray, quads: np.ndarray, **kwargs: Any) -> np.ndarray:
+        start = time.perf_counter()
+        out = wide_look(frame, quads, **kwargs)
+        calls.append((len(quads), time.perf_counter() - start))
+        return out
+
+    def count(name: str, images: Iterator[np.ndarray]) -> None:
+        calls.clear()
+        frames = outlines = 0
+        for image in images:
+            outlines += len(reader.read(image))
+            frames += 1
+        ms = ", ".join(f"{1000 * t / n:.0f}" for n, t in calls)
+        print(f"{name}: {frames} frames, {outlines} outlines; wide look on {sum(n for n, _ in calls)} cards in "
+              f"{len(calls)} frames{f' ({ms} ms a card)' if calls else ''}")  # fmt: skip
+
+    check.wide_look = timed  # type: ignore[method-assign]
+    try:
+        for touching in (False, True):
+            seed = SEEDS[touching]
+            rng = np.random.default_rng(seed)
+            specs = (SceneSpec(cards=deal_rows(rng, touching=touching), seed=seed * 1000 + k,
+                               deck=f"holdout-{seed * 1000 + k}") for k in range(scenes))  # fmt: skip
+            count(f"synthetic hold-out {'touching' if touching else 'apart'}",
+                  (render_scene(spec).image for spec in specs))  # fmt: skip
+        count("joker scenes", (scene.image for *_, scene in _joker_scenes(scenes)))
+        for folder in sorted(p for p in REAL.glob("*") if p.is_dir()):
+            photos = (cv2.imread(str(p)) for p in sorted(folder.glob("*.jpg")))
+            count(f"real {folder.name}", (photo for photo in photos if photo is not None))
+    finally:
+        del check.wide_look
+
+
+def stress(reader: CardReader, scenes: int, *, show: int = 10) -> None:
+    """Print the face-up cards that are not jokers with the most of the wide look's outlines about
+    their reader's outline passing the threshold (asked of every such card found)."""
+    check = reader.joker_check
+    if check is None:
+        raise SystemExit("the reader has no joker check (models/joker.onnx)")
+    rows = []
+    for letters, layout, number, scene in _joker_scenes(scenes):
+        seen = reader.read(scene.image)
+        for truth in scene.truth:
+            ious = [quad_iou(truth.corners, c) for c in seen.corners]
+            if truth.card == "Jk" or not truth.face_up or not ious or max(ious) < 0.5:
+                continue
+            i = int(np.argmax(ious))
+            scores = check.corner_scores(index_crops(scene.image, wide_outlines(seen.corners[i]))).max(axis=1)
+            rows.append((int((scores >= check.threshold).sum()), float(np.sort(scores)[-WIDE_AGREEING]), letters,
+                         layout, number, truth.card, seen[i].card))  # fmt: skip
+    rows.sort(key=lambda r: (-r[0], -r[1]))
+    print(f"{len(rows)} face-up cards other than jokers; the wide look's outlines passing the threshold "
+          f"({check.threshold}), most first (passing, the {WIDE_AGREEING}rd highest score, scene, truth, "
+          "read):")  # fmt: skip
+    for r in rows[:show]:
+        print(f"  {r[0]:3d}  {r[1]:.3f}  {r[2]} {r[3]} {r[4]}  {r[5]} → {r[6]}")
+
+
 def _bare(check: JokerCheck, image: np.ndarray, quad: np.ndarray) -> list[float]:
     """The check's P(a joker's corner) of both index corners of ``quad``."""
     return [round(float(p), 3) for p in check.corner_scores(index_crops(image, [quad]))[0]]
@@ -116,7 +201,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=40, help="scenes per layout (default 40, as bench.vision)")
     parser.add_argument("--models", type=Path, default=MODELS_DIR, help="model folder (default: the shipped models)")
     parser.add_argument("--pictures", type=Path, help="draw each missed joker to a PNG in this folder")
+    parser.add_argument("--wide", action="store_true", help="count and time the wide looks instead")
+    parser.add_argument("--stress", action="store_true", help="ask the wide look of every other face-up card instead")
     args = parser.parse_args(argv)
+    if args.wide or args.stress:
+        reader = CardReader(args.models)
+        (wide_counts if args.wide else stress)(reader, args.scenes)
+        return 0
     if args.pictures is not None:
         args.pictures.mkdir(parents=True, exist_ok=True)
     reader = CardReader(args.models)
