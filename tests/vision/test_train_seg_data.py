@@ -357,7 +357,7 @@ def test_a_side_frame_is_a_close_frame_whose_card_is_one_unbroken_core() -> None
         assert s.target.shape[1:] == (-(-s.image.shape[0] // OUT_SCALE), -(-s.image.shape[1] // OUT_SCALE))
         close += tallest_core(s.target) >= CLOSE_HEIGHT
         core = (s.target[1] > 0.5).astype(np.uint8)
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=4)
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=4)
         largest = int(np.argmax(stats[1:, cv2.CC_STAT_AREA])) + 1
         points = np.argwhere(labels == largest)[:, ::-1].astype(np.float32)
         (cx, cy), (w, h), _ = cv2.minAreaRect(points)

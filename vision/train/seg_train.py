@@ -215,7 +215,10 @@ def _load_side(count: int, seed: int, cache: Path | None, jobs: int,
         with path.open("rb") as f:
             data: list[tuple[np.ndarray, np.ndarray]] = pickle.load(f)
         return data
-    data = [(s.image, s.target) for s in render_side(count, seed=seed, jobs=jobs, version=version, progress=Progress(count, "render side"))]
+    data = [
+        (s.image, s.target)
+        for s in render_side(count, seed=seed, jobs=jobs, version=version, progress=Progress(count, "render side"))
+    ]
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as f:
@@ -382,8 +385,12 @@ def main(argv: list[str] | None = None) -> int:
         help="render this many more whole frames of a large plain card lying on its side on a plain table and "
         "train on them too, among the close frames of --close (default 0)",
     )
-    parser.add_argument("--side-version", type=int, default=SIDE_VERSION,
-                        help=f"version of the --side frames (vision.train.seg_data.SIDE_VERSION; default {SIDE_VERSION})")
+    parser.add_argument(
+        "--side-version",
+        type=int,
+        default=SIDE_VERSION,
+        help=f"version of the --side frames (vision.train.seg_data.SIDE_VERSION; default {SIDE_VERSION})",
+    )
     parser.add_argument("--init", type=Path, help="start from these weights: a detector.pt of an earlier run, or "
                         "a detector.onnx (its 8-bit weights dequantised, see dequantized)")  # fmt: skip
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 3e-3)")
