@@ -31,7 +31,7 @@ from vision.rectify import Pyramid
 BODY = (120, 168)
 """Width and height in pixels of the straightened card whose pips are counted."""
 
-_PIP_BOX = (0.2, 0.1, 0.8, 0.9)
+PIP_BOX = (0.2, 0.1, 0.8, 0.9)
 """The part of an upright card (x0, y0, x1, y1 as fractions) where a number card's pips lie and its
 indices do not."""
 
@@ -82,7 +82,7 @@ def pip_layout(body_bgr: np.ndarray) -> PipLayout:
     """The pips of a straightened card (BGR, upright or upside down): :class:`PipLayout`."""
     grey = cv2.cvtColor(body_bgr, cv2.COLOR_BGR2GRAY)
     h, w = grey.shape
-    x0, y0, x1, y1 = (int(f * n) for f, n in zip(_PIP_BOX, (w, h, w, h), strict=True))
+    x0, y0, x1, y1 = (int(f * n) for f, n in zip(PIP_BOX, (w, h, w, h), strict=True))
     _, ink = cv2.threshold(grey[y0:y1, x0:x1], 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
     _, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
     stats, centres = stats[1:], centres[1:]

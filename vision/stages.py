@@ -16,6 +16,8 @@ suit_witness    the suit symbols of the card's body, where the corners doubt    
 ink             plainly red index ink rules out spades and clubs                    (none)
 picture         a body showing a picture is no number card                          (none)
 pips            the pips of number cards, where the corners hesitate                (none)
+body            a sure reading whose rank the card's body plainly contradicts       (none)
+                (pips, picture, an ace's one pip) is unsure
 joker           the joker check: a joker's mark in an index corner                  joker.onnx/.json
 backs           the Tock mark of every face-down card                               (none)
 profile         the user's enrolled deck (a deck profile), when one is in use       (none)
@@ -38,6 +40,7 @@ import cv2
 import numpy as np
 
 from table.cards import Card
+from vision.body_check import body_vetoes
 from vision.deck_examples import grey_crops, match_examples, misreads
 from vision.deck_profile import read_backs
 from vision.detect import Outline
@@ -548,6 +551,21 @@ class Pips(Stage):
         evidence.asked[self.name] = found.asked
 
 
+class Body(Stage):
+    """The body of every face-up card the corners name surely (and the pips do not name) against
+    its reading's rank class (:mod:`vision.body_check`): a body that plainly contradicts it vetoes
+    the reading (the card is then unsure, never named as another)."""
+
+    name = "body"
+
+    def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
+        asked = evidence.named & ~evidence.small_named & evidence.readable & (evidence.pip_named < 0)
+        evidence.asked[self.name] = asked
+        rows = np.flatnonzero(asked)
+        if len(rows):
+            evidence.body_veto[rows] = body_vetoes(evidence.pyramid, evidence.corners[rows], evidence.best[rows])
+
+
 class Joker(Stage):
     """The joker check (:mod:`vision.joker`) on both index corners of the cards at least as tall as
     the smallest it was trained on (``joker.json`` "min_card_height", below the corner models'
@@ -709,8 +727,8 @@ class Profile(Stage):
 
 STAGES: dict[str, type[Stage]] = {
     stage.name: stage
-    for stage in (Find, FindClassical, Corners, Orient, Reframe, Letters, Small, Witness, Ink, Picture, Pips, Joker,
-                  Backs, Profile)
+    for stage in (Find, FindClassical, Corners, Orient, Reframe, Letters, Small, Witness, Ink, Picture, Pips, Body,
+                  Joker, Backs, Profile)
 }
 """Every stage by its name in reader.json."""
 

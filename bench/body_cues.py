@@ -1,0 +1,117 @@
+"""How often each cue of the body check (:mod:`vision.body_check`) is wrong, by the card's rank class.
+
+    python -m bench.body_cues                   # 20 scenes per pool, letters and layout
+    python -m bench.body_cues --scenes 5        # a quick look
+
+Scenes of the training fonts and of the hold-out fonts, with English letters and with the French
+ace printed "1", cards apart and touching rows (scene seeds apart from ``bench.vision``'s); every
+face-up card the reader detects (IoU >= 0.5 with the truth) is straightened along the outline the
+reader found and its cues read. Printed per pool and rank class (number, court, ace): how many
+cards, how many showed a regular pip count, how many of those counts were not the card's (every
+count on a court card or an ace) and how many of those were of three pips or more, how many showed
+a picture and an ace's pip; then the readings the reader's other stages made (a sure card named)
+and how many of them the body stage vetoed: right ones (lost) and wrong ones (caught).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+
+import numpy as np
+
+from table.cards import Card
+from vision.body_check import ACE, bodies, body_cues
+from vision.detect import quad_iou
+from vision.pip_check import NUMBER_RANKS
+from vision.reader import CardReader
+from vision.rectify import Pyramid
+from vision.render.scene import SceneSpec, deal_rows, render_scene
+
+SEEDS = {False: 21, True: 23}
+"""Scene seeds (cards apart, touching rows): apart from bench.vision's 3 and 7."""
+
+
+COLUMNS = ("cards", "count", "count wrong", "count of 3+", "picture", "ace", "read right", "right vetoed",
+           "read wrong", "wrong vetoed")  # fmt: skip
+"""What is tallied per pool and rank class."""
+
+
+def rank_class(rank: int) -> str:
+    return "number" if rank < NUMBER_RANKS else "ace" if rank == ACE else "court"
+
+
+def measure(reader: CardReader, pool: str, letters: str, *, touching: bool, scenes: int, tally: Counter[str]) -> None:
+    seed = SEEDS[touching]
+    rng = np.random.default_rng(seed)
+    deck_pool = pool if letters == "en" else f"{pool}-{letters}"
+    for k in range(scenes):
+        number = seed * 1000 + k
+        spec = SceneSpec(cards=deal_rows(rng, touching=touching), seed=number, deck=f"{deck_pool}-{number}")
+        scene = render_scene(spec)
+        evidence = reader.evidence(scene.image)
+        vetoes = evidence.body_veto.copy()
+        evidence.body_veto[:] = False
+        seen = evidence.decide()  # the readings the body stage looked at
+        if not len(seen):
+            continue
+        straight = bodies(Pyramid(scene.image), np.asarray(seen.corners, np.float64))
+        for truth in scene.truth:
+            if not truth.face_up or truth.card.startswith("Jk"):
+                continue
+            ious = [quad_iou(truth.corners, c) for c in seen.corners]
+            if max(ious) < 0.5:
+                continue
+            i = int(np.argmax(ious))
+            rank = Card.parse(truth.card).rank
+            kind = rank_class(int(rank))
+            cues = body_cues(straight[i])
+            key = f"{pool} {kind}"
+            tally[f"{key} cards"] += 1
+            if cues.count is not None:
+                tally[f"{key} count"] += 1
+                tally[f"{key} count wrong"] += cues.count != int(rank) + 2
+                tally[f"{key} count of 3+"] += cues.count >= 3
+            tally[f"{key} picture"] += cues.picture
+            tally[f"{key} ace"] += cues.ace
+            read = seen[i].card
+            if read is None or read == "Jk":
+                continue
+            vetoed = bool(vetoes[i])
+            right = read == truth.card
+            tally[f"{key} read right"] += right
+            tally[f"{key} read wrong"] += not right
+            tally[f"{key} right vetoed"] += right and vetoed
+            tally[f"{key} wrong vetoed"] += (not right) and vetoed
+            if vetoed:
+                sys.stderr.write(f"\n    veto {pool} {letters} {'touching' if touching else 'apart'} {number} "
+                                 f"{truth.card} read {read} {cues}")  # fmt: skip
+        sys.stderr.write(f"\r  {pool} {letters} {'touching' if touching else 'apart'} scene {k + 1}/{scenes}")
+    sys.stderr.write("\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenes", type=int, default=20, help="scenes per pool, letters and layout (default 20)")
+    args = parser.parse_args(argv)
+    reader = CardReader.default()
+    tally: Counter[str] = Counter()
+    for pool in ("train", "holdout"):
+        for letters in ("en", "fr1"):
+            for touching in (False, True):
+                measure(reader, pool, letters, touching=touching, scenes=args.scenes, tally=tally)
+    print(f"{'pool':8} {'class':7} {'cards':>6} {'regular':>8} {'(wrong)':>8} {'(3+)':>6} {'picture':>8} "
+          f"{'ace pip':>8} {'read right':>11} {'vetoed':>7} {'read wrong':>11} {'vetoed':>7}")  # fmt: skip
+    for pool in ("train", "holdout"):
+        for kind in ("number", "court", "ace"):
+            key = f"{pool} {kind}"
+            t = {name: tally[f"{key} {name}"] for name in COLUMNS}
+            print(f"{pool:8} {kind:7} {t['cards']:6} {t['count']:8} {t['count wrong']:8} {t['count of 3+']:6} "
+                  f"{t['picture']:8} {t['ace']:8} {t['read right']:11} {t['right vetoed']:7} "
+                  f"{t['read wrong']:11} {t['wrong vetoed']:7}")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

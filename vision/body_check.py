@@ -1,0 +1,129 @@
+"""A card's body against its reading's rank class: a sure reading the body plainly contradicts is unsure.
+
+Both index corners of a card are printed in one font, so where the corner models misread it they
+tend to agree, and the reading can be sure and wrong: a small 6 taken for an 8, a 10 for a Q, a 9
+for a J, the French ace's "1" for a J, an A for a 5. The body of the card says the rank another
+way. Three cues are read from the straightened card, each only where it is plain:
+
+- a regular pip count (:attr:`vision.pip_check.PipLayout.regular`: the pips lie as a deck prints
+  them, none cut, mirrored through the centre): a number card of that many pips;
+- a picture (two or more hue families, :func:`vision.picture.hue_families`): a court card;
+- one large pip in the middle (:func:`ace_pip`): an ace.
+
+A reading is vetoed (the card is unsure, never named as another) when a cue names another rank
+class or, for a number card, another count: a number card whose regular count differs from its
+rank, or whose body shows a picture or an ace's pip; a court card whose body shows a regular count
+of pips and no picture, or an ace's pip; an ace whose body shows a regular count of pips.
+
+Measured with ``python -m bench.body_cues`` (``TOCKTABLE_FONTS=system``; 80 training-font and 80
+hold-out scenes, cards apart and touching rows, English and French "1" aces, outlines the reader
+detected): see :data:`MEASURED`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.mark_reader import card_regions
+from vision.picture import BODY_BOX, BODY_SIZE, hue_families
+from vision.pip_check import BODY, NUMBER_RANKS, PIP_BOX, pip_layout
+from vision.rectify import Pyramid
+
+MEASURED = ""
+"""The cues' figures (filled from bench.body_cues)."""
+
+ACE = 12
+"""The ace's rank in card ids (rank * 4 + suit; ranks 0..12 are 2..A)."""
+
+_ACE_WIDTH = 0.22
+"""An ace's pip is at least this share of the card's width wide (a number card's pips at most 0.17)."""
+
+_ACE_CENTRE = 0.06
+"""An ace's pip is centred on the card to within this share of the card's width, both ways."""
+
+_ACE_HEIGHT = 0.5
+"""An ace's pip is at most this share of the card's height high (a court picture is most of it)."""
+
+_ACE_FILL = 0.3
+"""An ace's pip fills at least this share of its bounding box (a slim diamond 0.38; a court picture's
+ink, when it is one blob, is sparser and taller)."""
+
+_ACE_SHARE = 0.9
+"""An ace's pip is at least this share of the ink in the middle of the card (a picture has more)."""
+
+
+_FEWEST_AGAINST_PICTURE = 3
+"""A regular count speaks against a court card or an ace from this many pips: a court picture
+(point-symmetric, as printed) can split into two alike blobs mirrored on the middle column, which
+is a two's layout."""
+
+
+@dataclass(frozen=True)
+class BodyCues:
+    """What the body of one card plainly shows: ``count`` a regular pip count (None: no regular
+    layout), ``picture`` two or more hue families, ``ace`` one large pip in the middle."""
+
+    count: int | None
+    picture: bool
+    ace: bool
+
+    def contradicts(self, rank: int) -> bool:
+        """Whether these cues contradict a reading of ``rank`` (0..12: 2..A)."""
+        if rank < NUMBER_RANKS:
+            return (self.count is not None and self.count != rank + 2) or self.picture or self.ace
+        many = self.count is not None and self.count >= _FEWEST_AGAINST_PICTURE
+        if rank < ACE:
+            return (many and not self.picture) or self.ace
+        return many
+
+
+def ace_pip(body_bgr: np.ndarray) -> bool:
+    """Whether a straightened card (BGR, :data:`vision.pip_check.BODY`) shows one large pip in its
+    middle and no other ink of a pip's size there, as an ace does."""
+    grey = cv2.cvtColor(body_bgr, cv2.COLOR_BGR2GRAY)
+    h, w = grey.shape
+    x0, y0, x1, y1 = (int(f * n) for f, n in zip(PIP_BOX, (w, h, w, h), strict=True))
+    _, ink = cv2.threshold(grey[y0:y1, x0:x1], 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    stats = cv2.connectedComponentsWithStats(ink, connectivity=8)[2][1:]
+    if not len(stats):
+        return False
+    areas = stats[:, cv2.CC_STAT_AREA]
+    big = np.flatnonzero(areas > 0.25 * areas.max())
+    if len(big) != 1:
+        return False
+    left, top, width, height = (int(stats[big[0], k]) for k in (cv2.CC_STAT_LEFT, cv2.CC_STAT_TOP,
+                                                                  cv2.CC_STAT_WIDTH, cv2.CC_STAT_HEIGHT))  # fmt: skip
+    inside = left > 0 and top > 0 and left + width < x1 - x0 and top + height < y1 - y0
+    cx, cy = x0 + left + width / 2, y0 + top + height / 2  # a heart's ink lies high in its box
+    centred = abs(cx - w / 2) < _ACE_CENTRE * w and abs(cy - h / 2) < _ACE_CENTRE * w
+    area = float(areas[big[0]])
+    solid = area >= _ACE_FILL * width * height and area >= _ACE_SHARE * float(areas.sum())
+    return bool(inside and centred and solid and _ACE_WIDTH * w <= width and height <= _ACE_HEIGHT * h)
+
+
+def body_cues(body_bgr: np.ndarray) -> BodyCues:
+    """The cues of one straightened card (BGR, upright or upside down, :data:`vision.pip_check.BODY`)."""
+    layout = pip_layout(body_bgr)
+    h, w = body_bgr.shape[:2]
+    u0, v0, u1, v1 = BODY_BOX
+    inner = cv2.resize(body_bgr[int(v0 * h) : int(v1 * h), int(u0 * w) : int(u1 * w)], BODY_SIZE,
+                       interpolation=cv2.INTER_AREA)  # fmt: skip
+    picture = bool(hue_families(inner[None])[0] >= 2)
+    return BodyCues(layout.count if layout.regular else None, picture, ace_pip(body_bgr))
+
+
+def bodies(pyramid: Pyramid, corners: np.ndarray) -> np.ndarray:
+    """The straightened cards (corners (N, 4, 2) in the reader's order): (N, H, W, 3) at :data:`BODY`."""
+    return card_regions(pyramid, list(corners), (0.0, 0.0, 1.0, 1.0), BODY, ordered=True)
+
+
+def body_vetoes(pyramid: Pyramid, corners: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Which of N cards (corners (N, 4, 2) in the reader's order, ``best`` the card ids read) show a
+    body that contradicts their reading's rank (:meth:`BodyCues.contradicts`): (N,) bool."""
+    out = np.zeros(len(corners), bool)
+    for k, body in enumerate(bodies(pyramid, corners)):
+        out[k] = body_cues(body).contradicts(int(best[k]) // 4)
+    return out
