@@ -8,8 +8,9 @@ ace printed "1", cards apart and touching rows (scene seeds apart from ``bench.v
 face-up card the reader detects (IoU >= 0.5 with the truth) is straightened along the outline the
 reader found and its cues read. Printed per pool and rank class (number, court, ace): how many
 cards, how many showed a regular pip count, how many of those counts were not the card's (every
-count on a court card or an ace) and how many of those were of three pips or more, how many showed
-a picture and an ace's pip; then the readings the reader's other stages made (a sure card named)
+count on a court card or an ace) and how many of those were of three pips or more, how many court
+cards and aces showed six or more alike pip-sized blobs (regular or not), how many cards showed a
+picture and an ace's pip; then the readings the reader's other stages made (a sure card named)
 and how many of them the body stage vetoed: right ones (lost) and wrong ones (caught).
 """
 
@@ -33,8 +34,8 @@ SEEDS = {False: 21, True: 23}
 """Scene seeds (cards apart, touching rows): apart from bench.vision's 3 and 7."""
 
 
-COLUMNS = ("cards", "count", "count wrong", "count of 3+", "picture", "ace", "read right", "right vetoed",
-           "read wrong", "wrong vetoed")  # fmt: skip
+COLUMNS = ("cards", "count", "count wrong", "count of 3+", "6+ alike", "picture", "ace", "read right",
+           "right vetoed", "read wrong", "wrong vetoed")  # fmt: skip
 """What is tallied per pool and rank class."""
 
 
@@ -73,6 +74,7 @@ def measure(reader: CardReader, pool: str, letters: str, *, touching: bool, scen
                 tally[f"{key} count"] += 1
                 tally[f"{key} count wrong"] += cues.count != int(rank) + 2
                 tally[f"{key} count of 3+"] += cues.count >= 3
+            tally[f"{key} 6+ alike"] += cues.alike is not None and cues.alike >= 6 and int(rank) >= NUMBER_RANKS
             tally[f"{key} picture"] += cues.picture
             tally[f"{key} ace"] += cues.ace
             read = seen[i].card
@@ -101,14 +103,15 @@ def main(argv: list[str] | None = None) -> int:
         for letters in ("en", "fr1"):
             for touching in (False, True):
                 measure(reader, pool, letters, touching=touching, scenes=args.scenes, tally=tally)
-    print(f"{'pool':8} {'class':7} {'cards':>6} {'regular':>8} {'(wrong)':>8} {'(3+)':>6} {'picture':>8} "
-          f"{'ace pip':>8} {'read right':>11} {'vetoed':>7} {'read wrong':>11} {'vetoed':>7}")  # fmt: skip
+    print(f"{'pool':8} {'class':7} {'cards':>6} {'regular':>8} {'(wrong)':>8} {'(3+)':>6} {'6+ alike':>9} "
+          f"{'picture':>8} {'ace pip':>8} {'read right':>11} {'vetoed':>7} {'read wrong':>11} "
+          f"{'vetoed':>7}")  # fmt: skip
     for pool in ("train", "holdout"):
         for kind in ("number", "court", "ace"):
             key = f"{pool} {kind}"
             t = {name: tally[f"{key} {name}"] for name in COLUMNS}
             print(f"{pool:8} {kind:7} {t['cards']:6} {t['count']:8} {t['count wrong']:8} {t['count of 3+']:6} "
-                  f"{t['picture']:8} {t['ace']:8} {t['read right']:11} {t['right vetoed']:7} "
+                  f"{t['6+ alike']:9} {t['picture']:8} {t['ace']:8} {t['read right']:11} {t['right vetoed']:7} "
                   f"{t['read wrong']:11} {t['wrong vetoed']:7}")  # fmt: skip
     return 0
 

@@ -41,8 +41,9 @@ ACE = 12
 _ACE_WIDTH = 0.22
 """An ace's pip is at least this share of the card's width wide (a number card's pips at most 0.17)."""
 
-_ACE_CENTRE = 0.06
-"""An ace's pip is centred on the card to within this share of the card's width, both ways."""
+_ACE_CENTRE = 0.15
+"""An ace's pip is centred on the card to within this share of the card's width, both ways (an
+outline a few pixels off where cards touch shifts it)."""
 
 _ACE_HEIGHT = 0.5
 """An ace's pip is at most this share of the card's height high (a court picture is most of it)."""
@@ -51,33 +52,43 @@ _ACE_FILL = 0.3
 """An ace's pip fills at least this share of its bounding box (a slim diamond 0.38; a court picture's
 ink, when it is one blob, is sparser and taller)."""
 
-_ACE_SHARE = 0.9
-"""An ace's pip is at least this share of the ink in the middle of the card (a picture has more)."""
+_ACE_SHARE = 0.75
+"""An ace's pip is at least this share of the ink in the middle of the card (a picture has more;
+a neighbour's index seen past an outline a little too wide adds some)."""
 
 
-_FEWEST_AGAINST_PICTURE = 3
+_FEWEST_REGULAR = 3
 """A regular count speaks against a court card or an ace from this many pips: a court picture
 (point-symmetric, as printed) can split into two alike blobs mirrored on the middle column, which
 is a two's layout."""
+
+_FEWEST_ALIKE = 6
+"""So many alike pip-sized blobs, laid out regularly or not, speak against a court card or an ace
+(a number card seen along an outline a few pixels off, its pips no longer mirrored): no court
+card's body showed more than four, and none more than two without a picture."""
 
 
 @dataclass(frozen=True)
 class BodyCues:
     """What the body of one card plainly shows: ``count`` a regular pip count (None: no regular
-    layout), ``picture`` two or more hue families, ``ace`` one large pip in the middle."""
+    layout), ``alike`` how many alike pip-sized blobs it shows, regular or not (None: not alike in
+    size), ``picture`` two or more hue families, ``ace`` one large pip in the middle."""
 
     count: int | None
+    alike: int | None
     picture: bool
     ace: bool
 
     def contradicts(self, rank: int) -> bool:
-        """Whether these cues contradict a reading of ``rank`` (0..12: 2..A)."""
+        """Whether these cues contradict a reading of ``rank`` (0..12: 2..A): a number card's by a
+        regular count of another number, a picture or an ace's pip; a court card's or an ace's by
+        pips (a regular count of three or more, or six alike blobs) in a body that shows no
+        picture, and a court card's by an ace's pip too."""
         if rank < NUMBER_RANKS:
             return (self.count is not None and self.count != rank + 2) or self.picture or self.ace
-        many = self.count is not None and self.count >= _FEWEST_AGAINST_PICTURE
-        if rank < ACE:
-            return (many and not self.picture) or self.ace
-        return many
+        pips = ((self.count is not None and self.count >= _FEWEST_REGULAR)
+                or (self.alike is not None and self.alike >= _FEWEST_ALIKE)) and not self.picture  # fmt: skip
+        return pips or (rank < ACE and self.ace)
 
 
 def ace_pip(body_bgr: np.ndarray) -> bool:
@@ -112,7 +123,7 @@ def body_cues(body_bgr: np.ndarray) -> BodyCues:
     inner = cv2.resize(body_bgr[int(v0 * h) : int(v1 * h), int(u0 * w) : int(u1 * w)], BODY_SIZE,
                        interpolation=cv2.INTER_AREA)  # fmt: skip
     picture = bool(hue_families(inner[None])[0] >= 2)
-    return BodyCues(layout.count if layout.regular else None, picture, ace_pip(body_bgr))
+    return BodyCues(layout.count if layout.regular else None, layout.count, picture, ace_pip(body_bgr))
 
 
 def bodies(pyramid: Pyramid, corners: np.ndarray) -> np.ndarray:

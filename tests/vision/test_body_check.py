@@ -65,12 +65,16 @@ def test_the_aces_pip_is_seen_on_aces_and_on_no_number_or_court_card() -> None:
 
 
 def test_the_cues_speak_only_for_what_they_plainly_show() -> None:
-    blank = BodyCues(None, False, False)
+    blank = BodyCues(None, None, False, False)
     assert not any(blank.contradicts(rank) for rank in range(13))  # nothing plain: no veto
-    two = BodyCues(2, False, False)  # a court picture can split into a two's layout
+    two = BodyCues(2, 2, False, False)  # a court picture can split into a two's layout
     assert two.contradicts(_rank("5")) and not two.contradicts(_rank("K")) and not two.contradicts(ACE)
-    picture_and_pips = BodyCues(6, True, False)  # pips counted inside a picture: a court card's
+    picture_and_pips = BodyCues(6, 6, True, False)  # pips counted inside a picture: a court card's
     assert not picture_and_pips.contradicts(_rank("Q")) and picture_and_pips.contradicts(_rank("6"))
+    irregular = BodyCues(None, 10, False, False)  # ten alike pips, the outline a little off
+    assert irregular.contradicts(_rank("Q")) and irregular.contradicts(ACE)
+    assert not irregular.contradicts(_rank("8"))  # an irregular count never names a number card
+    assert not BodyCues(None, 4, False, False).contradicts(_rank("Q"))  # too few to be sure
 
 
 # --- the stage ------------------------------------------------------------------------------------
