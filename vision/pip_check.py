@@ -13,6 +13,9 @@ run together under blur), so the count is used in two careful ways:
   of the counted rank is named when it then passes the reader's threshold. The corners must
   really hesitate between the two ranks: one they hold at 0.1 % stays far below it.
 
+(The body check, :mod:`vision.body_check`, asks a regular layout about every sure reading too,
+whatever the runner-up: a regular count of another number makes it unsure.)
+
 Measured (synthetic, detected outlines): of 511 regular layouts on number cards of training-font
 scenes none was miscounted (34 of 382 other counts were); on the hold-out's cards apart a 6 the
 corners read 8 or 6 (0.56/0.44) is named 6s.

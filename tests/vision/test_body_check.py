@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from table.cards import Card
-from vision.body_check import ACE, BodyCues, ace_pip, body_cues
+from vision.body_check import ACE, BodyCues, ace_pip, alike_blobs, body_cues
 from vision.evidence import Evidence
-from vision.pip_check import BODY
+from vision.pip_check import BODY, pip_layout
 from vision.reader import MODELS_DIR, CardReader
 from vision.rectify import Pyramid, order_corners
 from vision.render.faces import deck_style, render_face
@@ -57,6 +57,16 @@ def test_a_court_picture_contradicts_a_number_reading_in_most_decks() -> None:
     assert sum(vetoed) >= 8, vetoed
 
 
+def test_alike_blobs_count_the_pips_and_leave_out_a_cut_one() -> None:
+    for seed in range(3):
+        for k, rank in enumerate("23456789T"):
+            assert alike_blobs(_body(rank + "c", seed)) == k + 2, (rank, seed)
+    body = _body("9c", 0)
+    body[17:37, 51:70] = 0  # a large blot between the top pips (an index let in by an outline a little off)
+    assert pip_layout(body).count is None  # the pips are no longer counted...
+    assert alike_blobs(body) == 9  # ...but nine of the blobs are still alike
+
+
 def test_the_aces_pip_is_seen_on_aces_and_on_no_number_or_court_card() -> None:
     for seed in range(4):
         assert ace_pip(_body("Ah", seed))
@@ -65,7 +75,7 @@ def test_the_aces_pip_is_seen_on_aces_and_on_no_number_or_court_card() -> None:
 
 
 def test_the_cues_speak_only_for_what_they_plainly_show() -> None:
-    blank = BodyCues(None, None, False, False)
+    blank = BodyCues(None, 0, False, False)
     assert not any(blank.contradicts(rank) for rank in range(13))  # nothing plain: no veto
     two = BodyCues(2, 2, False, False)  # a court picture can split into a two's layout
     assert two.contradicts(_rank("5")) and not two.contradicts(_rank("K")) and not two.contradicts(ACE)
