@@ -9,9 +9,10 @@ face-up card the reader detects (IoU >= 0.5 with the truth) is straightened alon
 reader found and its cues read. Printed per pool and rank class (number, court, ace): how many
 cards, how many showed a regular pip count, how many of those counts were not the card's (every
 count on a court card or an ace) and how many of those were of three pips or more, how many court
-cards and aces showed six or more alike pip-sized blobs (regular or not), how many cards showed a
-picture and an ace's pip; then the readings the reader's other stages made (a sure card named)
-and how many of them the body stage vetoed: right ones (lost) and wrong ones (caught).
+cards and aces showed six or more alike pip-sized blobs (regular or not; and of those, how many
+showed no picture), how many cards showed a picture and an ace's pip; then the readings the
+reader's other stages made (a sure card named) and how many of them the body stage vetoed: right
+ones (lost) and wrong ones (caught).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -34,8 +36,8 @@ SEEDS = {False: 21, True: 23}
 """Scene seeds (cards apart, touching rows): apart from bench.vision's 3 and 7."""
 
 
-COLUMNS = ("cards", "count", "count wrong", "count of 3+", "6+ alike", "picture", "ace", "read right",
-           "right vetoed", "read wrong", "wrong vetoed")  # fmt: skip
+COLUMNS = ("cards", "count", "count wrong", "count of 3+", "6+ alike", "6+ alike, no picture", "picture", "ace",
+           "read right", "right vetoed", "read wrong", "wrong vetoed")  # fmt: skip
 """What is tallied per pool and rank class."""
 
 
@@ -74,7 +76,8 @@ def measure(reader: CardReader, pool: str, letters: str, *, touching: bool, scen
                 tally[f"{key} count"] += 1
                 tally[f"{key} count wrong"] += cues.count != int(rank) + 2
                 tally[f"{key} count of 3+"] += cues.count >= 3
-            tally[f"{key} 6+ alike"] += cues.alike is not None and cues.alike >= 6 and int(rank) >= NUMBER_RANKS
+            tally[f"{key} 6+ alike"] += cues.alike >= 6 and int(rank) >= NUMBER_RANKS
+            tally[f"{key} 6+ alike, no picture"] += cues.alike >= 6 and int(rank) >= NUMBER_RANKS and not cues.picture
             tally[f"{key} picture"] += cues.picture
             tally[f"{key} ace"] += cues.ace
             read = seen[i].card
@@ -93,6 +96,11 @@ def measure(reader: CardReader, pool: str, letters: str, *, touching: bool, scen
     sys.stderr.write("\n")
 
 
+def _row(cells: Sequence[str], widths: Sequence[int]) -> str:
+    """One line of the table: the first two cells to the left, the figures to the right."""
+    return " ".join(f"{v:<{n}}" if k < 2 else f"{v:>{n}}" for k, (v, n) in enumerate(zip(cells, widths, strict=True)))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scenes", type=int, default=20, help="scenes per pool, letters and layout (default 20)")
@@ -103,16 +111,15 @@ def main(argv: list[str] | None = None) -> int:
         for letters in ("en", "fr1"):
             for touching in (False, True):
                 measure(reader, pool, letters, touching=touching, scenes=args.scenes, tally=tally)
-    print(f"{'pool':8} {'class':7} {'cards':>6} {'regular':>8} {'(wrong)':>8} {'(3+)':>6} {'6+ alike':>9} "
-          f"{'picture':>8} {'ace pip':>8} {'read right':>11} {'vetoed':>7} {'read wrong':>11} "
-          f"{'vetoed':>7}")  # fmt: skip
+    head = ("pool", "class", "cards", "regular", "(wrong)", "(3+)", "6+ alike", "(no picture)", "picture", "ace pip",
+            "read right", "vetoed", "read wrong", "vetoed")  # fmt: skip
+    widths = (8, 7, 6, 8, 8, 6, 9, 12, 8, 8, 11, 7, 11, 7)
+    print(_row(head, widths))
     for pool in ("train", "holdout"):
         for kind in ("number", "court", "ace"):
             key = f"{pool} {kind}"
-            t = {name: tally[f"{key} {name}"] for name in COLUMNS}
-            print(f"{pool:8} {kind:7} {t['cards']:6} {t['count']:8} {t['count wrong']:8} {t['count of 3+']:6} "
-                  f"{t['6+ alike']:9} {t['picture']:8} {t['ace']:8} {t['read right']:11} {t['right vetoed']:7} "
-                  f"{t['read wrong']:11} {t['wrong vetoed']:7}")  # fmt: skip
+            row = [pool, kind, *(str(tally[f"{key} {name}"]) for name in COLUMNS)]
+            print(_row(row, widths))
     return 0
 
 
