@@ -4,15 +4,16 @@
     python -m bench.body_cues --scenes 5        # a quick look
 
 Scenes of the training fonts and of the hold-out fonts, with English letters and with the French
-ace printed "1", cards apart and touching rows (scene seeds apart from ``bench.vision``'s); every
-face-up card the reader detects (IoU >= 0.5 with the truth) is straightened along the outline the
-reader found and its cues read. Printed per pool and rank class (number, court, ace): how many
-cards, how many showed a regular pip count, how many of those counts were not the card's (every
-count on a court card or an ace) and how many of those were of three pips or more, how many court
-cards and aces showed six or more alike pip-sized blobs (regular or not; and of those, how many
-showed no picture), how many cards showed a picture and an ace's pip; then the readings the
-reader's other stages made (a sure card named) and how many of them the body stage vetoed: right
-ones (lost) and wrong ones (caught).
+ace printed "1", cards apart and touching rows (scene seeds apart from ``bench.vision``'s), then
+the real Bicycle webcam photos of ``../shared/vision-real`` when present (one card each); every
+face-up card the reader detects (IoU >= 0.5 with the truth; a photo's largest card) is
+straightened along the outline the reader found and its cues read. Printed per pool and rank
+class (number, court, ace): how many cards, how many showed a regular pip count, how many of those
+counts were not the card's (every count on a court card or an ace) and how many of those were of
+three pips or more, how many court cards and aces showed six or more pip-sized blobs all alike
+(regular or not; and of those, how many showed no picture), how many cards showed a picture and an
+ace's pip; then the readings the reader's other stages made (a sure card named) and how many of
+them the body stage vetoed: right ones (lost) and wrong ones (caught).
 """
 
 from __future__ import annotations
@@ -22,14 +23,16 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 
+import cv2
 import numpy as np
 
+from bench.vision_sets import REAL, label_of
 from table.cards import Card
 from vision.body_check import ACE, bodies, body_cues
 from vision.detect import quad_iou
 from vision.pip_check import NUMBER_RANKS
 from vision.reader import CardReader
-from vision.rectify import Pyramid
+from vision.rectify import Pyramid, card_heights
 from vision.render.scene import SceneSpec, deal_rows, render_scene
 
 SEEDS = {False: 21, True: 23}
@@ -43,6 +46,53 @@ COLUMNS = ("cards", "count", "count wrong", "count of 3+", "6+ alike", "6+ alike
 
 def rank_class(rank: int) -> str:
     return "number" if rank < NUMBER_RANKS else "ace" if rank == ACE else "court"
+
+
+def tally_card(tally: Counter[str], pool: str, card: str, body: np.ndarray, read: str | None, vetoed: bool,
+               where: str) -> None:  # fmt: skip
+    """Tally one face-up card (its true ``card``, straightened ``body``, what the other stages
+    ``read``, whether the body stage ``vetoed`` that) under ``pool`` and its rank class."""
+    rank = int(Card.parse(card).rank)
+    cues = body_cues(body)
+    key = f"{pool} {rank_class(rank)}"
+    tally[f"{key} cards"] += 1
+    if cues.count is not None:
+        tally[f"{key} count"] += 1
+        tally[f"{key} count wrong"] += cues.count != rank + 2
+        tally[f"{key} count of 3+"] += cues.count >= 3
+    tally[f"{key} 6+ alike"] += cues.alike >= 6 and rank >= NUMBER_RANKS
+    tally[f"{key} 6+ alike, no picture"] += cues.alike >= 6 and rank >= NUMBER_RANKS and not cues.picture
+    tally[f"{key} picture"] += cues.picture
+    tally[f"{key} ace"] += cues.ace
+    if read is None or read == "Jk":
+        return
+    right = read == card
+    tally[f"{key} read right"] += right
+    tally[f"{key} read wrong"] += not right
+    tally[f"{key} right vetoed"] += right and vetoed
+    tally[f"{key} wrong vetoed"] += (not right) and vetoed
+    if vetoed:
+        sys.stderr.write(f"\n    veto {where} {card} read {read} {cues}\n")
+
+
+def bicycle(reader: CardReader, tally: Counter[str]) -> bool:
+    """The Bicycle webcam photos of ``../shared/vision-real`` (one card each, labelled by its file's
+    name), tallied as pool "bicycle"; False when they are absent."""
+    folder = REAL / "bicycle-webcam"
+    if not folder.is_dir():
+        return False
+    for path in sorted(folder.glob("*.jpg")):
+        image = cv2.imread(str(path))
+        evidence = reader.evidence(image)
+        if not len(evidence):
+            continue
+        vetoes = evidence.body_veto.copy()
+        evidence.body_veto[:] = False
+        seen = evidence.decide()
+        i = int(np.argmax(card_heights(evidence.corners)))  # the photo's card
+        body = bodies(evidence.pyramid, evidence.corners[i : i + 1])[0]
+        tally_card(tally, "bicycle", label_of(path), body, seen[i].card, bool(vetoes[i]), path.name)
+    return True
 
 
 def measure(reader: CardReader, pool: str, letters: str, *, touching: bool, scenes: int, tally: Counter[str]) -> None:
@@ -67,31 +117,8 @@ def measure(reader: CardReader, pool: str, letters: str, *, touching: bool, scen
             if max(ious) < 0.5:
                 continue
             i = int(np.argmax(ious))
-            rank = Card.parse(truth.card).rank
-            kind = rank_class(int(rank))
-            cues = body_cues(straight[i])
-            key = f"{pool} {kind}"
-            tally[f"{key} cards"] += 1
-            if cues.count is not None:
-                tally[f"{key} count"] += 1
-                tally[f"{key} count wrong"] += cues.count != int(rank) + 2
-                tally[f"{key} count of 3+"] += cues.count >= 3
-            tally[f"{key} 6+ alike"] += cues.alike >= 6 and int(rank) >= NUMBER_RANKS
-            tally[f"{key} 6+ alike, no picture"] += cues.alike >= 6 and int(rank) >= NUMBER_RANKS and not cues.picture
-            tally[f"{key} picture"] += cues.picture
-            tally[f"{key} ace"] += cues.ace
-            read = seen[i].card
-            if read is None or read == "Jk":
-                continue
-            vetoed = bool(vetoes[i])
-            right = read == truth.card
-            tally[f"{key} read right"] += right
-            tally[f"{key} read wrong"] += not right
-            tally[f"{key} right vetoed"] += right and vetoed
-            tally[f"{key} wrong vetoed"] += (not right) and vetoed
-            if vetoed:
-                sys.stderr.write(f"\n    veto {pool} {letters} {'touching' if touching else 'apart'} {number} "
-                                 f"{truth.card} read {read} {cues}")  # fmt: skip
+            where = f"{pool} {letters} {'touching' if touching else 'apart'} {number}"
+            tally_card(tally, pool, truth.card, straight[i], seen[i].card, bool(vetoes[i]), where)
         sys.stderr.write(f"\r  {pool} {letters} {'touching' if touching else 'apart'} scene {k + 1}/{scenes}")
     sys.stderr.write("\n")
 
@@ -115,7 +142,8 @@ def main(argv: list[str] | None = None) -> int:
             "read right", "vetoed", "read wrong", "vetoed")  # fmt: skip
     widths = (8, 7, 6, 8, 8, 6, 9, 12, 8, 8, 11, 7, 11, 7)
     print(_row(head, widths))
-    for pool in ("train", "holdout"):
+    pools = ("train", "holdout", "bicycle") if bicycle(reader, tally) else ("train", "holdout")
+    for pool in pools:
         for kind in ("number", "court", "ace"):
             key = f"{pool} {kind}"
             row = [pool, kind, *(str(tally[f"{key} {name}"]) for name in COLUMNS)]

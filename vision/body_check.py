@@ -65,10 +65,7 @@ a neighbour's index seen past an outline a little too wide adds some)."""
 
 
 _LARGEST_SHARE = 0.25
-"""A blob of ink is pip-sized when it is at least this share of the largest (as the pips are counted)."""
-
-_ALIKE = 2.0
-"""Pips are alike in size: within this factor of their median."""
+"""A blob of ink is pip-sized when it is at least this share of the largest (as pips are counted)."""
 
 _FEWEST_REGULAR = 3
 """A regular count speaks against a court card or an ace from this many pips: a court picture
@@ -76,16 +73,20 @@ _FEWEST_REGULAR = 3
 is a two's layout."""
 
 _FEWEST_ALIKE = 6
-"""So many alike pip-sized blobs, laid out regularly or not, speak against a court card or an ace
-(a number card seen along an outline a few pixels off, its pips no longer mirrored): no court
-card's body showed more than four, and none more than two without a picture."""
+"""So many pip-sized blobs, all alike in size (the largest at most twice the smallest), laid out
+regularly or not, speak against a court card or an ace (a number card seen along an outline a few
+pixels off, its pips no longer mirrored): no rendered court card's body showed more than four, none
+more than two without a picture. (Counted round their median instead, leaving out a blob cut by the
+edge, the blobs of real court pictures are alike too: three Bicycle K♣ photos showed six and no
+picture, so a single odd blob spoils the count.)"""
 
 
 @dataclass(frozen=True)
 class BodyCues:
     """What the body of one card plainly shows: ``count`` a regular pip count (None: no regular
-    layout), ``alike`` how many alike pip-sized blobs it shows, regular or not (:func:`alike_blobs`),
-    ``picture`` two or more hue families, ``ace`` one large pip in the middle."""
+    layout), ``alike`` how many pip-sized blobs it shows, regular or not, when they are all alike
+    in size (:func:`vision.pip_check.count_pips`; 0 when they are not), ``picture`` two or more
+    hue families, ``ace`` one large pip in the middle."""
 
     count: int | None
     alike: int
@@ -114,19 +115,6 @@ def _ink_blobs(body_bgr: np.ndarray) -> tuple[np.ndarray, tuple[int, int, int, i
     _, ink = cv2.threshold(grey[y0:y1, x0:x1], 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
     stats: np.ndarray = cv2.connectedComponentsWithStats(ink, connectivity=8)[2][1:]
     return stats, (x0, y0, x1, y1)
-
-
-def alike_blobs(body_bgr: np.ndarray) -> int:
-    """How many pip-sized blobs of ink the middle of a straightened card shows that are alike in
-    size: of the blobs at least a quarter of the largest, those within a factor of two of their
-    median (a pip cut by the edge of the part looked at, or a large index glyph an outline a few
-    pixels off lets in, is left out rather than spoiling the count as in :func:`vision.pip_check.pip_layout`)."""
-    areas = _ink_blobs(body_bgr)[0][:, cv2.CC_STAT_AREA]
-    if not len(areas):
-        return 0
-    big = areas[areas > _LARGEST_SHARE * areas.max()].astype(np.float64)
-    median = float(np.median(big))
-    return int(((big >= median / _ALIKE) & (big <= median * _ALIKE)).sum())
 
 
 def ace_pip(body_bgr: np.ndarray) -> bool:
@@ -158,7 +146,7 @@ def body_cues(body_bgr: np.ndarray) -> BodyCues:
     inner = cv2.resize(body_bgr[int(v0 * h) : int(v1 * h), int(u0 * w) : int(u1 * w)], BODY_SIZE,
                        interpolation=cv2.INTER_AREA)  # fmt: skip
     picture = bool(hue_families(inner[None])[0] >= 2)
-    return BodyCues(layout.count if layout.regular else None, alike_blobs(body_bgr), picture, ace_pip(body_bgr))
+    return BodyCues(layout.count if layout.regular else None, layout.count or 0, picture, ace_pip(body_bgr))
 
 
 def bodies(pyramid: Pyramid, corners: np.ndarray) -> np.ndarray:

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from table.cards import Card
-from vision.body_check import ACE, BodyCues, ace_pip, alike_blobs, body_cues
+from vision.body_check import ACE, BodyCues, ace_pip, body_cues
 from vision.evidence import Evidence
-from vision.pip_check import BODY, pip_layout
+from vision.pip_check import BODY
 from vision.reader import MODELS_DIR, CardReader
 from vision.rectify import Pyramid, order_corners
 from vision.render.faces import deck_style, render_face
@@ -55,16 +55,6 @@ def test_a_body_contradicts_a_reading_of_another_rank(card: str, read: str) -> N
 def test_a_court_picture_contradicts_a_number_reading_in_most_decks() -> None:
     vetoed = [body_cues(_body("Kd", seed)).contradicts(_rank("9")) for seed in range(12)]
     assert sum(vetoed) >= 8, vetoed
-
-
-def test_alike_blobs_count_the_pips_and_leave_out_a_cut_one() -> None:
-    for seed in range(3):
-        for k, rank in enumerate("23456789T"):
-            assert alike_blobs(_body(rank + "c", seed)) == k + 2, (rank, seed)
-    body = _body("9c", 0)
-    body[17:37, 51:70] = 0  # a large blot between the top pips (an index let in by an outline a little off)
-    assert pip_layout(body).count is None  # the pips are no longer counted...
-    assert alike_blobs(body) == 9  # ...but nine of the blobs are still alike
 
 
 def test_the_aces_pip_is_seen_on_aces_and_on_no_number_or_court_card() -> None:
