@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from table.cards import Card
-from vision.body_check import ACE, BodyCues, ace_pip, body_cues
+from vision.body_check import ACE, BodyCues, ace_pip, body_cues, contradictions
 from vision.evidence import Evidence
 from vision.pip_check import BODY
 from vision.reader import MODELS_DIR, CardReader
@@ -64,13 +64,27 @@ def test_the_aces_pip_is_seen_on_aces_and_on_no_number_or_court_card() -> None:
             assert not ace_pip(_body(card, seed)), (card, seed)
 
 
+def test_the_check_measures_the_picture_only_where_it_can_change_the_answer() -> None:
+    for seed in (0, 4):
+        for card in ("6c", "Th", "Kd", "Qh", "Ah", "2s"):
+            body = _body(card, seed)
+            cues = body_cues(body)
+            by_rank = contradictions(np.repeat(body[None], 13, axis=0), np.arange(13))
+            own = _rank(card[0])
+            assert not by_rank[own], card
+            assert [bool(v) for v in by_rank] == [cues.contradicts(r) for r in range(13)], card
+
+
 def test_the_cues_speak_only_for_what_they_plainly_show() -> None:
     blank = BodyCues(None, 0, False, False)
     assert not any(blank.contradicts(rank) for rank in range(13))  # nothing plain: no veto
     two = BodyCues(2, 2, False, False)  # a court picture can split into a two's layout
     assert two.contradicts(_rank("5")) and not two.contradicts(_rank("K")) and not two.contradicts(ACE)
-    picture_and_pips = BodyCues(6, 6, True, False)  # pips counted inside a picture: a court card's
-    assert not picture_and_pips.contradicts(_rank("Q")) and picture_and_pips.contradicts(_rank("6"))
+    picture_and_pips = BodyCues(6, 6, True, False)  # six regular pips and two inks
+    assert not picture_and_pips.contradicts(_rank("Q"))  # pips inside a picture say nothing against a court
+    assert not picture_and_pips.contradicts(_rank("6"))  # the regular count of the reading itself wins
+    assert picture_and_pips.contradicts(_rank("9"))
+    assert BodyCues(None, 0, True, False).contradicts(_rank("6"))  # a picture, no regular pips: no number card
     irregular = BodyCues(None, 10, False, False)  # ten alike pips, the outline a little off
     assert irregular.contradicts(_rank("Q")) and irregular.contradicts(ACE)
     assert not irregular.contradicts(_rank("8"))  # an irregular count never names a number card
