@@ -157,8 +157,14 @@ def _without_picture(body_bgr: np.ndarray) -> BodyCues:
 
 def body_cues(body_bgr: np.ndarray) -> BodyCues:
     """The cues of one straightened card (BGR, upright or upside down, :data:`vision.pip_check.BODY`)."""
-    cues = _without_picture(body_bgr)
-    return BodyCues(cues.count, cues.alike, bool(_pictures(body_bgr[None])[0]), cues.ace)
+    return all_cues(body_bgr[None])[0]
+
+
+def all_cues(bodies_bgr: np.ndarray) -> list[BodyCues]:
+    """The cues of each straightened card (N, H, W, 3), the pictures measured in one batch."""
+    cues = [_without_picture(body) for body in bodies_bgr]
+    seen = _pictures(bodies_bgr).tolist()
+    return [BodyCues(c.count, c.alike, picture, c.ace) for c, picture in zip(cues, seen, strict=True)]
 
 
 def contradictions(bodies_bgr: np.ndarray, ranks: np.ndarray) -> np.ndarray:

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.stages
 from table.cards import Card
 from vision.body_check import ACE, BodyCues, ace_pip, body_cues, contradictions
 from vision.evidence import Evidence
@@ -131,6 +132,27 @@ def test_the_body_stage_keeps_a_right_reading(reader: CardReader, card: str) -> 
     Body().run(ev, reader, Sources(None, None))
     assert ev.asked["body"][0] and not ev.body_veto[0]
     assert ev.decide().cards == [card]
+
+
+def test_the_bodies_read_ahead_on_the_helper_thread_give_the_same_verdict(reader: CardReader,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    scene = _one("6c", 5)
+    corners = np.stack([order_corners(t.corners) for t in scene.truth])
+    ev = Evidence(scene.image, Pyramid(scene.image), reader.settings.threshold, corners, np.zeros(1, bool),
+                  np.ones(1), reader.embedding_size, reader.card_embedding_size)  # fmt: skip
+    body = Body()
+    Corners(None, body=body).run(ev, reader, Sources(None, None))
+    assert ev.decide().cards == ["6c"] and "body" in ev.ahead  # read surely: its body read ahead
+    sure = np.full(52, 1e-9)
+    sure[Card.parse("8c").id] = 1.0
+    ev.set_posteriors(sure[None] / sure.sum())  # a later stage's misreading, the outline unchanged
+
+    def read_here(*_: object) -> np.ndarray:
+        raise AssertionError("the body read again: the cues made ahead were not taken")
+
+    monkeypatch.setattr(vision.stages, "body_vetoes", read_here)
+    body.run(ev, reader, Sources(None, None))
+    assert "body" not in ev.ahead and ev.body_veto[0] and ev.decide().cards == [None]
 
 
 def test_on_touching_rows_the_body_stage_asks_every_named_card_and_loses_no_right_reading(reader: CardReader) -> None:
