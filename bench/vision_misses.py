@@ -57,6 +57,7 @@ def describe(evidence: Evidence, i: int) -> dict[str, Any]:
         "pips": card_name(int(evidence.pip_named[i])) if evidence.pip_named[i] >= 0 else None,
         "pip_veto": bool(evidence.pip_veto[i]),
         "picture_veto": bool(evidence.picture_veto[i]),
+        "body_veto": bool(evidence.body_veto[i]),
         "stages": looked_at(evidence, i),
     }
 
@@ -130,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{r['condense']}]  expert {'asked' if r['expert'] else 'not asked'}\n"
               f"    posterior {r['posterior']} | corner 1 {r['corners'][0]} | corner 2 {r['corners'][1]}"
               f"{' | pips ' + r['pips'] if r['pips'] else ''}{' | pips veto' if r['pip_veto'] else ''}"
-              f"{' | picture veto' if r['picture_veto'] else ''} | stages {','.join(r['stages']) or '-'}")  # fmt: skip
+              f"{' | picture veto' if r['picture_veto'] else ''}{' | body veto' if r['body_veto'] else ''}"
+              f" | stages {','.join(r['stages']) or '-'}")  # fmt: skip
     print("misses by layout, kind and outcome:")
     for (layout, kind, outcome), count in sorted(summary(rows).items()):
         print(f"  {layout:<8} {kind:<8} {outcome:<9} {count}")

@@ -13,7 +13,8 @@ into :class:`vision.observations.Observations` once, by fixed rules:
    a smaller card is named by the small-card reader (the whole card read at once,
    :mod:`vision.small`) when its reading reaches that reader's own threshold, and is then face up;
 3. the pips may name a number card the corners hesitate over, or veto a reading they contradict;
-   a body that shows a picture vetoes a number card (it is a court card);
+   a body that shows a picture vetoes a number card (it is a court card), and a body that plainly
+   contradicts the rank class or the pip count of a sure reading vetoes it (:mod:`vision.body_check`);
 4. the deck profile (cards enrolled from the user's deck) may name a face-up card, or make it
    unsure when it surely disagrees with the models (unless the models did not read that enrolled
    card's own photos rightly: a deck whose letters they do not know); a card the profile cannot
@@ -63,7 +64,8 @@ class Evidence:
     ``p_face_turned`` P(face up) of the card seen turned a quarter (NaN: not looked at).
     Ink: ``red_ink`` 1 where both index corners are printed plainly red, 0 where not, -1 not looked at.
     Body: ``pip_named``/``pip_confidence`` a card the pips name (-1: none), ``pip_veto`` the pips
-    contradict the reading, ``picture_veto`` the body shows a picture where the corners read a number.
+    contradict the reading, ``picture_veto`` the body shows a picture where the corners read a number,
+    ``body_veto`` the body plainly contradicts a sure reading's rank (:mod:`vision.body_check`).
     Profile: ``profile_card``/``profile_confidence`` (-1: no sure match), ``profile_face`` a card
     the models took for a back that shows a face's blank margins and surely matches an enrolled face,
     ``profile_explains`` the models did not read the matching enrolled card's own photos rightly
@@ -113,6 +115,7 @@ class Evidence:
     pip_confidence: np.ndarray = field(init=False)
     pip_veto: np.ndarray = field(init=False)
     picture_veto: np.ndarray = field(init=False)
+    body_veto: np.ndarray = field(init=False)
     profile_card: np.ndarray = field(init=False)
     profile_confidence: np.ndarray = field(init=False)
     profile_face: np.ndarray = field(init=False)
@@ -152,6 +155,7 @@ class Evidence:
         self.pip_confidence = _floats(n)
         self.pip_veto = np.zeros(n, bool)
         self.picture_veto = np.zeros(n, bool)
+        self.body_veto = np.zeros(n, bool)
         self.profile_card = np.full(n, -1, np.int64)
         self.profile_confidence = _floats(n)
         self.profile_face = np.zeros(n, bool)
@@ -253,6 +257,7 @@ class Evidence:
         card_ids[by_pips], confidence[by_pips] = self.pip_named[by_pips], self.pip_confidence[by_pips]
         card_ids[face_up & self.pip_veto & ~by_pips] = -1  # the confidence stays the best guess's
         card_ids[face_up & self.picture_veto] = -1
+        card_ids[face_up & self.body_veto & ~by_pips] = -1
         card_ids[face_up & self.profile_doubt] = -1
         for i in np.flatnonzero(face_up & (self.profile_card >= 0) & readable):
             enrolled, sure = int(self.profile_card[i]), float(self.profile_confidence[i])

@@ -12,7 +12,15 @@ crops and says, for each, how likely it is a joker's corner:
 - a card one of whose corners reaches :data:`JokerCheck.doubt` is never named as one of the 52
   (it may be a joker the check is not sure of: unsure is better than a wrong card in a pot), and
   is looked at again (:meth:`JokerCheck.second_look`): its outline may be a little off, the mark
-  cut at the crop's edge; it is the joker when two of those looks pass the threshold.
+  cut at the crop's edge; it is the joker when two of those looks pass the threshold;
+- a card taken for face up that nothing names, whose outline the finder drew poorly (completed
+  from a corner, or matching its patch of card pixels poorly: :data:`POOR_FIT`) or that the check
+  faintly suspects (:data:`FAINT`), is looked for more widely (:meth:`JokerCheck.wide_look`): an
+  outline drawn that badly is turned, moved and sized wrong by more than the second look's steps
+  (the finder's outline of a card on a pale cloth, or of a card in a touching row pulled onto its
+  neighbour), and the mark is often in none of the second look's crops. Backs are never looked
+  at so widely: a back's white border turned and moved over its dark middle can pass for a
+  joker's corner in a crop or two.
 
 The reader asks it about the cards its corner models (or, for a card shorter than the corner
 models' smallest, the small-card reader) do not surely name, and those they name a court card or
@@ -46,6 +54,22 @@ and moved by these fractions of its width and height (15 outlines): a joker whos
 little off (a row of cards lying on one another) shows its whole mark in some of them."""
 LOOKS_AGREEING = 2
 """A doubted card is the joker when at least this many of its second looks pass the threshold."""
+FAINT = 0.1
+"""A corner this likely a joker's (below :data:`DOUBT`) has its card looked for widely when
+nothing names it."""
+POOR_FIT = 0.8
+"""An outline that matches its patch of card pixels less than this (:attr:`vision.detect.Outline.fit`)
+was drawn poorly: its card, when nothing names it, is looked for widely."""
+WIDE_TURNS = (-24.0, -16.0, -8.0, 0.0, 8.0, 16.0, 24.0)
+WIDE_SCALES = (0.9, 1.0, 1.1)
+WIDE_SHIFTS = (-0.1, 0.0, 0.1)
+"""The wide look about a poorly drawn outline: turned by these angles (degrees) about its centre,
+grown or shrunk by these factors, and moved by these fractions of its width and height, along and
+across (189 outlines; a poor outline found on the benchmark's tables is off by up to 25 degrees,
+18 % of its width and a fifth of its size)."""
+WIDE_AGREEING = 3
+"""A card looked at widely is the joker when at least this many of those outlines pass the
+threshold: more looks give a stray crop more chances than the second look's 15."""
 MIN_HEIGHT = 75.0
 """The smallest card (pixels tall) a check is asked about when its ``joker.json`` does not say."""
 
@@ -101,6 +125,18 @@ class JokerCheck:
         out: np.ndarray = -np.sort(-scores, axis=1)[:, LOOKS_AGREEING - 1]
         return out
 
+    def wide_look(self, frame: np.ndarray, quads: np.ndarray, *, pyramid: Pyramid | None = None) -> np.ndarray:
+        """A joker score for each card outline ``quads`` (N×4×2) from the :data:`WIDE_TURNS` ×
+        :data:`WIDE_SCALES` × :data:`WIDE_SHIFTS` outlines about it: the :data:`WIDE_AGREEING`-th
+        highest of their scores (each the larger of its two corners')."""
+        quads = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+        looks = [look for quad in quads for look in wide_outlines(quad)]
+        if not looks:
+            return np.zeros(0)
+        scores = self.corner_scores(index_crops(frame, looks, pyramid=pyramid)).max(axis=1).reshape(len(quads), -1)
+        out: np.ndarray = -np.sort(-scores, axis=1)[:, WIDE_AGREEING - 1]
+        return out
+
     def corner_scores(self, crops: np.ndarray) -> np.ndarray:
         """Index crops, two per card (top left, bottom right; BGR uint8) → (N, 2) P(a joker's corner)."""
         if len(crops) % 2:
@@ -110,3 +146,21 @@ class JokerCheck:
         (logits,) = self.session.run(None, {"crops": prepare_crops(crops)})
         p: np.ndarray = softmax(logits.astype(np.float64))[:, 1].reshape(-1, 2)
         return p
+
+
+def wide_outlines(quad: np.ndarray) -> list[np.ndarray]:
+    """The outlines of a wide look about ``quad`` (4×2): turned, sized and moved as
+    :data:`WIDE_TURNS`, :data:`WIDE_SCALES` and :data:`WIDE_SHIFTS` say, in that nesting."""
+    quad = np.asarray(quad, np.float64).reshape(4, 2)
+    centre = quad.mean(axis=0)
+    across, along = quad[1] - quad[0], quad[3] - quad[0]
+    out = []
+    for degrees in WIDE_TURNS:
+        a = np.deg2rad(degrees)
+        turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        turned = (quad - centre) @ turn.T
+        for scale in WIDE_SCALES:
+            for dx in WIDE_SHIFTS:
+                for dy in WIDE_SHIFTS:
+                    out.append(turned * scale + centre + dx * across + dy * along)
+    return out

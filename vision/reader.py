@@ -129,7 +129,7 @@ class ReaderSettings:
 
 
 DEFAULT_STAGES = ("find", "corners", "orient", "reframe", "letters", "small", "suit_witness", "ink", "picture", "pips",
-                  "joker", "backs", "profile")
+                  "body", "joker", "backs", "profile")
 """The stages of a reader whose reader.json lists none."""
 
 

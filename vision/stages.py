@@ -16,6 +16,8 @@ suit_witness    the suit symbols of the card's body, where the corners doubt    
 ink             plainly red index ink rules out spades and clubs                    (none)
 picture         a body showing a picture is no number card                          (none)
 pips            the pips of number cards, where the corners hesitate                (none)
+body            a sure reading whose rank the card's body plainly contradicts       (none)
+                (pips, picture, an ace's one pip) is unsure
 joker           the joker check: a joker's mark in an index corner                  joker.onnx/.json
 backs           the Tock mark of every face-down card                               (none)
 profile         the user's enrolled deck (a deck profile), when one is in use       (none)
@@ -38,6 +40,7 @@ import cv2
 import numpy as np
 
 from table.cards import Card
+from vision.body_check import BodyCues, all_cues, bodies, body_vetoes
 from vision.deck_examples import grey_crops, match_examples, misreads
 from vision.deck_profile import read_backs
 from vision.detect import Outline
@@ -45,6 +48,7 @@ from vision.errors import ModelError
 from vision.evidence import FACE_UP, PLAIN_INDEX, Evidence
 from vision.face_or_back import blank_margins
 from vision.ink import red_inks, red_likelihood
+from vision.joker import FAINT, POOR_FIT
 from vision.mark_reader import PLAIN
 from vision.orient import ambiguous, turned
 from vision.picture import pictures
@@ -179,7 +183,7 @@ class Corners(Stage):
 
     def __init__(self, backs: Backs | None, *, turned_look: bool = False, ink_look: bool = False,
                  small: Small | None = None, witness: Witness | None = None,
-                 joker: Joker | None = None) -> None:  # fmt: skip
+                 joker: Joker | None = None, body: Body | None = None) -> None:  # fmt: skip
         """``backs``: the backs stage, whose marks are read here beside the corner models;
         ``turned_look``: also show the card model the cards it takes for backs turned a quarter
         (for the orient stage), beside the corner models; ``ink_look``: also have the helper thread
@@ -193,6 +197,7 @@ class Corners(Stage):
         self.small = small
         self.witness = witness
         self.joker = joker
+        self.body = body
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
         quads = list(evidence.corners)
@@ -209,6 +214,8 @@ class Corners(Stage):
             self.witness.ahead(evidence, looker, rows, corner_job)
         if self.joker is not None and corner_job is not None:
             self.joker.ahead(evidence, looker, rows, crops, corner_job)
+        if self.body is not None and corner_job is not None:
+            self.body.ahead(evidence, looker, rows, corner_job)
         try:
             p_face, card_embedding = looker.classify_cards(thumbnails(evidence.frame, quads, pyramid=evidence.pyramid))
             maybe_down = np.flatnonzero(p_face <= FACE_UP)
@@ -548,6 +555,57 @@ class Pips(Stage):
         evidence.asked[self.name] = found.asked
 
 
+class Body(Stage):
+    """The body of every face-up card the corners name surely (and the pips do not name) against
+    its reading's rank class (:mod:`vision.body_check`): a body that plainly contradicts it vetoes
+    the reading (the card is then unsure, never named as another). What the bodies show does not
+    depend on the reading, so the corners stage has the helper thread read it ahead (:meth:`ahead`)
+    for the cards the corners alone name surely; a card asked here whose outline is one of those
+    takes its cues, the others are read here."""
+
+    name = "body"
+
+    def ahead(self, evidence: Evidence, looker: Looker, rows: np.ndarray,
+              readings: Future[dict[str, np.ndarray]]) -> None:  # fmt: skip
+        """Once the helper thread has made the corner ``readings`` of the cards ``rows``, have it
+        read the bodies of those the corners name surely (:func:`_bodies_ahead`, from a pyramid
+        of its own); :meth:`run` takes their cues."""
+        if len(rows):
+            quads = evidence.corners[rows]
+            job = looker.helper().submit(_bodies_ahead, evidence.frame, quads, readings, evidence.threshold)
+            evidence.ahead[self.name] = (quads, job)
+
+    def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
+        asked = evidence.named & ~evidence.small_named & evidence.readable & (evidence.pip_named < 0)
+        evidence.asked[self.name] = asked
+        made = evidence.ahead.pop(self.name, None)
+        rows = np.flatnonzero(asked)
+        if not len(rows):
+            return
+        fresh = np.ones(len(rows), bool)
+        if made is not None:  # the cards whose outline is still one read ahead
+            made_quads, made_cues = made[1].result()
+            if len(made_quads):
+                same = (evidence.corners[rows][:, None] == made_quads[None]).all(axis=(2, 3))  # (rows, made)
+                fresh = ~same.any(axis=1)
+                for k in np.flatnonzero(~fresh):
+                    cues = made_cues[int(same[k].argmax())]
+                    evidence.body_veto[rows[k]] = cues.contradicts(int(evidence.best[rows[k]]) // 4)
+        if fresh.any():  # moved since (the orient or reframe stage), or named only after a later look
+            picked = rows[fresh]
+            evidence.body_veto[picked] = body_vetoes(evidence.pyramid, evidence.corners[picked], evidence.best[picked])
+
+
+def _bodies_ahead(frame: np.ndarray, quads: np.ndarray, readings: Future[dict[str, np.ndarray]],
+                  threshold: float) -> tuple[np.ndarray, list[BodyCues]]:  # fmt: skip
+    """The outlines of the cards whose corner ``readings`` (done by now: made before this on the
+    same thread) name a card surely, and what their bodies show (:func:`vision.body_check.body_cues`)."""
+    chosen = np.flatnonzero(readings.result()["posterior"] >= threshold)
+    if not len(chosen):
+        return quads[chosen], []
+    return quads[chosen], all_cues(bodies(Pyramid(frame), quads[chosen]))
+
+
 class Joker(Stage):
     """The joker check (:mod:`vision.joker`) on both index corners of the cards at least as tall as
     the smallest it was trained on (``joker.json`` "min_card_height", below the corner models'
@@ -556,7 +614,9 @@ class Joker(Stage):
     of those named a court card or an ace (the J, K and O of a "JOKER" are read as jacks, kings
     and queens), by the corners or, for a card too small for them, by the small-card reader: the
     larger of its two corners' P(a joker's corner) is the card's joker score (for a card it only
-    doubts, raised by a second look about its outline: :meth:`vision.joker.JokerCheck.second_look`).
+    doubts, raised by a second look about its outline: :meth:`vision.joker.JokerCheck.second_look`;
+    for a card taken for face up that nothing names, whose outline the finder drew poorly or that
+    the check faintly suspects, by a wider look: :meth:`vision.joker.JokerCheck.wide_look`).
     A card surely named as a number card is not asked (a CNN run per card costs as much as the
     corner models, and every card asked is one more chance of a joker where there is none). The
     corners stage has the helper thread check ahead the cards the corners alone would have it ask
@@ -606,6 +666,12 @@ class Joker(Stage):
         if len(doubted):  # perhaps a joker whose outline is a little off: look again about it
             again = check.second_look(evidence.frame, evidence.corners[doubted], pyramid=evidence.pyramid)
             evidence.joker_score[doubted] = np.maximum(evidence.joker_score[doubted], again)
+        score = evidence.joker_score[rows]
+        poor = evidence.partial[rows] | (evidence.fit[rows] < POOR_FIT) | (score >= FAINT)
+        wide = rows[poor & (score < check.threshold) & evidence.face_up[rows] & ~evidence.named[rows]]
+        if len(wide):  # perhaps a joker whose outline is far off: look for its mark more widely
+            again = check.wide_look(evidence.frame, evidence.corners[wide], pyramid=evidence.pyramid)
+            evidence.joker_score[wide] = np.maximum(evidence.joker_score[wide], again)
 
 
 def _jokers_ahead(check: JokerCheck, quads: np.ndarray, crops: np.ndarray, readings: Future[dict[str, np.ndarray]],
@@ -709,8 +775,8 @@ class Profile(Stage):
 
 STAGES: dict[str, type[Stage]] = {
     stage.name: stage
-    for stage in (Find, FindClassical, Corners, Orient, Reframe, Letters, Small, Witness, Ink, Picture, Pips, Joker,
-                  Backs, Profile)
+    for stage in (Find, FindClassical, Corners, Orient, Reframe, Letters, Small, Witness, Ink, Picture, Pips, Body,
+                  Joker, Backs, Profile)
 }
 """Every stage by its name in reader.json."""
 
@@ -743,19 +809,22 @@ class Pipeline:
         small = Small() if "small" in names else None
         witness = Witness() if "suit_witness" in names else None
         joker = Joker() if "joker" in names else None
+        body = Body() if "body" in names else None
         stages: list[Stage] = []
         for name in names[1:]:
             if name in ("find", "find_classical"):
                 raise ModelError("only one finder (find or find_classical) may be listed, and first")
             if name == "corners":
                 stages.append(Corners(backs, turned_look="orient" in names, ink_look="ink" in names, small=small,
-                                      witness=witness, joker=joker))  # fmt: skip
+                                      witness=witness, joker=joker, body=body))  # fmt: skip
             elif name == "backs" and backs is not None:
                 stages.append(backs)
             elif name == "small" and small is not None:
                 stages.append(small)
             elif name == "suit_witness" and witness is not None:
                 stages.append(witness)
+            elif name == "body" and body is not None:
+                stages.append(body)
             elif name == "joker" and joker is not None:
                 stages.append(joker)
             else:

@@ -323,3 +323,72 @@ def test_only_frames_wider_than_a_card_lying_down_are_shown_as_a_raised_camera_s
     assert float(y[:, 0].min()) == 1.0  # no floor: the 4:3 frame is shown as it is
     _, y = _batch([wide], np.random.default_rng(5), 8, 1.0)
     assert float(y[:, 0].min()) == 0.0  # the floor round the shrunk table
+
+
+def test_side_layout_lays_one_large_card_mostly_plain_and_on_its_side() -> None:
+    from vision.train.seg_data import PLAIN_RANKS, side_layout
+
+    lying = upright = plain = 0
+    for seed in range(80):
+        cards = side_layout(np.random.default_rng(seed), 4 / 3)
+        first = cards[0]
+        assert first.card[:-1] in (*PLAIN_RANKS, "J", "Q", "K") and first.back == "plain"
+        plain += first.card[:-1] in PLAIN_RANKS
+        # Its long side 0.45-1.05 of the frame's height, near the middle of the frame.
+        assert 0.45 <= first.height <= 1.05
+        assert 0.3 <= first.center[0] <= 0.7 and 0.35 <= first.center[1] <= 0.65
+        turn = abs(first.angle) % 180
+        lying += abs(turn - 90) <= 15
+        upright += min(turn, 180 - turn) <= 15
+        assert all(c.card != first.card for c in cards[1:])
+    assert lying >= 45 and upright >= 10 and lying + upright >= 72  # mostly on its side, a quarter upright
+    assert 48 <= plain <= 72  # about three in four of a plain rank
+
+
+def test_a_side_frame_is_a_close_frame_whose_card_is_one_unbroken_core() -> None:
+    from vision.train.seg_data import CLOSE_HEIGHT, side_sample, tallest_core
+
+    a, b = side_sample(3), side_sample(3)
+    assert np.array_equal(a.image, b.image) and np.array_equal(a.target, b.target)
+    close = lying = 0
+    for seed in range(12):
+        s = side_sample(seed)
+        assert s.image.shape[1] == WORK_WIDTH
+        assert s.target.shape[1:] == (-(-s.image.shape[0] // OUT_SCALE), -(-s.image.shape[1] // OUT_SCALE))
+        close += tallest_core(s.target) >= CLOSE_HEIGHT
+        core = (s.target[1] > 0.5).astype(np.uint8)
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=4)
+        largest = int(np.argmax(stats[1:, cv2.CC_STAT_AREA])) + 1
+        points = np.argwhere(labels == largest)[:, ::-1].astype(np.float32)
+        (cx, cy), (w, h), _ = cv2.minAreaRect(points)
+        # The large card's core is one piece filling its rectangle, its plain middle included.
+        assert stats[largest, cv2.CC_STAT_AREA] >= 0.85 * (w + 1) * (h + 1)
+        assert labels[round(cy), round(cx)] == largest
+        lying += bool(stats[largest, cv2.CC_STAT_WIDTH] > stats[largest, cv2.CC_STAT_HEIGHT])
+    assert close >= 8  # most are close frames (a card a third of the frame tall or more)
+    assert lying >= 6  # mostly its long side across the frame
+
+
+def test_side_frames_are_kept_in_the_cache_and_read_back(tmp_path) -> None:
+    pytest.importorskip("torch", reason="the trainer needs the train extra (torch)")
+    from vision.train.seg_train import _load_side
+
+    first = _load_side(3, 7, tmp_path, 1)
+    assert len(first) == 3 and len(list(tmp_path.glob("side-3-7-v*.pkl"))) == 1
+    again = _load_side(3, 7, tmp_path, 1)
+    assert all(np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]) for a, b in zip(first, again, strict=True))
+
+
+def test_side_frames_of_version_one_are_plain_cards_on_their_side_on_grey_white_or_wood() -> None:
+    from vision.train.seg_data import PLAIN_RANKS, PLAIN_TABLES, side_layout, side_sample
+
+    for seed in range(40):
+        first = side_layout(np.random.default_rng(seed), 4 / 3, version=1)[0]
+        assert first.card[:-1] in PLAIN_RANKS
+        turn = abs(first.angle) % 180
+        assert abs(turn - 90) <= 31  # on its side, never upright
+    assert "black-cloth" not in PLAIN_TABLES[:-1]
+    # The two versions are different streams of the same seeds.
+    assert not np.array_equal(side_sample(4, 1).image, side_sample(4, 2).image)
+    with pytest.raises(ValueError, match="version"):
+        side_sample(4, 3)

@@ -185,6 +185,13 @@ def sample(seed: int, tock: float | None = None, rows: float = 0.0, hard: float 
     hands = int(rng.choice([0, 0, 0, 1, 2, 3]))
     spec = SceneSpec(cards=cards, size=size, table=table, seed=int(rng.integers(1 << 30)), hands=hands,
                      deck=f"train-{int(rng.integers(100000))}")  # fmt: skip
+    return whole_frame(spec)
+
+
+def whole_frame(spec: SceneSpec) -> SegSample:
+    """The table ``spec`` draws, shrunk to :data:`WORK_WIDTH` wide as a camera frame is at run time,
+    and its card and core maps (a hand's pixels are not card)."""
+    size, hands = spec.size, spec.hands
     scene = render_scene(spec)
     hand_mask = np.zeros((size[1], size[0]), np.uint8)
     if hands:  # the same hands render_scene drew (same random stream), on a blank canvas
@@ -505,3 +512,104 @@ def tallest_core(target: np.ndarray) -> float:
     if count < 2:
         return 0.0
     return float(stats[1:, cv2.CC_STAT_HEIGHT].max()) / core.shape[0]
+
+
+# --- a large plain card lying on its side on a plain table ----------------------------------------
+
+SIDE_VERSION = 2
+"""Version of the frames :func:`side_sample` draws by default (2: court cards among them, some
+upright, some on a black cloth; 1: plain ranks lying on their side on grey, white and wooden
+tables only)."""
+
+PLAIN_TABLES = ("grey-laminate", "grey-felt", "white-cloth", "beige-cloth", "light-wood", "dark-wood", "black-cloth")
+"""Uniform surfaces (grey, white, wood, black) a large card is laid on in :func:`side_sample`."""
+
+PLAIN_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
+"""Ranks whose faces are mostly blank card between a few pips: the plain middle of a large one
+looks like table at the detector's 320-pixel look."""
+
+COURT_SHARE = (0.75, 0.5)
+"""In :func:`side_sample`: the share of large cards of a plain rank (the rest a jack, queen or king),
+and the share of frames whose court pictures are dense and dark, as printed ones are: a large
+court card's busy middle must stay card as a plain one's blank middle must."""
+
+UPRIGHT_SHARE = 0.25
+"""The share of :func:`side_sample`'s large cards standing upright instead of lying on their side."""
+
+SIDE_SIZES = ((640, 480), (640, 480), (640, 360))
+"""Frame sizes of :func:`side_sample`: a webcam's 4:3 more often than 16:9."""
+
+
+def side_layout(rng: np.random.Generator, aspect: float, version: int = SIDE_VERSION) -> tuple[PlacedCard, ...]:
+    """One large card, of a plain rank (:data:`PLAIN_RANKS`) more often than a court
+    (:data:`COURT_SHARE`), or its plain back, lying on its side (turned about 90°, its long side
+    across the frame; a quarter of them upright instead, :data:`UPRIGHT_SHARE`), its long side
+    0.45-1.05 of the frame's height, sometimes a second smaller card of any kind beside it.
+    ``aspect`` is the frame's width / height. ``version`` 1 (:data:`SIDE_VERSION`): plain ranks
+    lying on their side only."""
+    if version == 1 or rng.random() < COURT_SHARE[0]:
+        rank = str(rng.choice(PLAIN_RANKS))
+    else:
+        rank = str(rng.choice(["J", "Q", "K"]))
+    suit = str(rng.choice(list("cdhs")))
+    height = float(rng.uniform(0.45, 1.05))
+    angle = float(rng.choice([90.0, -90.0]) + rng.normal(0, 4)) if rng.random() < 0.9 else float(rng.uniform(60, 120))
+    if version > 1 and rng.random() < UPRIGHT_SHARE:  # upright, as a phone held over one card sees it
+        angle = float(rng.choice([0.0, 180.0]) + rng.normal(0, 4))
+    center = (float(rng.uniform(0.3, 0.7)), float(rng.uniform(0.35, 0.65)))
+    out = [PlacedCard(rank + suit, bool(rng.random() < 0.85), center, angle=angle, height=height, back="plain")]
+    if rng.random() < 0.2:
+        other = _cards(rng, 2)
+        card = other[0] if other[0] != rank + suit else other[1]
+        small = float(rng.uniform(0.15, 0.35))
+        side = 1.0 if center[0] < 0.5 else -1.0
+        spot = (center[0] + side * float(rng.uniform(0.33, 0.42)), float(rng.uniform(0.2, 0.8)))
+        out.append(_placed(rng, card, (spot[0] * aspect, spot[1]), float(rng.uniform(-180, 180)), small, aspect))
+    return tuple(out)
+
+
+def side_sample(seed: int, version: int = SIDE_VERSION) -> SegSample:
+    """A whole frame of a large card, mostly a plain one lying on its side (:func:`side_layout`),
+    on a plain, uniform table (:data:`PLAIN_TABLES`), as a webcam or a phone close to one card sees
+    it (deterministic for ``seed``, a "train" deck). The card's plain middle between the pips, or
+    its court picture, is card in the targets: a large card is one card, not two or three pieces.
+    ``version``: of the frames (:data:`SIDE_VERSION`), so an older stream can be drawn again."""
+    if version not in (1, 2):
+        raise ValueError(f"side frames of version {version!r}: versions 1 and 2 exist")
+    rng = np.random.default_rng([seed, 7007])
+    size = SIDE_SIZES[int(rng.integers(len(SIDE_SIZES)))]
+    cards = side_layout(rng, size[0] / size[1], version)
+    table = str(rng.choice(PLAIN_TABLES if version > 1 else PLAIN_TABLES[:-1]))
+    spec = SceneSpec(cards=cards, size=size, table=table, seed=int(rng.integers(1 << 30)),
+                     deck=f"train-{int(rng.integers(100000))}")  # fmt: skip
+    if version > 1:
+        spec = replace(spec, dense_courts=bool(rng.random() < COURT_SHARE[1]))
+    return whole_frame(spec)
+
+
+def _side_chunk(job: tuple[list[int], int]) -> list[SegSample]:
+    seeds, version = job
+    return [side_sample(s, version) for s in seeds]
+
+
+def render_side(count: int, *, seed: int, jobs: int = 1, version: int = SIDE_VERSION,
+                progress: Callable[[int], None] | None = None) -> list[SegSample]:  # fmt: skip
+    """``count`` :func:`side_sample` frames of ``version`` (seeds derived from ``seed``), rendered
+    in ``jobs`` processes."""
+    seeds = [seed * 1_000_003 + k for k in range(count)]
+    chunks = [(seeds[i : i + 25], version) for i in range(0, count, 25)]
+    out: list[SegSample] = []
+    if jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs) as workers:
+            for part in workers.imap(_side_chunk, chunks):
+                out.extend(part)
+                if progress is not None:
+                    progress(len(out))
+    else:
+        for chunk in chunks:
+            out.extend(_side_chunk(chunk))
+            if progress is not None:
+                progress(len(out))
+    return out

@@ -24,6 +24,11 @@ applied to the rendered tables as they are batched, so the cache of rendered tab
 only frames wider than a card lying on its side); ``--close SHARE`` draws that share of each batch
 from the whole frames with a card close to the camera (:func:`close_frames`), so the large plain
 cards stay card in the batches that teach a plain table on a floor to be no card.
+``--side COUNT`` adds that many whole frames of one large card on a plain table, mostly a plain
+one (an ace to a ten, or a plain back) lying on its side (:func:`vision.train.seg_data.side_sample`):
+a webcam close to one card sees it so, and its plain middle between the pips must stay card; they
+are drawn like the other tables and, with ``--close``, from among the close frames
+(``--side-version 1``: the older stream of plain cards on their side only).
 ``--init`` also takes an 8-bit ``detector.onnx``: its weights are dequantised into the network
 and its batch norms given statistics from the training crops (:func:`dequantized`,
 :func:`renormalize`), so a shipped model can be fine-tuned without its float weights; for example:
@@ -54,9 +59,11 @@ from vision.train.seg_data import (
     BEYOND_ASPECT,
     CLOSE_HEIGHT,
     HARD_DATA_VERSION,
+    SIDE_VERSION,
     WORK_WIDTH,
     beyond_table,
     render_samples,
+    render_side,
     tallest_core,
 )
 
@@ -192,6 +199,26 @@ def _load(samples: int, seed: int, cache: Path | None, jobs: int, tock: float | 
         samples, seed=seed, jobs=jobs, tock=tock, rows=rows, hard=hard, progress=Progress(samples, "render tables")
     )
     data = [(s.image, s.target) for s in rendered]
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as f:
+            pickle.dump(data, f)
+    return data
+
+
+def _load_side(count: int, seed: int, cache: Path | None, jobs: int,
+               version: int = SIDE_VERSION) -> list[tuple[np.ndarray, np.ndarray]]:  # fmt: skip
+    """``count`` frames of a large card close to the camera, mostly a plain one lying on its side
+    (:func:`vision.train.seg_data.side_sample`, of ``version``), kept in ``cache`` like the other tables."""
+    path = cache / f"side-{count}-{seed}-v{version}.pkl" if cache else None
+    if path is not None and path.exists():
+        with path.open("rb") as f:
+            data: list[tuple[np.ndarray, np.ndarray]] = pickle.load(f)
+        return data
+    data = [
+        (s.image, s.target)
+        for s in render_side(count, seed=seed, jobs=jobs, version=version, progress=Progress(count, "render side"))
+    ]
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as f:
@@ -351,6 +378,19 @@ def main(argv: list[str] | None = None) -> int:
         help="share of each batch drawn from whole frames with a card close to the camera, shown as they are "
         "(default 0)",
     )
+    parser.add_argument(
+        "--side",
+        type=int,
+        default=0,
+        help="render this many more whole frames of a large plain card lying on its side on a plain table and "
+        "train on them too, among the close frames of --close (default 0)",
+    )
+    parser.add_argument(
+        "--side-version",
+        type=int,
+        default=SIDE_VERSION,
+        help=f"version of the --side frames (vision.train.seg_data.SIDE_VERSION; default {SIDE_VERSION})",
+    )
     parser.add_argument("--init", type=Path, help="start from these weights: a detector.pt of an earlier run, or "
                         "a detector.onnx (its 8-bit weights dequantised, see dequantized)")  # fmt: skip
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 3e-3)")
@@ -366,6 +406,8 @@ def main(argv: list[str] | None = None) -> int:
     start = time.monotonic()
     data = _load(args.samples, args.seed, args.cache, args.jobs, args.tock, args.rows, args.hard)
     held = _load(max(args.samples // 20, 20), args.seed + 1000, args.cache, args.jobs, args.tock, args.rows, args.hard)
+    if args.side > 0:
+        data = data + _load_side(args.side, args.seed, args.cache, args.jobs, args.side_version)
     close_ones = close_frames(data) if args.close > 0 else None
     if close_ones is not None:
         print(f"{len(close_ones)} of {len(data)} frames with a card close to the camera")
