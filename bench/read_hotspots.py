@@ -8,7 +8,7 @@ A read normally shares its work between the reading thread, the helper thread an
 worker thread (:mod:`vision.stages`, :mod:`vision.detect`); here every job given to those threads
 runs in place when it is given (the same work, the same readings), so one profiler
 (:mod:`cProfile`) sees all of it. Printed for each size: the time of a read so made, the stages'
-share, and the functions of most time of their own per read (onnxruntime's and OpenCV's own
+share of its wall time, and the functions of most CPU time of their own per read (onnxruntime's and OpenCV's own
 threads work inside the calls that start them). Times are of the CPU of this one thread (waits for
 a core on a busy machine left out); the load average is printed beside.
 """
@@ -63,8 +63,8 @@ def one_thread(reader: CardReader) -> Iterator[None]:
 
 def hotspots(reader: CardReader, images: list[np.ndarray], frames: int) -> tuple[float, dict[str, float], list[
         tuple[str, int, float, float]]]:  # fmt: skip
-    """CPU ms of a read made on one thread (median), each stage's mean ms, and (function, calls,
-    own ms, cumulative ms) per read of every function, most own time first."""
+    """CPU ms of a read made on one thread (median), each stage's mean wall ms, and (function, calls,
+    own ms, cumulative ms) per read of every function (CPU), most own time first."""
     with one_thread(reader):
         for image in images:
             reader.read(image)
@@ -107,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
         load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
         print(f"{size[0]}x{size[1]} (load average {load}): {read_ms:.1f} ms of CPU per read made on one thread "
               f"(profiled, {args.frames} reads)")  # fmt: skip
-        print("  stages, ms per read: " + ", ".join(f"{name} {ms:.1f}" for name, ms in stages.items() if ms >= 0.05))
+        shares = ", ".join(f"{name} {ms:.1f}" for name, ms in stages.items() if ms >= 0.05)
+        print(f"  stages, ms of wall per read (the profiler's cost and any wait for a core in them): {shares}")
         print(f"  {'own ms':>7} {'cum ms':>7} {'calls':>6}  function (per read)")
         for where, calls, own_ms, cumulative_ms in rows[: args.top]:
             print(f"  {own_ms:7.2f} {cumulative_ms:7.2f} {calls:6d}  {where}")
