@@ -9,7 +9,8 @@ Each tree's reader runs in a process of its own, started in that tree's folder (
 models), with the interpreter running this command; the two are asked in turn (which goes first
 alternates) to read one frame of :mod:`bench.read_profile`'s frames (1280×720 with 12 cards, the
 ring tables at 2304×1296 and 4608×2592) or to have the peer (:mod:`bench.vision_peer`) read a
-1280×720 one. Printed: each tree's median wall time and reading-thread CPU time per read, the
+1280×720 one. Printed: each tree's median wall time, reading-thread CPU time and CPU time of the
+whole process (every thread: the helper threads', onnxruntime's and OpenCV's too) per read, the
 second tree's ÷ the first's, the peer's ms ÷ the reader's ms in each tree's own process, and the
 load average over the run. The other tree needs ``bench/read_profile.py`` and
 ``bench/vision_peer.py``; this file need not be in it.
@@ -34,7 +35,7 @@ KINDS = (("1280x720", 4), ("peer", 4), ("2304x1296", 2), ("4608x2592", 2))
 
 def serve(requests: TextIO, answers: TextIO) -> None:
     """Answer timing requests ("1280x720 3": read that size's frame 3; "peer 3": the peer reads the
-    1280×720 frame 3) with [wall ms, reading-thread CPU ms], one JSON line each."""
+    1280×720 frame 3) with [wall ms, reading-thread CPU ms, process CPU ms], one JSON line each."""
     # Imported here, once the tree to time is first on sys.path (its packages, not this tree's).
     import vision
     from bench.read_profile import SIZES, frames_of
@@ -53,10 +54,10 @@ def serve(requests: TextIO, answers: TextIO) -> None:
         images = frames["1280x720" if what == "peer" else what]
         image = images[int(number) % len(images)]
         read = peer.read if what == "peer" else reader.read
-        start, start_cpu = time.perf_counter(), time.thread_time()
+        start, start_cpu, start_all = time.perf_counter(), time.thread_time(), time.process_time()
         read(image)
         wall, cpu = 1000 * (time.perf_counter() - start), 1000 * (time.thread_time() - start_cpu)
-        answers.write(json.dumps([wall, cpu]) + "\n")
+        answers.write(json.dumps([wall, cpu, 1000 * (time.process_time() - start_all)]) + "\n")
         answers.flush()
 
 
@@ -117,9 +118,10 @@ def main(argv: list[str] | None = None) -> int:
           f"first {trees[0]}, second {trees[1]}")  # fmt: skip
     medians = {kind: [np.median(np.array(found["times"][kind][side]), axis=0) for side in (0, 1)] for kind, _ in KINDS}
     for kind, _ in KINDS:
-        (wall_a, cpu_a), (wall_b, cpu_b) = medians[kind]
+        (wall_a, cpu_a, all_a), (wall_b, cpu_b, all_b) = medians[kind]
         print(f"  {kind:9s} wall median {wall_a:6.1f} / {wall_b:6.1f} ms (second ÷ first {wall_b / wall_a:.2f}); "
-              f"reading thread's CPU {cpu_a:5.1f} / {cpu_b:5.1f} ms ({cpu_b / cpu_a:.2f})")  # fmt: skip
+              f"reading thread's CPU {cpu_a:5.1f} / {cpu_b:5.1f} ms ({cpu_b / cpu_a:.2f}); "
+              f"all threads' CPU {all_a:5.1f} / {all_b:5.1f} ms ({all_b / all_a:.2f})")  # fmt: skip
     for side, tree in enumerate(trees):
         ratio = medians["peer"][side][0] / medians["1280x720"][side][0]
         print(f"  {tree}: peer ms ÷ reader ms at 1280x720 {ratio:.2f}")

@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import cv2
 import numpy as np
@@ -174,9 +174,12 @@ class Corners(Stage):
     need of the cards taken for backs (their marks; the card model's view of them turned a quarter)
     is made here too, while the corner models run; what the ink stage needs of those taken for face
     up (the colour of their index ink) the helper thread measures after the corners, and then it
-    begins the small, suit_witness and joker stages' work (each takes it at its turn). The corners of
-    a card shorter than the corner models' smallest (``reader.json`` "min_card_height") are not
-    read: they would name nothing."""
+    begins the small, joker, suit_witness and body stages' work (each takes it at its turn). A job of
+    these the helper has not begun when this thread wants it (this thread done with its own share
+    first, as with a frame of few backs) is taken back and made here rather than waited for
+    (:func:`_begun`): the same work, on whichever core is free. The corners of a card shorter than
+    the corner models' smallest (``reader.json`` "min_card_height") are not read: they would name
+    nothing."""
 
     name = "corners"
     files = ("corners.onnx", "card.onnx")
@@ -188,9 +191,9 @@ class Corners(Stage):
         ``turned_look``: also show the card model the cards it takes for backs turned a quarter
         (for the orient stage), beside the corner models; ``ink_look``: also have the helper thread
         measure the index ink of every card once it has read the corners, for the ink stage (kept
-        for the cards the card model takes for face up). ``small``, ``witness``, ``joker``: the
-        small, suit_witness and joker stages, whose work the helper thread begins after that
-        (:meth:`Small.ahead`, :meth:`Witness.ahead`, :meth:`Joker.ahead`)."""
+        for the cards the card model takes for face up). ``small``, ``witness``, ``joker``, ``body``:
+        the small, suit_witness, joker and body stages, whose work the helper thread begins after
+        that (:meth:`Small.ahead`, :meth:`Witness.ahead`, :meth:`Joker.ahead`, :meth:`Body.ahead`)."""
         self.backs = backs
         self.turned_look = turned_look
         self.ink_look = ink_look
@@ -210,10 +213,10 @@ class Corners(Stage):
         ink_job = helper.submit(red_inks, crops) if n and self.ink_look else None
         if self.small is not None:
             self.small.ahead(evidence, looker)
-        if self.witness is not None and corner_job is not None:
-            self.witness.ahead(evidence, looker, rows, corner_job)
         if self.joker is not None and corner_job is not None:
             self.joker.ahead(evidence, looker, rows, crops, corner_job)
+        if self.witness is not None and corner_job is not None:
+            self.witness.ahead(evidence, looker, rows, corner_job)
         if self.body is not None and corner_job is not None:
             self.body.ahead(evidence, looker, rows, corner_job)
         try:
@@ -230,12 +233,33 @@ class Corners(Stage):
             if ink_job is not None:
                 wait([ink_job])
             raise
-        if corner_job is not None:
-            evidence.set_readings(rows, corner_job.result())
         if ink_job is not None:
             maybe_up = np.flatnonzero(p_face[rows] > FACE_UP)
-            evidence.red_ink[rows[maybe_up]] = ink_job.result()[maybe_up]
+            if _taken(ink_job):  # the helper still reads the corners: measured here, for the cards kept only
+                pairs = np.stack([2 * maybe_up, 2 * maybe_up + 1], axis=1).ravel()
+                evidence.red_ink[rows[maybe_up]] = red_inks(crops[pairs])
+            else:
+                evidence.red_ink[rows[maybe_up]] = ink_job.result()[maybe_up]
+        if corner_job is not None:
+            evidence.set_readings(rows, corner_job.result())
         _take_card_model(evidence, np.arange(len(evidence)), p_face, card_embedding)
+
+
+def _taken(job: Future[Any]) -> bool:
+    """Whether this thread takes a job given to the helper thread back, to make its work itself: so
+    it does when the helper has not begun it (busy with the jobs before it), rather than wait
+    (the job is then cancelled). The work is the same wherever it is made."""
+    return job.cancel()
+
+
+Ahead = tuple[np.ndarray, Future[Any]]
+"""Work a stage gave the helper thread ahead: the outlines it was given for, and its job."""
+
+
+def _begun(made: Ahead | None) -> Ahead | None:
+    """The work ahead of a stage, or None when the helper had not begun it: the stage then makes the
+    work itself, where it would otherwise wait (:func:`_taken`)."""
+    return None if made is None or _taken(made[1]) else made
 
 
 def _turned_look(evidence: Evidence, looker: Looker, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -379,7 +403,7 @@ class Small(Stage):
         asked = self._asked(evidence, reader)
         evidence.asked[self.name] = asked
         rows = np.flatnonzero(asked)
-        made = evidence.ahead.pop(self.name, None)
+        made = _begun(evidence.ahead.pop(self.name, None))
         if not len(rows):
             return
         quads = evidence.corners[rows]
@@ -447,7 +471,7 @@ class Witness(Stage):
         asked = (witness.asked(evidence.posteriors, threshold=evidence.threshold) & evidence.face_up
                  & ~evidence.too_small)  # fmt: skip
         evidence.asked[self.name] = asked
-        made = evidence.ahead.pop(self.name, None)
+        made = _begun(evidence.ahead.pop(self.name, None))
         if not asked.any():
             return
         picked = np.flatnonzero(asked)
@@ -578,7 +602,7 @@ class Body(Stage):
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
         asked = evidence.named & ~evidence.small_named & evidence.readable & (evidence.pip_named < 0)
         evidence.asked[self.name] = asked
-        made = evidence.ahead.pop(self.name, None)
+        made = _begun(evidence.ahead.pop(self.name, None))
         rows = np.flatnonzero(asked)
         if not len(rows):
             return
@@ -648,7 +672,7 @@ class Joker(Stage):
         rank = np.where(small, evidence.small_best, evidence.best) // 4
         asked = tall & (~evidence.named | (rank >= _JACK))
         evidence.asked[self.name] = asked
-        made = evidence.ahead.pop(self.name, None)
+        made = _begun(evidence.ahead.pop(self.name, None))
         rows = np.flatnonzero(asked)
         if not len(rows):
             return

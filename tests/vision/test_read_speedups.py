@@ -503,6 +503,7 @@ def test_small_cards_read_ahead_on_the_helper_read_as_at_their_stage_s_turn(monk
         return original(*args, **kwargs)
 
     monkeypatch.setattr(stages, "_small_readings", recorded)
+    monkeypatch.setattr(stages, "_taken", lambda job: False)  # the helper keeps every job given it
     rng = np.random.default_rng(77)
     small = 0
     for k in range(3):
@@ -537,6 +538,7 @@ def test_symbols_read_ahead_on_the_helper_give_the_suit_witness_s_own_reading(mo
         return quads, symbols
 
     monkeypatch.setattr(stages, "_symbols_ahead", recorded)
+    monkeypatch.setattr(stages, "_taken", lambda job: False)  # the helper keeps every job given it
     asked = 0
     for seed in (7002, 4600, 4601, 4602):
         rng = np.random.default_rng(seed)
@@ -575,6 +577,7 @@ def test_jokers_checked_ahead_on_the_helper_score_as_the_joker_stage_s_own_check
         return quads, scores
 
     monkeypatch.setattr(stages, "_jokers_ahead", recorded)
+    monkeypatch.setattr(stages, "_taken", lambda job: False)  # the helper keeps every job given it
     asked = jokers = 0
     for k in range(4):
         rng = np.random.default_rng(800 + k)
@@ -591,6 +594,58 @@ def test_jokers_checked_ahead_on_the_helper_score_as_the_joker_stage_s_own_check
     assert asked >= 16 and jokers >= 4  # many cards checked, jokers among them
     assert where and all(name.startswith("tocktable-corners") for name, _ in where)  # checked on the helper
     assert sum(count for _, count in where) >= asked // 2  # most of them ahead
+
+
+def _taken_back_scenes() -> list[np.ndarray]:
+    """Frames on which every job the corners stage gives the helper has work: red ink, small cards,
+    doubted suits, jokers."""
+    from bench.vision_sets import with_jokers
+
+    rng = np.random.default_rng(77)
+    small = tuple(replace(c, height=float(rng.uniform(0.04, 0.06)), angle=float(rng.uniform(-40, 40)))
+                  for c in deal_rows(rng, count=14))  # fmt: skip
+    jokers = with_jokers(deal_rows(np.random.default_rng(801), touching=True), 1)
+    touching = deal_rows(np.random.default_rng(4600), touching=True)
+    return [render_scene(SceneSpec(cards=small, size=(2304, 1296), seed=4600, deck="holdout-0")).image,
+            render_scene(SceneSpec(cards=touching, seed=4600, deck="holdout-4600")).image,
+            render_scene(SceneSpec(cards=jokers, seed=4701, deck="holdout-4701")).image]  # fmt: skip
+
+
+def test_work_taken_back_from_the_helper_reads_as_the_helper_s_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A job the corners stage gives the helper thread (the index ink, the small cards, the body's
+    symbols, the joker check, the bodies) that the helper has not begun when the reading thread wants it is made
+    by the reading thread; every reading, score and ink is the same either way."""
+    import vision.stages as stages
+    from vision.reader import CardReader
+
+    monkeypatch.setenv("TOCKTABLE_FONTS", "packages")  # the decks whose suits the touching scene doubts
+    reader = CardReader.default()
+    taken: list[bool] = []
+
+    def always(job: Future) -> bool:  # type: ignore[type-arg]
+        taken.append(True)
+        job.cancel()  # begun or not, the reading thread makes the work itself
+        return True
+
+    asked = {"small": 0, "suit_witness": 0, "joker": 0, "body": 0}
+    red = 0
+    for image in _taken_back_scenes():
+        monkeypatch.setattr(stages, "_taken", lambda job: False)
+        kept = reader.evidence(image)
+        monkeypatch.setattr(stages, "_taken", always)
+        back = reader.evidence(image)
+        for name in asked:
+            asked[name] += int(kept.asked[name].sum())
+            assert np.array_equal(kept.asked[name], back.asked[name])
+        red += int((kept.red_ink == 1).sum())
+        assert np.array_equal(kept.red_ink, back.red_ink) and np.array_equal(kept.joker_score, back.joker_score)
+        assert np.array_equal(kept.small_posterior, back.small_posterior)
+        assert np.array_equal(kept.body_veto, back.body_veto)
+        a, b = kept.decide(), back.decide()
+        assert np.array_equal(a.card_ids, b.card_ids) and np.array_equal(a.face_up, b.face_up)
+        assert np.array_equal(a.corners, b.corners) and np.array_equal(a.confidence, b.confidence)
+    assert all(count >= 2 for count in asked.values()) and red >= 4  # every kind of work was compared
+    assert len(taken) >= 10  # and taken back
 
 
 def test_a_card_asked_only_after_the_corners_is_checked_at_the_joker_stage_s_turn() -> None:
