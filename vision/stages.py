@@ -262,6 +262,20 @@ def _begun(made: Ahead | None) -> Ahead | None:
     return None if made is None or _taken(made[1]) else made
 
 
+def _made_for(made: Ahead | None, quads: np.ndarray) -> tuple[np.ndarray, Any]:
+    """Which of ``quads`` the work ``made`` ahead was made for, their outlines unchanged since: for
+    each, the place of its result among the work's results, or -1 (a card moved since by a later
+    stage, or asked only after a later look: the stage makes its work itself); and those results
+    (None without work ahead)."""
+    if made is None:
+        return np.full(len(quads), -1), None
+    made_quads, results = made[1].result()
+    if not len(made_quads):
+        return np.full(len(quads), -1), results
+    same = (quads[:, None] == made_quads[None]).all(axis=(2, 3))  # (quads, made)
+    return np.where(same.any(axis=1), same.argmax(axis=1), -1), results
+
+
 def _turned_look(evidence: Evidence, looker: Looker, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The card model's P(face up) and embedding of the cards ``rows`` seen turned a quarter."""
     other = turned(evidence.corners[rows])
@@ -477,12 +491,9 @@ class Witness(Stage):
         picked = np.flatnonzero(asked)
         quads = evidence.corners[picked]
         symbols: list[np.ndarray | None] = [None] * len(picked)
-        if made is not None:
-            made_quads, made_symbols = made[1].result()
-            if len(made_quads):
-                same = (quads[:, None] == made_quads[None]).all(axis=(2, 3))  # (picked, made)
-                for k in np.flatnonzero(same.any(axis=1)).tolist():
-                    symbols[k] = made_symbols[int(same[k].argmax())]
+        where, made_symbols = _made_for(made, quads)
+        for k in np.flatnonzero(where >= 0).tolist():
+            symbols[k] = made_symbols[int(where[k])]
         fresh = [k for k, found in enumerate(symbols) if found is None]
         if fresh:
             bodies = witness.bodies(quads[fresh], pyramid=evidence.pyramid)
@@ -606,15 +617,10 @@ class Body(Stage):
         rows = np.flatnonzero(asked)
         if not len(rows):
             return
-        fresh = np.ones(len(rows), bool)
-        if made is not None:  # the cards whose outline is still one read ahead
-            made_quads, made_cues = made[1].result()
-            if len(made_quads):
-                same = (evidence.corners[rows][:, None] == made_quads[None]).all(axis=(2, 3))  # (rows, made)
-                fresh = ~same.any(axis=1)
-                for k in np.flatnonzero(~fresh):
-                    cues = made_cues[int(same[k].argmax())]
-                    evidence.body_veto[rows[k]] = cues.contradicts(int(evidence.best[rows[k]]) // 4)
+        where, made_cues = _made_for(made, evidence.corners[rows])
+        for k in np.flatnonzero(where >= 0):  # the cards whose outline is still one read ahead
+            evidence.body_veto[rows[k]] = made_cues[int(where[k])].contradicts(int(evidence.best[rows[k]]) // 4)
+        fresh = where < 0
         if fresh.any():  # moved since (the orient or reframe stage), or named only after a later look
             picked = rows[fresh]
             evidence.body_veto[picked] = body_vetoes(evidence.pyramid, evidence.corners[picked], evidence.best[picked])
@@ -676,13 +682,10 @@ class Joker(Stage):
         rows = np.flatnonzero(asked)
         if not len(rows):
             return
-        fresh = np.ones(len(rows), bool)
-        if made is not None:  # the cards whose outline is still one checked ahead
-            made_quads, made_scores = made[1].result()
-            if len(made_quads):
-                same = (evidence.corners[rows][:, None] == made_quads[None]).all(axis=(2, 3))  # (rows, made)
-                fresh = ~same.any(axis=1)
-                evidence.joker_score[rows[~fresh]] = made_scores[same[~fresh].argmax(axis=1)]
+        where, made_scores = _made_for(made, evidence.corners[rows])
+        fresh = where < 0
+        if (~fresh).any():  # the cards whose outline is still one checked ahead
+            evidence.joker_score[rows[~fresh]] = made_scores[where[~fresh]]
         if fresh.any():  # moved since (the orient or reframe stage), or asked only after a later look
             crops = index_crops(evidence.frame, list(evidence.corners[rows[fresh]]), pyramid=evidence.pyramid)
             evidence.joker_score[rows[fresh]] = check.corner_scores(crops).max(axis=1)
