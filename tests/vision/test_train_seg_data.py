@@ -392,3 +392,17 @@ def test_side_frames_of_version_one_are_plain_cards_on_their_side_on_grey_white_
     assert not np.array_equal(side_sample(4, 1).image, side_sample(4, 2).image)
     with pytest.raises(ValueError, match="version"):
         side_sample(4, 3)
+
+
+def test_frames_rendered_in_processes_equal_those_rendered_here_in_order() -> None:
+    """Training frames rendered in two forked processes are the frames one process renders, in the
+    same order, with the progress told after every chunk."""
+    from vision.train.seg_data import render_samples, render_side
+
+    told: list[int] = []
+    here, there = render_samples(52, seed=9), render_samples(52, seed=9, jobs=2, progress=told.append)
+    assert told == [50, 52]
+    assert all(np.array_equal(a.image, b.image) and np.array_equal(a.target, b.target)
+               for a, b in zip(here, there, strict=True))  # fmt: skip
+    sides = render_side(3, seed=4), render_side(3, seed=4, jobs=2)
+    assert all(np.array_equal(a.image, b.image) for a, b in zip(*sides, strict=True))

@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -207,6 +208,28 @@ def whole_frame(spec: SceneSpec) -> SegSample:
     return SegSample(image, target)
 
 
+def _rendered(render: Callable[[Any], list[SegSample]], chunks: list[Any], jobs: int,
+              progress: Callable[[int], None] | None) -> list[SegSample]:  # fmt: skip
+    """The frames ``render`` makes of every chunk, in order, in ``jobs`` forked processes,
+    ``progress`` told the count after each chunk."""
+    out: list[SegSample] = []
+    if jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs) as workers:
+            parts: Iterable[list[SegSample]] = workers.imap(render, chunks)
+            for part in parts:
+                out.extend(part)
+                if progress is not None:
+                    progress(len(out))
+        return out
+    for chunk in chunks:
+        out.extend(render(chunk))
+        if progress is not None:
+            progress(len(out))
+    return out
+
+
 def _chunk(job: tuple[list[int], float | None, float, float]) -> list[SegSample]:
     seeds, tock, rows, hard = job
     return [sample(s, tock, rows, hard) for s in seeds]
@@ -219,21 +242,7 @@ def render_samples(count: int, *, seed: int, jobs: int = 1, tock: float | None =
     # Chunks of whole groups of seeds, so that each hard scene is rendered once for all its looks.
     step = 48 if hard > 0 else 50
     chunks = [(seeds[i : i + step], tock, rows, hard) for i in range(0, count, step)]
-    out: list[SegSample] = []
-    if jobs > 1:
-        import multiprocessing
-
-        with multiprocessing.get_context("fork").Pool(jobs) as workers:
-            for part in workers.imap(_chunk, chunks):
-                out.extend(part)
-                if progress is not None:
-                    progress(len(out))
-    else:
-        for chunk in chunks:
-            out.extend(_chunk(chunk))
-            if progress is not None:
-                progress(len(out))
-    return out
+    return _rendered(_chunk, chunks, jobs, progress)
 
 
 # --- hard tables, at the scales the detector looks at them --------------------------------------
@@ -598,18 +607,4 @@ def render_side(count: int, *, seed: int, jobs: int = 1, version: int = SIDE_VER
     in ``jobs`` processes."""
     seeds = [seed * 1_000_003 + k for k in range(count)]
     chunks = [(seeds[i : i + 25], version) for i in range(0, count, 25)]
-    out: list[SegSample] = []
-    if jobs > 1:
-        import multiprocessing
-
-        with multiprocessing.get_context("fork").Pool(jobs) as workers:
-            for part in workers.imap(_side_chunk, chunks):
-                out.extend(part)
-                if progress is not None:
-                    progress(len(out))
-    else:
-        for chunk in chunks:
-            out.extend(_side_chunk(chunk))
-            if progress is not None:
-                progress(len(out))
-    return out
+    return _rendered(_side_chunk, chunks, jobs, progress)
