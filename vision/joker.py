@@ -13,8 +13,9 @@ crops and says, for each, how likely it is a joker's corner:
   (it may be a joker the check is not sure of: unsure is better than a wrong card in a pot), and
   is looked at again (:meth:`JokerCheck.second_look`): its outline may be a little off, the mark
   cut at the crop's edge; it is the joker when two of those looks pass the threshold;
-- a card taken for face up that nothing names, whose outline the finder drew poorly (completed
-  from a corner, or matching its patch of card pixels poorly: :data:`POOR_FIT`) or that the check
+- a card taken for face up that nothing names, whose outline the finder drew poorly (matching its
+  patch of card pixels poorly: :data:`POOR_FIT`; an outline completed from a corner that fits its
+  card well is not enough, or every card cut by the frame's edge would cost a wide look) or that the check
   faintly suspects (:data:`FAINT`), is looked for more widely (:meth:`JokerCheck.wide_look`): an
   outline drawn that badly is turned, moved and sized wrong by more than the second look's steps
   (the finder's outline of a card on a pale cloth, or of a card in a touching row pulled onto its

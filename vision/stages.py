@@ -694,7 +694,7 @@ class Joker(Stage):
             again = check.second_look(evidence.frame, evidence.corners[doubted], pyramid=evidence.pyramid)
             evidence.joker_score[doubted] = np.maximum(evidence.joker_score[doubted], again)
         score = evidence.joker_score[rows]
-        poor = evidence.partial[rows] | (evidence.fit[rows] < POOR_FIT) | (score >= FAINT)
+        poor = (evidence.fit[rows] < POOR_FIT) | (score >= FAINT)  # a partial outline that fits its card is no cue
         wide = rows[poor & (score < check.threshold) & evidence.face_up[rows] & ~evidence.named[rows]]
         if len(wide):  # perhaps a joker whose outline is far off: look for its mark more widely
             again = check.wide_look(evidence.frame, evidence.corners[wide], pyramid=evidence.pyramid)

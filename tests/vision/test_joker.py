@@ -274,7 +274,7 @@ def test_a_joker_whose_outline_is_drawn_far_off_is_found_by_the_wide_look_and_ot
     # a pale cloth (the benchmark's misses), flagged poor (completed from a corner). Seed 21: the
     # joker's mark is in none of its second look's crops, and the wide look finds it; seed 4: the
     # queen, unsure at that outline, is looked at widely and not called a joker. The face-down
-    # card is never looked at widely; without the flag, a joker the check does not suspect is not.
+    # card is never looked at widely; without a poor fit, a joker the check does not suspect is not.
     from vision.detect import Outline
 
     cards = (PlacedCard("Qh", True, (0.25, 0.5), angle=0.0, height=0.3), PlacedCard("Jk", True, (0.5, 0.5), angle=0.0,
@@ -298,9 +298,10 @@ def test_a_joker_whose_outline_is_drawn_far_off_is_found_by_the_wide_look_and_ot
         assert cards_read[1] == "Jk", cards_read
         assert "Jk" not in (cards_read[0], cards_read[2])
         looked.clear()
-        bare = _read_at(reader, scene.image, [Outline(q, partial=False, fit=1.0) for q in bad])
-        if seed == 21:
-            assert bare.joker_score[1] < 0.1 and not looked  # not suspected, not flagged: not looked at widely
-            assert bare.decide().cards[1] != "Jk"
+        for partial in (False, True):  # completed from a corner but fitting its card well: no cue either
+            bare = _read_at(reader, scene.image, [Outline(q, partial=partial, fit=1.0) for q in bad])
+            if seed == 21:
+                assert bare.joker_score[1] < 0.1 and not looked  # not suspected, not flagged: not looked at widely
+                assert bare.decide().cards[1] != "Jk"
     finally:
         del check.wide_look
