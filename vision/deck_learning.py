@@ -35,7 +35,7 @@ from table.errors import CardParseError
 from vision.deck_examples import Example, grey_crops
 from vision.deck_profile import DeckProfile, ProfileError
 from vision.evidence import Evidence
-from vision.observations import Observations
+from vision.observations import Observations, card_text
 from vision.rectify import index_crops
 
 log = logging.getLogger(__name__)
@@ -71,7 +71,7 @@ def samples(evidence: Evidence, observations: Observations) -> list[CardSample]:
         read = int(observations.card_ids[i])
         out.append(CardSample((float(x) / w, float(y) / h), evidence.embedding[i].copy(), crops[k],
                               str(Card.from_id(int(evidence.best[i]))),
-                              str(Card.from_id(read)) if read >= 0 else None, bool(evidence.named[i])))  # fmt: skip
+                              card_text(read), bool(evidence.named[i])))  # fmt: skip
     return out
 
 

@@ -305,3 +305,28 @@ def test_a_joker_whose_outline_is_drawn_far_off_is_found_by_the_wide_look_and_ot
                 assert bare.decide().cards[1] != "Jk"
     finally:
         del check.wide_look
+
+
+def test_a_card_the_corner_models_surely_name_is_not_made_a_joker_by_a_second_look(reader: Any) -> None:
+    # A king the check doubts (its corner crop cut by a neighbour's edge scored 0.88 on a demo
+    # table) is unsure: two of the second look's fifteen outlines passing is too weak a cue against
+    # corner models sure of their card, and a joker in a hold'em game is a notice to the host.
+    cards = (PlacedCard("Kh", True, (0.3, 0.5), angle=5.0, height=0.35), PlacedCard("Qs", True, (0.7, 0.5), angle=-5.0,
+             height=0.35))  # fmt: skip
+    scene = render_scene(SceneSpec(cards=cards, seed=3, clean=True))
+    check = reader.joker_check
+    looked: list[np.ndarray] = []
+
+    def second_look(frame: np.ndarray, quads: np.ndarray, **kwargs: Any) -> np.ndarray:
+        looked.extend(quads)
+        return np.ones(len(quads))
+
+    check.corner_scores = lambda crops: np.full((len(crops) // 2, 2), 0.8)
+    check.second_look = second_look
+    try:
+        ev = reader.evidence(scene.image)
+        assert ev.named.all(), "the premise: the corner models name both cards surely"
+        assert not looked
+        assert ev.decide().cards == [None, None]  # doubted: none of the 52, and no joker
+    finally:
+        del check.corner_scores, check.second_look
