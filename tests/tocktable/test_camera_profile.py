@@ -35,3 +35,18 @@ def test_no_profile_a_profile_and_a_stale_one(tmp_path: Path) -> None:
     watcher = vision_watcher(ZONES, (1280, 720), out, data_dir=tmp_path)
     assert watcher is not None and watcher.reader.profile is None  # type: ignore[attr-defined]
     assert "Card reader: ready; deck profile not used" in out.getvalue() and "other models" in out.getvalue()
+
+
+def test_the_watcher_watches_a_board_holding_a_joker(tmp_path: Path) -> None:
+    """The camera side takes every card the reader can name: a joker on the board (the reader's
+    card id past the 52) is seen as "Jk" and kept among the deck learner's samples."""
+    from vision.render.scene import PlacedCard, SceneSpec, render_scene
+
+    cards = tuple(PlacedCard(card, True, (x, 0.5), angle=0.0, height=0.22)
+                  for card, x in (("7c", 0.35), ("Jk", 0.5), ("Qd", 0.65)))  # fmt: skip
+    scene = render_scene(SceneSpec(cards=cards, seed=3, deck="holdout-3", clean=True))
+    watcher = VisionWatcher.default(ZONES, size=(1280, 720), data_dir=tmp_path)
+    for frame in range(3):
+        seen = watcher.watch(scene.image, index=frame, timestamp=frame / 10)
+    assert "Jk" in [c.card for c in seen.board]
+    assert "Jk" in [s.read for _, s in watcher._samples]
