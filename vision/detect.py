@@ -44,6 +44,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.gap_split import looked_at, pieces
 from vision.learned_outlines import segmented
 from vision.quads import card_shaped_many, holds_many
 from vision.quads import intersect as _intersect
@@ -394,7 +395,27 @@ def find_cards(frame: np.ndarray, *, min_height: float = SMALLEST, segmenter: Ca
     if far.any():
         quads[far] = refine(grey, quads[far], reach[far] / 2)
     ordered = order_corners_many(quads)
-    return [Outline(q, partial, fit) for q, (_, fit, partial, _) in zip(ordered, looked, strict=True)]
+    outlines = [Outline(q, partial, fit) for q, (_, fit, partial, _) in zip(ordered, looked, strict=True)]
+    return _apart(frame, grey, outlines, reach)
+
+
+_PIECE_REACH = 3.0
+"""How far (frame pixels) the outline of a card found apart from another is moved onto its rim: the
+gap beside it may be narrower than an outline's usual reach, and the rim beyond it the other card's."""
+
+
+def _apart(frame: np.ndarray, grey: np.ndarray, outlines: list[Outline], reach: np.ndarray) -> list[Outline]:
+    """``outlines`` with each that holds several cards lying apart (:mod:`vision.gap_split`) replaced
+    by theirs, moved onto their rims as the others were."""
+    out: list[Outline] = []
+    for outline, asked, near in zip(outlines, looked_at(np.stack([o.corners for o in outlines])), reach, strict=True):
+        found = pieces(frame, outline.corners) if asked else []
+        if not found:
+            out.append(outline)
+            continue
+        moved = order_corners_many(refine(grey, np.stack(found), min(near, _PIECE_REACH)))
+        out += [Outline(q, outline.partial, outline.fit) for q in moved]
+    return out
 
 
 _LOOKS_DEEP = 2
