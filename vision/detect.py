@@ -15,8 +15,11 @@
    another is completed from the frame's typical card size).
 4. **Refinement.** At full resolution each side moves onto the card's rim (the outermost clear
    edge near it) and the corners become the intersections of the fitted sides.
+5. **Cards apart.** An outline much larger than the frame's typical card whose paper falls apart
+   into several card-shaped pieces (two cards a few pixels apart, run together when seen small)
+   is split into them (:mod:`vision.gap_split`).
 
-Steps 1-3 run on a copy about 320 pixels wide; only step 4 touches the full frame.
+Steps 1-3 run on a copy about 320 pixels wide; steps 4 and 5 look at the full frame.
 
 With the learned segmenter (:mod:`vision.segment`, used by the card reader) steps 1-3 are its
 card and core maps instead, and the scale is chosen from the frame (:mod:`vision.scale`): a first
@@ -28,7 +31,7 @@ for small cards and for cards packed together). A patch explained at the first l
 more. The looks again at a look's patches, each with its outline work, are shared between this
 thread and a worker thread (the worker takes them from the first on, this thread from the last
 back); what each finds does not depend on where it was made, and they are judged in their own
-order. Step 4 is the same for all, every outline in one pass.
+order. Steps 4 and 5 are the same for all, every outline in one pass.
 """
 
 from __future__ import annotations
