@@ -10,6 +10,8 @@ into :class:`vision.observations.Observations` once, by fixed rules:
 2. a face-up card is named when the posterior of its best card reaches the reader's threshold
    (unsure is always better than wrong), and only when it is as tall as the cards the corner
    models were trained on (a smaller index is read with a confidence nothing has calibrated);
+   a card not much taller than that must reach a higher posterior (``reader.json`` "caution":
+   the corners misread small indices, a club as a spade above all, with high posteriors);
    a smaller card is named by the small-card reader (the whole card read at once,
    :mod:`vision.small`) when its reading reaches that reader's own threshold, and is then face up;
 3. the pips may name a number card the corners hesitate over, or veto a reading they contradict;
@@ -99,6 +101,9 @@ class Evidence:
     """A card whose joker score reaches this is never named as one of the 52."""
     joker_min_height: float = 0.0
     """Cards shorter than this (pixels) are never named the joker (``joker.json`` "min_card_height")."""
+    caution: tuple[tuple[float, float], ...] = ()
+    """(height, threshold) pairs (``reader.json`` "caution"): a card shorter than ``height`` pixels
+    is named from its corners only when their posterior reaches ``threshold`` (rule 2)."""
     cards: np.ndarray = field(init=False)
     none: np.ndarray = field(init=False)
     posteriors: np.ndarray = field(init=False)
@@ -217,6 +222,20 @@ class Evidence:
         out: np.ndarray = (self.face_up & (self.posterior >= self.threshold) & self.readable) | self.small_named
         return out
 
+    @property
+    def cautious(self) -> np.ndarray:
+        """The cards the corners name (not the small-card reader) that are too short for their
+        posterior: below a height of :attr:`caution`, a surer reading is asked for (rule 2)."""
+        out = np.zeros(len(self), bool)
+        if not self.caution or not len(self):
+            return out
+        heights = card_heights(self.corners)
+        required = np.full(len(self), self.threshold)
+        for height, threshold in self.caution:
+            required[heights < height] = np.maximum(required[heights < height], threshold)
+        cautious: np.ndarray = self.named & ~self.small_named & (self.posterior < required)
+        return cautious
+
     def set_readings(self, rows: np.ndarray, readings: dict[str, np.ndarray], picked: np.ndarray | None = None) -> None:
         """Take the corner readings (:meth:`vision.reader.CardReader.classify_indices`' keys) for the
         cards ``rows`` (their rows ``picked`` of ``readings``; all of them in order by default)."""
@@ -248,6 +267,7 @@ class Evidence:
         """The observations, by the rules of the module docstring, made once from all the evidence."""
         face_up = self.face_up
         card_ids = np.where(self.named, self.best, -1).astype(np.int64)
+        card_ids[self.cautious] = -1
         confidence = np.where(face_up, self.posterior, 1.0 - self.p_face).astype(np.float64)
         small = self.small & face_up
         card_ids[small] = np.where(self.small_named[small], self.small_best[small], -1)

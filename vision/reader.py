@@ -95,6 +95,9 @@ class ReaderSettings:
     """Whether the corner readings include the expert's second look (``expert.json``)."""
     min_card_height: float = 0.0
     """Cards shorter than this many pixels are never named (the corner models' smallest training card)."""
+    caution: tuple[tuple[float, float], ...] = ()
+    """(height, threshold) pairs: a card shorter than ``height`` pixels is named from its corners
+    only when their posterior reaches ``threshold`` (:attr:`vision.evidence.Evidence.caution`)."""
 
     @staticmethod
     def load(path: Path) -> ReaderSettings:
@@ -117,7 +120,8 @@ class ReaderSettings:
             settings = ReaderSettings(float(data["temperature"]), float(data["threshold"]), int(data.get("members", 1)),
                                       float(data.get("dependence", 0.0)), tuple(stages),
                                       bool(data.get("expert", False)),
-                                      float(data.get("min_card_height", 0.0)))  # fmt: skip
+                                      float(data.get("min_card_height", 0.0)),
+                                      tuple((float(h), float(t)) for h, t in data.get("caution", [])))  # fmt: skip
         except (KeyError, TypeError, ValueError) as error:  # as SegmenterSettings.load: a typed error, not a crash
             raise ModelError(f"reader settings {path} lack a usable temperature/threshold/members: {error}") from None
         if not 0.0 <= settings.dependence <= 1.0:
@@ -125,6 +129,9 @@ class ReaderSettings:
         if not 0.0 <= settings.min_card_height < 10_000:
             raise ModelError(f"reader settings {path}: min_card_height must be pixels, 0 or more, got "
                              f"{settings.min_card_height}")  # fmt: skip
+        if not all(0.0 < h < 10_000 and 0.0 < t <= 1.0 for h, t in settings.caution):
+            raise ModelError(f"reader settings {path}: caution must be [height in pixels, threshold in (0, 1]] "
+                             f"pairs, got {data.get('caution')!r}")  # fmt: skip
         return settings
 
 
@@ -291,6 +298,7 @@ class CardReader:
         start = time.perf_counter()
         evidence = self.pipeline.find.start(image, self, threshold=self.settings.threshold, sizes=sizes,
                                             min_height=self.settings.min_card_height)  # fmt: skip
+        evidence.caution = self.settings.caution
         self.timings[self.pipeline.find.name] = self.timings.get(self.pipeline.find.name, 0.0) + 1000 * (
             time.perf_counter() - start)  # fmt: skip
         return self.pipeline.run(evidence, self, sources, timings=self.timings)
@@ -311,7 +319,7 @@ class CardReader:
         corners = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64) - 0.5
         evidence = Evidence(image, Pyramid(image), self.settings.threshold, corners, np.zeros(1, bool), np.ones(1),
                             self.embedding_size, self.card_embedding_size,
-                            min_height=self.settings.min_card_height)  # fmt: skip
+                            min_height=self.settings.min_card_height, caution=self.settings.caution)  # fmt: skip
         self.pipeline.run(evidence, self, Sources(self.profile, self.marks, self.letters), whole_frame=False)
         return evidence.decide()[0]
 

@@ -116,3 +116,29 @@ def test_which_cards_are_too_small_follows_every_change_of_the_outlines_and_the_
     ev.min_height = 8.0
     assert ev.too_small.tolist() == [False, True, False]
     assert ev.too_small.tolist() == (card_heights(ev.corners) < 8.0).tolist()
+
+
+def test_a_small_card_must_read_surer_than_a_large_one_to_be_named() -> None:
+    # Rule 2's caution: cards of 90, 120 and 150 px, each read at 0.995 and at 0.99995.
+    ev = _evidence(6)
+    for k, height in enumerate((90.0, 120.0, 150.0, 90.0, 120.0, 150.0)):
+        ev.corners[k] = np.array([[0, 0], [height * 0.716, 0], [height * 0.716, height], [0, height]])
+    for k, p in enumerate((0.995, 0.995, 0.995, 0.99995, 0.99995, 0.99995)):
+        _sure(ev, k, "Ks", p)
+    assert ev.decide().cards == ["Ks"] * 6  # no caution: the threshold alone
+    ev.caution = ((105.0, 0.9999), (135.0, 0.999))
+    seen = ev.decide()
+    assert seen.cards == [None, None, "Ks", "Ks", "Ks", "Ks"]
+    assert ev.cautious.tolist() == [True, True, False, False, False, False]
+    assert np.isclose(seen.confidence[0], 0.995)  # the best guess's confidence stays for the host's page
+    _sure(ev, 1, "Ks", 0.9995)
+    _sure(ev, 3, "Ks", 0.9995)
+    assert ev.decide().cards[:4] == [None, "Ks", "Ks", None]  # enough under 135 px, not under 105
+
+
+def test_the_caution_leaves_the_small_card_readers_readings_alone() -> None:
+    ev = _evidence(1)
+    ev.corners[0] = np.array([[0, 0], [40, 0], [40, 56], [0, 56]])
+    ev.small[0], ev.small_best[0], ev.small_posterior[0], ev.small_threshold = True, Card.parse("7d").id, 0.95, 0.9
+    ev.caution = ((105.0, 0.9999),)
+    assert ev.decide().cards == ["7d"]

@@ -53,3 +53,13 @@ def test_the_smallest_card_named_is_the_corner_models_smallest_training_card(tmp
 def test_stages_and_expert_of_the_wrong_type_are_model_errors(tmp_path: Path, stages: object, expert: object) -> None:
     with pytest.raises(ModelError, match=r"stages|expert"):
         ReaderSettings.load(_settings_with(tmp_path, stages=stages, expert=expert))
+
+
+def test_the_caution_for_small_cards_is_read_and_checked(tmp_path: Path) -> None:
+    shipped = ReaderSettings.load(MODELS_DIR / "reader.json").caution
+    assert shipped and all(75.0 < h < 200.0 and 0.78 < t < 1.0 for h, t in shipped)  # above the smallest card named
+    assert ReaderSettings.load(_settings_with(tmp_path, caution=None)).caution == ()
+    assert ReaderSettings.load(_settings_with(tmp_path, caution=[[100, 0.999]])).caution == ((100.0, 0.999),)
+    for bad in ([[100, 1.5]], [[-3, 0.9]], [[100]], "high", [[100, "sure"]]):
+        with pytest.raises(ModelError, match=r"caution|usable"):
+            ReaderSettings.load(_settings_with(tmp_path, caution=bad))
