@@ -235,10 +235,15 @@ def _chunk(job: tuple[list[int], float | None, float, float]) -> list[SegSample]
     return [sample(s, tock, rows, hard) for s in seeds]
 
 
+def sample_seeds(count: int, seed: int) -> list[int]:
+    """The seeds of :func:`sample` behind the ``count`` samples :func:`render_samples` draws for ``seed``, in order."""
+    return [seed * 1_000_003 + k for k in range(count)]
+
+
 def render_samples(count: int, *, seed: int, jobs: int = 1, tock: float | None = None, rows: float = 0.0,
                    hard: float = 0.0, progress: Callable[[int], None] | None = None) -> list[SegSample]:  # fmt: skip
-    """``count`` samples (seeds derived from ``seed``), rendered in ``jobs`` processes."""
-    seeds = [seed * 1_000_003 + k for k in range(count)]
+    """``count`` samples (seeds :func:`sample_seeds`), rendered in ``jobs`` processes."""
+    seeds = sample_seeds(count, seed)
     # Chunks of whole groups of seeds, so that each hard scene is rendered once for all its looks.
     step = 48 if hard > 0 else 50
     chunks = [(seeds[i : i + step], tock, rows, hard) for i in range(0, count, step)]

@@ -29,6 +29,13 @@ one (an ace to a ten, or a plain back) lying on its side (:func:`vision.train.se
 a webcam close to one card sees it so, and its plain middle between the pips must stay card; they
 are drawn like the other tables and, with ``--close``, from among the close frames
 (``--side-version 1``: the older stream of plain cards on their side only).
+``--anchor WEIGHT`` keeps a fine-tune close to where it started on the ordinary tables ("learning
+without forgetting"): a frozen copy of the ``--init`` network looks at every batch too, and on the
+crops of ordinary tables (not the hard looks, the close frames, the side frames, nor the frames shown
+as a raised camera sees them: :func:`ordinary_frames`, :func:`batch_kinds`) WEIGHT × the
+divergence of the network's maps from the copy's (:func:`anchor_loss`) is added to the loss. The
+targets of those tables stay in the loss as well; the anchor keeps what the start does on them that
+the targets do not say (how sure it is between touching cards, say), while the other frames move it.
 ``--init`` also takes an 8-bit ``detector.onnx``: its weights are dequantised into the network
 and its batch norms given statistics from the training crops (:func:`dequantized`,
 :func:`renormalize`), so a shipped model can be fine-tuned without its float weights; for example:
@@ -46,6 +53,7 @@ import pickle
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -62,8 +70,10 @@ from vision.train.seg_data import (
     SIDE_VERSION,
     WORK_WIDTH,
     beyond_table,
+    is_hard,
     render_samples,
     render_side,
+    sample_seeds,
     tallest_core,
 )
 
@@ -233,8 +243,29 @@ def close_frames(data: list[tuple[np.ndarray, np.ndarray]]) -> list[int]:
             if image.shape[1] == WORK_WIDTH and tallest_core(target) >= CLOSE_HEIGHT]  # fmt: skip
 
 
+def ordinary_frames(rendered: int, seed: int, hard: float, total: int, close_ones: Sequence[int] = ()) -> list[bool]:
+    """Which of ``total`` training frames are ordinary tables, for ``--anchor``: the first
+    ``rendered`` are :func:`_load`'s tables of ``seed`` (a hard look among them when
+    :func:`vision.train.seg_data.is_hard` says so for its seed at share ``hard``), the rest the
+    side frames (:func:`_load_side`), never ordinary; nor are the frames with a card close to the
+    camera (``close_ones``, :func:`close_frames`)."""
+    seeds = sample_seeds(rendered, seed)
+    ordinary = [k < rendered and not (hard > 0 and is_hard(seeds[k], hard)) for k in range(total)]
+    for k in close_ones:
+        ordinary[k] = False
+    return ordinary
+
+
 def _batch(data: list[tuple[np.ndarray, np.ndarray]], rng: np.random.Generator, size: int, beyond: float = 0.0,
            close: float = 0.0, close_ones: list[int] | None = None) -> tuple[torch.Tensor, torch.Tensor]:  # fmt: skip
+    """:func:`batch_kinds` without the kinds: the crops and their targets."""
+    x, y, _ = batch_kinds(data, rng, size, beyond, close, close_ones)
+    return x, y
+
+
+def batch_kinds(data: list[tuple[np.ndarray, np.ndarray]], rng: np.random.Generator, size: int, beyond: float = 0.0,
+                close: float = 0.0, close_ones: list[int] | None = None, ordinary: Sequence[bool] | None = None
+                ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:  # fmt: skip
     """``size`` random crops of :data:`_CROP` with their targets. A look smaller than the crop (a
     detector's second look at a large card) fills its corner; the rest of the input is the frame's
     mean (0) and of the target -1, which the loss ignores. ``beyond``: the share of whole frames
@@ -244,15 +275,19 @@ def _batch(data: list[tuple[np.ndarray, np.ndarray]], rng: np.random.Generator, 
     from ``close_ones`` (:func:`close_frames`) and shown as they are, so that every batch that
     teaches "a plain rectangle on a floor is table" also holds large plain cards that are card.
     Each option draws from ``rng`` only when positive, so 0 gives the batches it gave before the
-    option existed."""
+    option existed. The third answer tells which crops are of ordinary tables (``ordinary``, per
+    frame of ``data``, :func:`ordinary_frames`; none without it) shown as they are: a crop drawn
+    from the close frames or shown as a raised camera sees it is not, whatever its frame."""
     if close > 0 and not close_ones:
         raise ValueError("close > 0 needs frames with a large card (close_ones); the data has none")
     cw, ch = _CROP
-    xs, ys = [], []
+    xs, ys, kinds = [], [], []
     for k in rng.integers(len(data), size=size):
         image, target = data[int(k)]
+        plain = ordinary is not None and bool(ordinary[int(k)])
         if close > 0 and close_ones and rng.random() < close:
             image, target = data[close_ones[int(rng.integers(len(close_ones)))]]
+            plain = False
         elif (
             beyond > 0
             and image.shape[1] == WORK_WIDTH
@@ -260,6 +295,7 @@ def _batch(data: list[tuple[np.ndarray, np.ndarray]], rng: np.random.Generator, 
             and rng.random() < beyond
         ):
             image, target = beyond_table(image, target, rng)
+            plain = False
         frame = prepare_frame(image)[0]  # normalised over the whole frame, as at run time
         h, w = image.shape[:2]
         x0 = int(rng.integers(0, max(w - cw, 0) // OUT_SCALE + 1)) * OUT_SCALE
@@ -276,7 +312,8 @@ def _batch(data: list[tuple[np.ndarray, np.ndarray]], rng: np.random.Generator, 
             x, t = x[:, ::-1], t[:, ::-1]
         xs.append(np.ascontiguousarray(x))
         ys.append(np.ascontiguousarray(t))
-    return torch.from_numpy(np.stack(xs)), torch.from_numpy(np.stack(ys))
+        kinds.append(plain)
+    return torch.from_numpy(np.stack(xs)), torch.from_numpy(np.stack(ys)), torch.tensor(kinds, dtype=torch.bool)
 
 
 def seg_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
@@ -288,6 +325,23 @@ def seg_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     if bool(valid.all()):
         return (bce * weights).mean()
     return (bce * weights * valid).sum() / valid.sum().clamp(min=1)
+
+
+def anchor_loss(logits: torch.Tensor, teacher: torch.Tensor, ordinary: torch.Tensor) -> torch.Tensor:
+    """How far the maps ``logits`` stray from the frozen start's ``teacher`` (logits of the crops
+    where ``ordinary`` is true; the others are ignored): the divergence of each pixel's card and
+    core probability from the start's (binary Kullback-Leibler, the cross-entropy against the
+    start's probability less that probability's own entropy, core counted twice as in
+    :func:`seg_loss`), averaged over the pixels of the ordinary crops. 0 where the two agree, and 0
+    for a batch without an ordinary crop."""
+    if not bool(ordinary.any()):
+        return logits.sum() * 0.0
+    student, start = logits[ordinary], teacher[ordinary].detach()
+    p = torch.sigmoid(start)
+    cross = F.binary_cross_entropy_with_logits(student, p, reduction="none")
+    entropy = F.binary_cross_entropy_with_logits(start, p, reduction="none")
+    weights = torch.tensor([1.0, 2.0]).view(1, 2, 1, 1)
+    return ((cross - entropy).clamp(min=0) * weights).mean()
 
 
 def evaluate(net: nn.Module, data: list[tuple[np.ndarray, np.ndarray]]) -> dict[str, float]:
@@ -399,18 +453,32 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="keep the batch norms' statistics as they are while fine-tuning (the start's own normalisation)",
     )
+    parser.add_argument(
+        "--anchor",
+        type=float,
+        default=0.0,
+        help="with --init: add this weight times the divergence from the starting network on the ordinary "
+        "tables' crops (anchor_loss; default 0: none)",
+    )
     args = parser.parse_args(argv)
+    if args.anchor < 0 or (args.anchor > 0 and args.init is None):
+        parser.error(f"--anchor must be 0 or more and needs --init (the network to stay close to); got {args.anchor}")
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
     start = time.monotonic()
     data = _load(args.samples, args.seed, args.cache, args.jobs, args.tock, args.rows, args.hard)
     held = _load(max(args.samples // 20, 20), args.seed + 1000, args.cache, args.jobs, args.tock, args.rows, args.hard)
+    rendered = len(data)
     if args.side > 0:
         data = data + _load_side(args.side, args.seed, args.cache, args.jobs, args.side_version)
     close_ones = close_frames(data) if args.close > 0 else None
     if close_ones is not None:
         print(f"{len(close_ones)} of {len(data)} frames with a card close to the camera")
+    ordinary = None
+    if args.anchor > 0:
+        ordinary = ordinary_frames(rendered, args.seed, args.hard, len(data), close_frames(data))
+        print(f"anchored to the start on {sum(ordinary)} of {len(data)} frames (ordinary tables)")
     net = SegNet()
     if args.init is not None and args.init.suffix == ".onnx":
         net = dequantized(args.init)
@@ -420,6 +488,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"dequantised {args.init}: held-out card IoU {before['card_iou']:.3f}, core IoU {before['core_iou']:.3f}")
     elif args.init is not None:
         net.load_state_dict(torch.load(args.init))
+    teacher = None
+    if args.anchor > 0:
+        teacher = SegNet()
+        teacher.load_state_dict(net.state_dict())
+        teacher.eval()
+        for parameter in teacher.parameters():
+            parameter.requires_grad_(False)
     optimizer = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=args.lr, total_steps=args.steps, pct_start=0.15)
     if args.frozen_norms:  # only the weights learn; each layer keeps normalising as it did
@@ -427,12 +502,23 @@ def main(argv: list[str] | None = None) -> int:
             if isinstance(module, nn.BatchNorm2d):
                 module.eval()
     progress = Progress(args.steps, "train segmenter")
-    running = 0.0
+    running, parts = 0.0, np.zeros(2)
     for step in range(args.steps):
-        x, y = _batch(data, rng, args.batch, args.beyond, args.close, close_ones)
-        loss = seg_loss(net(x), y)
+        x, y, kinds = batch_kinds(data, rng, args.batch, args.beyond, args.close, close_ones, ordinary)
+        logits = net(x)
+        loss = seg_loss(logits, y)
+        if teacher is not None:
+            with torch.no_grad():
+                start_logits = torch.zeros_like(logits)
+                if bool(kinds.any()):
+                    start_logits[kinds] = teacher(x[kinds])
+            anchored = anchor_loss(logits, start_logits, kinds)
+            now = np.array([float(loss.detach()), float(anchored.detach())])
+            parts = now if step == 0 else 0.98 * parts + 0.02 * now
+            loss = loss + args.anchor * anchored
         running = descend(loss, optimizer, schedule, running, first=step == 0)
-        progress(step + 1, f"loss {running:.4f}")
+        shown = f" (tables {parts[0]:.4f} + {args.anchor:g} × anchor {parts[1]:.5f})" if teacher is not None else ""
+        progress(step + 1, f"loss {running:.4f}{shown}")
     figures = evaluate(net, held)
     print(f"held-out tables ({len(held)}): card IoU {figures['card_iou']:.3f}, core IoU {figures['core_iou']:.3f}")
     args.out.mkdir(parents=True, exist_ok=True)
