@@ -77,16 +77,11 @@ def test_the_demos_five_card_hands_are_found_card_by_card(seed: int, monkeypatch
     # The demo's five-card draw table (cards about 80 px tall, a few pixels apart): on these seeds
     # the detector's maps run some neighbours together, each pair as card-shaped as one card.
     import vision.detect
-    from hardware.table_model import TableModel
+    from bench.hands_apart import table
     from vision.reader import CardReader
 
-    model = TableModel(4, seed=seed, hole_cards=5)
-    dealt = [str(Card.from_id(int(i))) for i in np.random.default_rng(seed).permutation(52)[:20]]
-    for s in range(4):
-        model.deal_hole(s, dealt[5 * s : 5 * s + 5], face_up=True)
-    image = np.asarray(model.frame())
-    assert model.last_render is not None
-    truth = [t.corners for t in model.last_render.truth]
+    image, cards = table(seed)
+    truth = [corners for _, corners in cards]
     segmenter = CardReader.default().segmenter
 
     def found() -> int:
