@@ -8,11 +8,13 @@ inside it do: a card's paper runs all round its rim, so whatever it prints (pips
 is one piece of paper, while two cards are two pieces with table (or the shadow between them) in
 between.
 
-So an outline is straightened (its long side :data:`LOOK` pixels) with a margin of table round
-it, whose mean colour is the table's there; the paper's colour is that of the outline's
-brightest tenth; a pixel is paper when it is much nearer that colour than the table is. When
-the paper falls into two or more large pieces, each card-shaped and filling its own rectangle,
-and together they fill most of the outline, each piece's rectangle is a card.
+So an outline is straightened (its long side at most :data:`LOOK` pixels) with a margin of
+table round it, whose mean colour is the table's there; the paper's colour is that of the
+outline's brightest tenth; a pixel is paper when it is much nearer that colour than the table
+is. When the paper's outer contours fall into two or more large pieces, each card-shaped and
+filling its own rectangle, the rectangles side by side (not overlapping) and together covering
+most of the outline, each piece's rectangle is a card. A piece lying in another's hole (the
+paper inside a frame printed round a card's middle) is part of that card.
 
 Only outlines much larger than the frame's typical card (:data:`LARGER`; every outline when the
 frame has fewer than three) are looked at: a pair run together is about twice a card's area, and
