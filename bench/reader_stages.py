@@ -76,7 +76,8 @@ def picture(reader: CardReader, frame: np.ndarray) -> np.ndarray:
     sizes = (reader.embedding_size, reader.card_embedding_size)
     start = time.perf_counter()
     ev = reader.pipeline.find.start(frame, reader, threshold=reader.settings.threshold, sizes=sizes,
-                                    min_height=reader.settings.min_card_height)  # fmt: skip
+                                    min_height=reader.settings.min_card_height,
+                                    caution=reader.settings.caution)  # fmt: skip
     found = 1000 * (time.perf_counter() - start)
     panels = [_panel(frame, f"1 {reader.pipeline.find.name}: {len(ev)} outlines ({found:.0f} ms)", ev.corners,
                      [_WHITE] * len(ev), [""] * len(ev))]  # fmt: skip

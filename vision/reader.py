@@ -297,8 +297,8 @@ class CardReader:
         sources = Sources(self.profile, self.marks, self.letters)
         start = time.perf_counter()
         evidence = self.pipeline.find.start(image, self, threshold=self.settings.threshold, sizes=sizes,
-                                            min_height=self.settings.min_card_height)  # fmt: skip
-        evidence.caution = self.settings.caution
+                                            min_height=self.settings.min_card_height,
+                                            caution=self.settings.caution)  # fmt: skip
         self.timings[self.pipeline.find.name] = self.timings.get(self.pipeline.find.name, 0.0) + 1000 * (
             time.perf_counter() - start)  # fmt: skip
         return self.pipeline.run(evidence, self, sources, timings=self.timings)

@@ -120,7 +120,7 @@ class Find(Stage):
     whole_frame = True
 
     def start(self, image: np.ndarray, looker: Looker, *, threshold: float, sizes: tuple[int, int],
-              min_height: float = 0.0) -> Evidence:  # fmt: skip
+              min_height: float = 0.0, caution: tuple[tuple[float, float], ...] = ()) -> Evidence:  # fmt: skip
         """The evidence of a frame: its cards' outlines. While the detector works, the helper thread
         makes the frame's grey copy (for the outlines' rims) and fills the pyramid level the
         thumbnails of a frame's usual cards come from, where both are cheap to make whole
@@ -140,7 +140,8 @@ class Find(Stage):
             prepared.result()
         corners = np.stack([o.corners for o in outlines]) if outlines else np.zeros((0, 4, 2))
         return Evidence(image, pyramid, threshold, corners, np.array([o.partial for o in outlines], bool),
-                        np.array([o.fit for o in outlines], np.float64), *sizes, min_height=min_height)  # fmt: skip
+                        np.array([o.fit for o in outlines], np.float64), *sizes, min_height=min_height,
+                        caution=caution)  # fmt: skip
 
 
 PREFILL_PIXELS = 1920 * 1080

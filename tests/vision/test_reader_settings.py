@@ -63,3 +63,13 @@ def test_the_caution_for_small_cards_is_read_and_checked(tmp_path: Path) -> None
     for bad in ([[100, 1.5]], [[-3, 0.9]], [[100]], "high", [[100, "sure"]]):
         with pytest.raises(ModelError, match=r"caution|usable"):
             ReaderSettings.load(_settings_with(tmp_path, caution=bad))
+
+
+def test_the_readers_evidence_carries_the_caution_of_its_settings() -> None:
+    import numpy as np
+
+    from vision.reader import CardReader
+
+    reader = CardReader.default()
+    frame = np.full((360, 640, 3), 90, np.uint8)
+    assert reader.evidence(frame).caution == reader.settings.caution != ()
