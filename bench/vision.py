@@ -28,7 +28,9 @@ Figures:
   the camera 25-45° from straight down; "textured": wood, patterned or dark cloth, hard light and
   things beside the cards), hold-out deck styles, scene seeds above 2·10⁹ (used nowhere else).
   A card the frame's edge cuts is optional: neither required nor missed; naming it as another
-  card is wrong. A named outline over no card (paper, a keyboard's key) is wrong too. Targets:
+  card is wrong. A named outline over no card (paper, a keyboard's key) is wrong too. "False
+  backs" are outlines matched to no card and reported face down where no face-down card lies (a
+  piece of a face-up card, a patch of cloth): the tracker would place a back there. Targets:
   99 % found, 98 % of face-up cards read right, 0.2 % wrong. Then where cards are lost: found
   and read right by card size, camera tilt, surface, grid or not, clutter or not
   (:mod:`bench.vision_breakdown`).
@@ -158,7 +160,8 @@ def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
 
 def hard(reader: CardReader, scenes: int, *, kinds: tuple[str, ...] = KINDS) -> dict[str, Any]:
     """The hard hold-out: ``scenes`` tables of every kind, measured as the module docstring says."""
-    keys = ("scenes", "cards", "cut", "found", "face_up", "found_up", "right", "unsure", "wrong", "phantoms")
+    keys = ("scenes", "cards", "cut", "found", "face_up", "found_up", "right", "unsure", "wrong", "phantoms",
+            "false_backs")
     per_kind: dict[str, dict[str, Any]] = {}
     where = Breakdown()
     for n, kind in enumerate(kinds):
@@ -208,6 +211,8 @@ def hard(reader: CardReader, scenes: int, *, kinds: tuple[str, ...] = KINDS) -> 
                 under = [t for t in scene.truth if _inside(centre, t.corners)]
                 if not under:
                     c["phantoms"] += 1
+                if not seen.face_up[j] and not any(not t.face_up for t in under):
+                    c["false_backs"] += 1  # a back the tracker would place where none lies
                 if named is not None and not any(t.card == named and t.face_up for t in under):
                     c["wrong"] += 1
                     c["misses"].append(f"{k}:{'phantom' if not under else 'piece'}→{named}")
@@ -495,7 +500,8 @@ def _print_hard(r: dict[str, Any]) -> dict[str, Any]:
             continue
         print(f"  {kind:<9} {c['cards']:>4} cards (+{c['cut']} cut), found {c['found_rate']:.1%}, face-up read right "
               f"{c['read_rate']:.1%} ({c['right']}/{c['face_up']}; of found {c['read_rate_of_found']:.1%}), "
-              f"unsure {c['unsure']}, wrong {c['wrong']} ({c['wrong_rate']:.2%}), phantoms {c['phantoms']}"
+              f"unsure {c['unsure']}, wrong {c['wrong']} ({c['wrong_rate']:.2%}), phantoms {c['phantoms']}, "
+              f"false backs {c['false_backs']}"
               )  # fmt: skip
     print("  where cards are lost (found / not cut, face-up read right / face up; bench/vision_breakdown.py):")
     for line in Breakdown(r["where"]).lines():

@@ -26,7 +26,11 @@ into :class:`vision.observations.Observations` once, by fixed rules:
 6. a card one of whose index corners the joker check (:mod:`vision.joker`) surely takes for a
    joker's is the joker, face up (unsure where the deck profile surely names another card), if
    it is no smaller than the smallest card the check was trained on; one whose corner it only
-   doubts is named as none of the 52, whatever its size and whoever named it.
+   doubts is named as none of the 52, whatever its size and whoever named it;
+7. a card taken for a back whose outline was completed from a visible corner (part of it hidden)
+   and fits what was found poorly is not reported: such outlines are mostly not cards at all
+   (a piece of a large card, a patch of patterned cloth, two cards and a hand run together), and
+   the card model takes most things that are not a card's face for a back.
 """
 
 from __future__ import annotations
@@ -46,6 +50,12 @@ FACE_UP = 0.5
 
 PLAIN_INDEX = 0.8
 """... or when the corners show an index with at least this probability."""
+
+BACK_FIT = 0.75
+"""A back is reported only when its outline is whole or fits at least this well (rule 7). On the
+synthetic and hard hold-outs (``python -m bench.vision --only hard`` counts "false backs": outlines
+reported face down where no face-down card lies) partial outlines under this fit taken for backs
+were pieces, patches or merges about 20 times as often as they were backs."""
 
 
 def _floats(n: int, value: float = 0.0) -> np.ndarray:
@@ -294,6 +304,8 @@ class Evidence:
         down = ~face_up
         confidence[down] *= self.mark_confidence[down]
         marks = tuple(mark if not up else None for mark, up in zip(self.marks, face_up, strict=True))
-        return Observations(self.corners.copy(), card_ids, face_up, confidence, self.partial.copy(),
-                            self.embedding.astype(np.float32), self.card_embedding.astype(np.float32),
-                            marks)  # fmt: skip
+        everything = Observations(self.corners.copy(), card_ids, face_up, confidence, self.partial.copy(),
+                                  self.embedding.astype(np.float32), self.card_embedding.astype(np.float32),
+                                  marks)  # fmt: skip
+        shown = face_up | ~(self.partial & (self.fit < BACK_FIT))
+        return everything if shown.all() else everything[shown]

@@ -142,3 +142,19 @@ def test_the_caution_leaves_the_small_card_readers_readings_alone() -> None:
     ev.small[0], ev.small_best[0], ev.small_posterior[0], ev.small_threshold = True, Card.parse("7d").id, 0.95, 0.9
     ev.caution = ((105.0, 0.9999),)
     assert ev.decide().cards == ["7d"]
+
+
+def test_a_back_is_not_reported_from_a_partial_outline_that_fits_poorly() -> None:
+    # Rule 7: two backs and two faces, each pair with a whole outline and a partial, poorly fitting one.
+    # Only the back from the poor partial outline goes: it is more often not a card than a back.
+    from vision.evidence import BACK_FIT
+
+    ev = _evidence(5)
+    ev.p_face[:] = [0.1, 0.1, 0.1, 0.9, 0.9]
+    ev.partial[:] = [False, True, True, True, False]
+    ev.fit[:] = [BACK_FIT - 0.2, BACK_FIT + 0.01, BACK_FIT - 0.01, BACK_FIT - 0.2, BACK_FIT - 0.2]
+    ev.corners[:, :, 0] += np.arange(5)[:, None]  # tell them apart in the result
+    seen = ev.decide()
+    assert seen.corners[:, 0, 0].tolist() == [0, 1, 3, 4]
+    assert seen.face_up.tolist() == [False, False, True, True]
+    assert len(seen.embeddings) == len(seen.marks) == len(seen.partial) == 4
