@@ -229,8 +229,8 @@ class VisionWatcher:
             from vision.deck_learning import samples  # with the card reader only (OpenCV, numpy)
 
             evidence = self.reader.evidence(image)
-            observations = evidence.decide()
-            self._keep(index, samples(evidence, observations))
+            self._keep(index, samples(evidence, evidence.decide()))
+            observations = evidence.report()
         view: TableView = self.tracker.update(observations, frame_index=index, timestamp=timestamp)
         return view
 

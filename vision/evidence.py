@@ -274,7 +274,9 @@ class Evidence:
     # --- the decision ---------------------------------------------------------------------------
 
     def decide(self) -> Observations:
-        """The observations, by the rules of the module docstring, made once from all the evidence."""
+        """The decision on every candidate, by the rules of the module docstring, made once from all
+        the evidence: row for row the evidence's (rule 7's candidates included; :meth:`report`
+        leaves them out)."""
         face_up = self.face_up
         card_ids = np.where(self.named, self.best, -1).astype(np.int64)
         card_ids[self.cautious] = -1
@@ -304,8 +306,19 @@ class Evidence:
         down = ~face_up
         confidence[down] *= self.mark_confidence[down]
         marks = tuple(mark if not up else None for mark, up in zip(self.marks, face_up, strict=True))
-        everything = Observations(self.corners.copy(), card_ids, face_up, confidence, self.partial.copy(),
-                                  self.embedding.astype(np.float32), self.card_embedding.astype(np.float32),
-                                  marks)  # fmt: skip
-        shown = face_up | ~(self.partial & (self.fit < BACK_FIT))
-        return everything if shown.all() else everything[shown]
+        return Observations(self.corners.copy(), card_ids, face_up, confidence, self.partial.copy(),
+                            self.embedding.astype(np.float32), self.card_embedding.astype(np.float32),
+                            marks)  # fmt: skip
+
+    @property
+    def reported(self) -> np.ndarray:
+        """Which candidates are reported (rule 7): all but the backs of partial, poorly fitting outlines."""
+        out: np.ndarray = self.face_up | ~(self.partial & (self.fit < BACK_FIT))
+        return out
+
+    def report(self) -> Observations:
+        """The observations handed on (to the tracker, to the caller of
+        :meth:`vision.reader.CardReader.read`): :meth:`decide`'s, without the candidates rule 7 does
+        not report."""
+        decided, reported = self.decide(), self.reported
+        return decided if reported.all() else decided[reported]

@@ -305,7 +305,7 @@ class CardReader:
 
     def read(self, frame: Any) -> Observations:
         """Every card in a BGR frame. No card: an empty result."""
-        return self.evidence(frame).decide()
+        return self.evidence(frame).report()
 
     def read_card(self, rectified: Any) -> Observation:
         """One card that is already straightened (upright or upside down, any size)."""

@@ -50,3 +50,33 @@ def test_the_watcher_watches_a_board_holding_a_joker(tmp_path: Path) -> None:
         seen = watcher.watch(scene.image, index=frame, timestamp=frame / 10)
     assert "Jk" in [c.card for c in seen.board]
     assert "Jk" in [s.read for _, s in watcher._samples]
+
+
+def test_the_watcher_hands_the_tracker_only_what_the_reader_reports(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With a data directory the watcher takes the reader's evidence (for the deck learner's samples);
+    # the tracker must still get only the reported cards: not a back from a partial, poorly fitting outline.
+    from vision.evidence import BACK_FIT, Evidence
+    from vision.rectify import Pyramid
+
+    watcher = VisionWatcher.default(ZONES, size=(1280, 720), data_dir=tmp_path)
+    assert watcher.learner is not None
+    image = np.full((720, 1280, 3), 40, np.uint8)
+    reader = watcher.reader
+
+    def evidence(frame: np.ndarray) -> Evidence:
+        card = np.array([[0.0, 0], [60, 0], [60, 84], [0, 84]])
+        corners = np.stack([card + np.array([500, 300]), card + np.array([700, 300])])
+        ev = Evidence(image, Pyramid(image), 0.8, corners, np.array([False, True]), np.array([0.9, BACK_FIT - 0.1]),
+                      reader.embedding_size, reader.card_embedding_size)  # fmt: skip
+        ev.p_face[:] = 0.1  # two backs, the second from a partial outline that fits poorly
+        return ev
+
+    handed: list[object] = []
+    update = watcher.tracker.update
+    monkeypatch.setattr(reader, "evidence", evidence)
+    monkeypatch.setattr(watcher.tracker, "update", lambda seen, **kw: handed.append(seen) or update(seen, **kw))
+    watcher.watch(image, index=0, timestamp=0.0)
+    (seen,) = handed
+    assert [float(c[0, 0]) for c in seen.corners] == [500.0]  # type: ignore[attr-defined]

@@ -297,3 +297,14 @@ def test_the_untrained_deck_is_a_hold_out_style_with_dutch_letters() -> None:
     assert demo_deck("trained", 3) is None
     assert demo_deck("untrained", 3) == "holdout-nl-3"
     assert demo_deck("holdout-de-3", 3) == "holdout-de-3"  # a style of its own, checked when drawn
+
+
+@pytest.mark.parametrize(("cards", "seats"), [(2, 2), (2, 6), (2, 10), (5, 2), (5, 4), (5, 8)])
+def test_the_demo_camera_shows_cards_as_tall_as_the_set_up_page_asks(cards: int, seats: int) -> None:
+    # Five cards a seat in a 1280x720 frame come out about 76 px tall, too small to read surely.
+    from hardware.aim import BEST_CARD_PX
+    from hardware.table_model import TableModel
+    from tocktable.run import demo_frame_size
+
+    model = TableModel(seats, hole_cards=cards, size=demo_frame_size(cards))
+    assert BEST_CARD_PX[0] <= model.card_height * model.size[1] <= BEST_CARD_PX[1]

@@ -154,7 +154,8 @@ def test_a_back_is_not_reported_from_a_partial_outline_that_fits_poorly() -> Non
     ev.partial[:] = [False, True, True, True, False]
     ev.fit[:] = [BACK_FIT - 0.2, BACK_FIT + 0.01, BACK_FIT - 0.01, BACK_FIT - 0.2, BACK_FIT - 0.2]
     ev.corners[:, :, 0] += np.arange(5)[:, None]  # tell them apart in the result
-    seen = ev.decide()
+    seen = ev.report()
     assert seen.corners[:, 0, 0].tolist() == [0, 1, 3, 4]
     assert seen.face_up.tolist() == [False, False, True, True]
     assert len(seen.embeddings) == len(seen.marks) == len(seen.partial) == 4
+    assert len(ev.decide()) == 5  # the decision keeps every candidate, row for row the evidence's
