@@ -14,6 +14,26 @@ def test_a_table_holds_twenty_cards_face_up_five_at_each_seat() -> None:
     assert len(truth) == 20 and len({card for card, _ in truth}) == 20
 
 
+def test_a_table_is_drawn_at_the_size_asked_with_its_cards_in_proportion() -> None:
+    from bench.hands_apart import main
+
+    _, truth = table(4)
+    large, truth_large = table(4, (2304, 1296))
+    assert large.shape == (1296, 2304, 3) and [c for c, _ in truth] == [c for c, _ in truth_large]
+    from vision.rectify import card_heights
+
+    ratio = np.median(card_heights(np.array([q for _, q in truth_large]))) / np.median(
+        card_heights(np.array([q for _, q in truth]))
+    )
+    assert abs(ratio - 1296 / 720) < 0.05
+    try:
+        main(["--size", "2304by1296"])
+    except SystemExit as exc:
+        assert exc.code == 2
+    else:
+        raise AssertionError("a size not WIDTHxHEIGHT is refused")
+
+
 def test_without_the_split_no_outline_is_looked_at_and_with_it_the_real_one_is() -> None:
     import vision.detect
 
