@@ -192,9 +192,8 @@ DRAW_FRAME = (2304, 1296)
 """... and for five cards a seat: side by side, five cards come out 76 px tall at 1280×720, where
 the reader leaves most cards unsure (it names a card under 105 px from its corners only at a
 posterior of 0.9999). The Pi camera's 2304×1296 mode makes them 137 px (123 px at eight seats,
-the most a draw game seats): ``tocktable demo --fast
---hands 6 --seed 3 --variant draw --seats 4`` reads 59 % of the cards at 1280×720 and 95 % at
-2304×1296."""
+the most a draw game seats): ``tocktable demo --fast --hands 6 --seed 3 --variant draw --seats 4``
+reads 59 % of the cards at 1280×720 and 95 % at 2304×1296."""
 
 
 def demo_frame_size(hole_cards: int) -> tuple[int, int]:
@@ -216,8 +215,8 @@ def open_demo(config: Config, options: DemoOptions, *, out: TextIO) -> Iterator[
     back = "tock" if config.table.variant == "tock" else "plain"
     hole_cards = 5 if config.table.variant in ("draw", "lowball") else 2
     deck = demo_deck(options.deck, options.seed)
-    size = (2304, 1296) if hole_cards == 5 else (1280, 720)
-    model = TableModel(config.table.seats, seed=options.seed, back=back, hole_cards=hole_cards, deck=deck, size=size)
+    model = TableModel(config.table.seats, seed=options.seed, back=back, hole_cards=hole_cards, deck=deck,
+                       size=demo_frame_size(hole_cards))  # fmt: skip
     if deck is not None:
         _check_deck(model)
     if options.camera == "auto":

@@ -308,3 +308,11 @@ def test_the_demo_camera_shows_cards_as_tall_as_the_set_up_page_asks(cards: int,
 
     model = TableModel(seats, hole_cards=cards, size=demo_frame_size(cards))
     assert BEST_CARD_PX[0] <= model.card_height * model.size[1] <= BEST_CARD_PX[1]
+
+
+@pytest.mark.parametrize(("variant", "cards"), [("holdem", 2), ("draw", 5), ("lowball", 5)])
+def test_the_demo_films_its_table_at_the_frame_made_for_its_cards(tmp_path: Path, variant: str, cards: int) -> None:
+    from tocktable.run import demo_frame_size
+
+    demo, _, _, _ = play(tmp_path, hands=1, variant=variant, camera="perfect")
+    assert demo.model.size == demo_frame_size(cards) and demo.model.layout.hole_cards == cards
