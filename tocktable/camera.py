@@ -229,8 +229,9 @@ class VisionWatcher:
             from vision.deck_learning import samples  # with the card reader only (OpenCV, numpy)
 
             evidence = self.reader.evidence(image)
-            self._keep(index, samples(evidence, evidence.decide()))
-            observations = evidence.report()
+            decided = evidence.decide()
+            self._keep(index, samples(evidence, decided))
+            observations = evidence.report(decided)
         view: TableView = self.tracker.update(observations, frame_index=index, timestamp=timestamp)
         return view
 

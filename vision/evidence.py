@@ -242,7 +242,7 @@ class Evidence:
         heights = card_heights(self.corners)
         required = np.full(len(self), self.threshold)
         for height, threshold in self.caution:
-            required[heights < height] = np.maximum(required[heights < height], threshold)
+            required = np.where(heights < height, np.maximum(required, threshold), required)
         cautious: np.ndarray = self.named & ~self.small_named & (self.posterior < required)
         return cautious
 
@@ -316,9 +316,9 @@ class Evidence:
         out: np.ndarray = self.face_up | ~(self.partial & (self.fit < BACK_FIT))
         return out
 
-    def report(self) -> Observations:
+    def report(self, decided: Observations | None = None) -> Observations:
         """The observations handed on (to the tracker, to the caller of
-        :meth:`vision.reader.CardReader.read`): :meth:`decide`'s, without the candidates rule 7 does
-        not report."""
-        decided, reported = self.decide(), self.reported
+        :meth:`vision.reader.CardReader.read`): :meth:`decide`'s (``decided``, when the caller has
+        them already), without the candidates rule 7 does not report."""
+        decided, reported = self.decide() if decided is None else decided, self.reported
         return decided if reported.all() else decided[reported]

@@ -477,7 +477,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(close_ones)} of {len(data)} frames with a card close to the camera")
     ordinary = None
     if args.anchor > 0:
-        ordinary = ordinary_frames(rendered, args.seed, args.hard, len(data), close_frames(data))
+        close = close_ones if close_ones is not None else close_frames(data)
+        ordinary = ordinary_frames(rendered, args.seed, args.hard, len(data), close)
         print(f"anchored to the start on {sum(ordinary)} of {len(data)} frames (ordinary tables)")
     net = SegNet()
     if args.init is not None and args.init.suffix == ".onnx":
