@@ -35,7 +35,7 @@ from vision.render.fonts import font_source
 from vision.render.joker_faces import render_joker, scene_joker
 from vision.render.scene_camera import Lens, View, homography, plane_maps
 from vision.render.scene_clutter import CLUTTER, draw_clutter
-from vision.render.scene_surfaces import LIGHTS, SURFACES, light, surface
+from vision.render.scene_surfaces import LIGHTS, PATTERNS, light, surface
 
 CARD_ASPECT = 63 / 88
 """Width / height of a poker-size card."""
@@ -106,7 +106,7 @@ class SceneSpec:
     camera's blur, noise, glare, perspective and JPEG (for tests that want crisp pixels).
 
     Hard tables (all off by default): ``table`` may also name one of
-    :data:`vision.render.scene_surfaces.SURFACES`; ``light`` one of :data:`vision.render.scene_surfaces.LIGHTS`;
+    :data:`vision.render.scene_surfaces.PATTERNS`; ``light`` one of :data:`vision.render.scene_surfaces.LIGHTS`;
     ``clutter`` objects of :data:`vision.render.scene_clutter.CLUTTER` placed beside the cards; ``camera``
     a :class:`vision.render.scene_camera.View` (its tilt and lens apply even when ``clean``).
     ``dense_courts`` draws the deck's court pictures dense and dark, as printed ones are
@@ -131,8 +131,8 @@ class SceneSpec:
         w, h = self.size
         if not (isinstance(w, int) and isinstance(h, int) and 32 <= w <= 8192 and 32 <= h <= 8192):
             raise SceneError(f"scene size must be two whole numbers of pixels in 32..8192, got {self.size!r}")
-        if self.table is not None and self.table not in TABLES and self.table not in SURFACES:
-            raise SceneError(f"unknown table {self.table!r}: expected one of {', '.join([*TABLES, *SURFACES])} "
+        if self.table is not None and self.table not in TABLES and self.table not in PATTERNS:
+            raise SceneError(f"unknown table {self.table!r}: expected one of {', '.join([*TABLES, *PATTERNS])} "
                              "or None")  # fmt: skip
         if self.camera is not None and not isinstance(self.camera, View):
             raise SceneError(f"scene camera must be a vision.render.scene_camera.View or None, got {self.camera!r}")
@@ -391,7 +391,7 @@ def _is_cut(corners: np.ndarray, size: tuple[int, int]) -> bool:
 
 
 def _is_hard(spec: SceneSpec) -> bool:
-    return spec.camera is not None or bool(spec.clutter) or spec.light is not None or spec.table in SURFACES
+    return spec.camera is not None or bool(spec.clutter) or spec.light is not None or spec.table in PATTERNS
 
 
 def render_scene(spec: SceneSpec) -> RenderedScene:
@@ -450,7 +450,7 @@ def _render_hard(spec: SceneSpec) -> RenderedScene:
     camera = _camera(size, spec.seed, spec.clean)
     matrix = homography(spec.camera, size) if spec.camera is not None else camera.homography
     lens = Lens(spec.camera.bulge if spec.camera is not None else 0.0, size)
-    if table in SURFACES:
+    if table in PATTERNS:
         frame = surface(table, plane_maps(matrix, size), spec.seed)
     elif spec.camera is None:  # as the plain renderer: the surface is not foreshortened
         frame = _surface(table, size, spec.seed).copy()

@@ -134,14 +134,93 @@ SURFACES: dict[str, Callable[[np.ndarray, np.ndarray, np.random.Generator], np.n
     "dark-cloth": lambda u, v, rng: _felt(u, v, rng, (26, 24, 24)),
     "dark-navy-cloth": lambda u, v, rng: _felt(u, v, rng, (45, 22, 18)),
 }
-"""Procedural surfaces by name (see the module docstring); any of these is a valid ``SceneSpec.table``."""
+"""Procedural surfaces by name (see the module docstring), dealt to hard tables, the hold-out's as
+the trainer's; any of these is a valid ``SceneSpec.table``."""
+
+
+def _random_colour(rng: np.random.Generator, low: int, high: int) -> np.ndarray:
+    return _colour(tuple(int(c) for c in rng.integers(low, high, 3)), rng)  # type: ignore[arg-type]
+
+
+def _tartan(u: np.ndarray, v: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Bands of two or three colours crossing at right angles, a thin light thread among them:
+    where a light band crosses a light band, a pale square with a card's colour."""
+    along, across = _turned(rng, u, v)
+    period = float(rng.uniform(40, 160))
+    inks = [_random_colour(rng, 20, 200) for _ in range(int(rng.integers(2, 4)))]
+    out = np.zeros((*u.shape, 3), np.float32) + _random_colour(rng, 30, 150)
+    for axis in (along, across):
+        phase = (axis % period) / period
+        for k, ink in enumerate(inks):
+            start, width = k / len(inks), float(rng.uniform(0.08, 0.3))
+            band = ((phase >= start) & (phase < start + width))[:, :, None]
+            out = np.where(band, out * 0.5 + ink * 0.5, out)
+        thread = (np.abs(phase - float(rng.uniform(0, 1))) < 0.02)[:, :, None]
+        out = np.where(thread, out * 0.3 + np.float32(0.7 * 235), out)
+    woven: np.ndarray = out.astype(np.float32)
+    return woven
+
+
+def _dots(u: np.ndarray, v: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Polka dots on a lattice, light on dark or dark on light: round blobs the size of a pip or a card's corner."""
+    along, across = _turned(rng, u, v)
+    period = float(rng.uniform(15, 70))
+    radius = period * float(rng.uniform(0.15, 0.35))
+    row = np.floor(across / period)
+    shift = np.where(row % 2 == 1, period / 2, 0.0) if rng.random() < 0.5 else 0.0
+    du = (along + shift) % period - period / 2
+    dv = across % period - period / 2
+    dot = ((du * du + dv * dv) < radius * radius)[:, :, None]
+    light, dark = _colour((228, 228, 232), rng), _random_colour(rng, 20, 180)
+    ground, ink = (dark, light) if rng.random() < 0.5 else (light, dark)
+    return np.where(dot, ink, ground).astype(np.float32)
+
+
+def _tiles(u: np.ndarray, v: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Square tiles, pale or coloured, each its own tone, between dark grout lines: rectangles with
+    rims, the size of cards or larger."""
+    along, across = _turned(rng, u, v)
+    period = float(rng.uniform(60, 260))
+    grout = float(rng.uniform(1.5, 6))
+    a, b = np.floor(along / period), np.floor(across / period)
+    tone = 1.0 + 0.08 * np.sin(a * 12.9898 + b * 78.233 + float(rng.uniform(0, 6)))
+    base = _colour((222, 224, 226), rng) if rng.random() < 0.6 else _random_colour(rng, 60, 230)
+    out = tone[:, :, None].astype(np.float32) * base
+    line = ((along % period) < grout) | ((across % period) < grout)
+    return np.where(line[:, :, None], _random_colour(rng, 30, 110), out).astype(np.float32)
+
+
+def _windowpane(u: np.ndarray, v: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Thin coloured lines crossing on a pale cloth: pale rectangles outlined in ink, as a card is."""
+    along, across = _turned(rng, u, v)
+    period_a, period_b = float(rng.uniform(30, 140)), float(rng.uniform(30, 140))
+    width = float(rng.uniform(1.5, 5))
+    line = ((along % period_a) < width) | ((across % period_b) < width)
+    ground = _colour((226, 226, 228), rng) if rng.random() < 0.7 else _random_colour(rng, 120, 240)
+    return np.where(line[:, :, None], _random_colour(rng, 20, 160), ground).astype(np.float32)
+
+
+TRAINING_SURFACES: dict[str, Callable[[np.ndarray, np.ndarray, np.random.Generator], np.ndarray]] = {
+    "tartan-cloth": _tartan,
+    "dotted-cloth": _dots,
+    "tiled-top": _tiles,
+    "windowpane-cloth": _windowpane,
+}
+"""Patterned surfaces only the detector's trainer draws (``python -m vision.train.seg_train
+--surfaces``), never dealt to the hold-out: pale squares, round blobs and outlined rectangles a card
+finder can take for cards, so that it learns a card from what it is (paper with a rim and
+something printed on it) rather than from the patterns of :data:`SURFACES` alone. Also valid
+``SceneSpec.table`` names."""
+
+PATTERNS = {**SURFACES, **TRAINING_SURFACES}
+"""Every procedural surface by name: :data:`SURFACES` and :data:`TRAINING_SURFACES`."""
 
 
 def surface(name: str, maps: Maps, seed: int) -> np.ndarray:
-    """Surface ``name`` as seen through ``maps`` (plane x, y per pixel): H×W×3 uint8 BGR."""
+    """Surface ``name`` (of :data:`PATTERNS`) as seen through ``maps`` (plane x, y per pixel): H×W×3 uint8 BGR."""
     rng = np.random.default_rng([seed, 505])
     u, v = maps
-    colour = SURFACES[name](u, v, rng)
+    colour = PATTERNS[name](u, v, rng)
     grain = rng.standard_normal(u.shape).astype(np.float32)
     image: np.ndarray = np.clip(colour * (1 + 0.02 * grain)[:, :, None], 0, 255).astype(np.uint8)
     return image

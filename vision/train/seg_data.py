@@ -39,7 +39,7 @@ from vision.render.scene import BACKS, TABLES, PlacedCard, SceneSpec, _draw_hand
 from vision.render.scene_camera import Lens, View
 from vision.render.scene_clutter import CLUTTER
 from vision.render.scene_layouts import KINDS, SceneOptions, deal_hard
-from vision.render.scene_surfaces import LIGHTS, SURFACES
+from vision.render.scene_surfaces import LIGHTS, SURFACES, TRAINING_SURFACES
 from vision.scale import FAR_HEIGHT, MIN_LOOK, TRAINED_HEIGHT, crop_box, shrink
 from vision.segment import CORE_FRACTION, OUT_SCALE
 
@@ -430,7 +430,11 @@ def hard_sample(seed: int) -> SegSample:
     elsewhere (:func:`take_look`). Things beside the cards (paper, a phone, a keyboard) are never
     in the truth: table in the targets.
     """
-    table = hard_table(seed // LOOKS_PER_SCENE)
+    return _look_at(hard_table(seed // LOOKS_PER_SCENE), seed)
+
+
+def _look_at(table: HardTable, seed: int) -> SegSample:
+    """The look of :func:`hard_sample` that ``seed`` (the table's group's first seed, or another) takes at ``table``."""
     rng = np.random.default_rng([seed, 7006])
     if seed % LOOKS_PER_SCENE == 0:
         kind = "first"
@@ -466,6 +470,64 @@ def take_look(image: np.ndarray, outlines: tuple[np.ndarray, ...], box: tuple[in
         padded = (-(-small.shape[1] // OUT_SCALE), -(-small.shape[0] // OUT_SCALE))
         target = np.pad(target, ((0, 0), (0, padded[1] - out[1]), (0, padded[0] - out[0])))
     return SegSample(np.ascontiguousarray(small), target.astype(np.float32))
+
+
+# --- hard tables on patterned surfaces ----------------------------------------------------------
+
+SURFACE_VERSION = 1
+"""Version of the looks :func:`surface_sample` draws (the cache's file names carry it)."""
+
+SURFACE_KINDS = ("textured", "mixed", "tilted", "grid")
+"""The layouts dealt on patterned surfaces (:func:`surface_table`)."""
+
+_SURFACE_SHARES = (0.35, 0.3, 0.2, 0.15)
+"""How often each of :data:`SURFACE_KINDS` is dealt: a grid hides most of its cloth."""
+
+TRAINING_SHARE = 0.4
+"""The share of :func:`surface_table`'s tables on a surface only the trainer draws
+(:data:`vision.render.scene_surfaces.TRAINING_SURFACES`)."""
+
+
+@functools.lru_cache(maxsize=2)
+def surface_table(group: int) -> HardTable:
+    """A hard table whose surface is always a procedural pattern (deterministic for ``group``): a
+    layout of :data:`SURFACE_KINDS` on one of :data:`vision.render.scene_surfaces.SURFACES` or, for
+    :data:`TRAINING_SHARE` of them, of :data:`vision.render.scene_surfaces.TRAINING_SURFACES`, face-down
+    cards given any back, a "train" deck. Cloth whose pale squares or outlined rectangles are the
+    size of cards is where a detector trained on plain tables takes the whole cloth for one card."""
+    rng = np.random.default_rng([group, 7008])
+    kind = str(rng.choice(SURFACE_KINDS, p=_SURFACE_SHARES))
+    cards, options = _mixed(rng) if kind == "mixed" else deal_hard(rng, kind=kind)
+    names = sorted(TRAINING_SURFACES) if rng.random() < TRAINING_SHARE else sorted(SURFACES)
+    options = replace(options, table=names[int(rng.integers(len(names)))])
+    backs = rng.choice(BACKS, size=len(cards))
+    cards = tuple(c if c.face_up else replace(c, back=str(b)) for c, b in zip(cards, backs, strict=True))
+    spec = replace(options.spec(cards, seed=int(rng.integers(1 << 30)), deck=f"train-{int(rng.integers(100000))}"),
+                   dense_courts=True)  # fmt: skip
+    scene = render_scene(spec)
+    lens = Lens(spec.camera.bulge if spec.camera is not None else 0.0, spec.size)
+    return HardTable(scene.image, tuple(_bowed(t.corners, lens) for t in scene.truth),
+                     tuple(t.cut for t in scene.truth), kind)  # fmt: skip
+
+
+def surface_sample(seed: int) -> SegSample:
+    """One look at a table on a patterned surface (:func:`surface_table`), as :func:`hard_sample`
+    looks at a hard table: :data:`LOOKS_PER_SCENE` consecutive seeds share it."""
+    return _look_at(surface_table(seed // LOOKS_PER_SCENE), seed)
+
+
+def _surface_chunk(seeds: list[int]) -> list[SegSample]:
+    return [surface_sample(s) for s in seeds]
+
+
+def render_surfaces(count: int, *, seed: int, jobs: int = 1,
+                    progress: Callable[[int], None] | None = None) -> list[SegSample]:  # fmt: skip
+    """``count`` :func:`surface_sample` looks (seeds derived from ``seed``, whole groups of a table's
+    looks to a chunk), rendered in ``jobs`` processes."""
+    seeds = [seed * 1_000_003 * LOOKS_PER_SCENE + k for k in range(count)]
+    step = 8 * LOOKS_PER_SCENE
+    chunks = [seeds[i : i + step] for i in range(0, count, step)]
+    return _rendered(_surface_chunk, chunks, jobs, progress)
 
 
 # --- the table seen from further away, the floor beyond it --------------------------------------

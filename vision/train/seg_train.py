@@ -29,6 +29,10 @@ one (an ace to a ten, or a plain back) lying on its side (:func:`vision.train.se
 a webcam close to one card sees it so, and its plain middle between the pips must stay card; they
 are drawn like the other tables and, with ``--close``, from among the close frames
 (``--side-version 1``: the older stream of plain cards on their side only).
+``--surfaces COUNT`` adds that many looks at hard tables on patterned surfaces, a share of them
+patterns only the trainer draws (:func:`vision.train.seg_data.surface_sample`): pale checks,
+tiles and outlined rectangles the size of cards, where the network otherwise calls the whole
+cloth card; like the side frames they are never ordinary tables for ``--anchor``.
 ``--anchor WEIGHT`` keeps a fine-tune close to where it started on the ordinary tables ("learning
 without forgetting"): a frozen copy of the ``--init`` network looks at every batch too, and on the
 crops of ordinary tables (not the hard looks, the close frames, the side frames, nor the frames shown
@@ -68,11 +72,13 @@ from vision.train.seg_data import (
     CLOSE_HEIGHT,
     HARD_DATA_VERSION,
     SIDE_VERSION,
+    SURFACE_VERSION,
     WORK_WIDTH,
     beyond_table,
     is_hard,
     render_samples,
     render_side,
+    render_surfaces,
     sample_seeds,
     tallest_core,
 )
@@ -236,6 +242,23 @@ def _load_side(count: int, seed: int, cache: Path | None, jobs: int,
     return data
 
 
+def _load_surfaces(count: int, seed: int, cache: Path | None, jobs: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``count`` looks at hard tables on patterned surfaces (:func:`vision.train.seg_data.surface_sample`),
+    kept in ``cache`` like the other tables."""
+    path = cache / f"surfaces-{count}-{seed}-v{SURFACE_VERSION}.pkl" if cache else None
+    if path is not None and path.exists():
+        with path.open("rb") as f:
+            data: list[tuple[np.ndarray, np.ndarray]] = pickle.load(f)
+        return data
+    looks = render_surfaces(count, seed=seed, jobs=jobs, progress=Progress(count, "render surfaces"))
+    data = [(s.image, s.target) for s in looks]
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as f:
+            pickle.dump(data, f)
+    return data
+
+
 def close_frames(data: list[tuple[np.ndarray, np.ndarray]]) -> list[int]:
     """Indices of the whole frames of ``data`` with a card close to the camera (its core at least
     :data:`vision.train.seg_data.CLOSE_HEIGHT` of the frame's height, :func:`vision.train.seg_data.tallest_core`)."""
@@ -247,8 +270,9 @@ def ordinary_frames(rendered: int, seed: int, hard: float, total: int, close_one
     """Which of ``total`` training frames are ordinary tables, for ``--anchor``: the first
     ``rendered`` are :func:`_load`'s tables of ``seed`` (a hard look among them when
     :func:`vision.train.seg_data.is_hard` says so for its seed at share ``hard``), the rest the
-    side frames (:func:`_load_side`), never ordinary; nor are the frames with a card close to the
-    camera (``close_ones``, :func:`close_frames`)."""
+    side frames (:func:`_load_side`) and the looks on patterned surfaces (:func:`_load_surfaces`),
+    never ordinary; nor are the frames with a card close to the camera (``close_ones``,
+    :func:`close_frames`)."""
     seeds = sample_seeds(rendered, seed)
     ordinary = [k < rendered and not (hard > 0 and is_hard(seeds[k], hard)) for k in range(total)]
     for k in close_ones:
@@ -445,6 +469,13 @@ def main(argv: list[str] | None = None) -> int:
         default=SIDE_VERSION,
         help=f"version of the --side frames (vision.train.seg_data.SIDE_VERSION; default {SIDE_VERSION})",
     )
+    parser.add_argument(
+        "--surfaces",
+        type=int,
+        default=0,
+        help="render this many more looks at hard tables on patterned surfaces, some of patterns only the trainer "
+        "draws (default 0)",
+    )
     parser.add_argument("--init", type=Path, help="start from these weights: a detector.pt of an earlier run, or "
                         "a detector.onnx (its 8-bit weights dequantised, see dequantized)")  # fmt: skip
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (default 3e-3)")
@@ -472,6 +503,8 @@ def main(argv: list[str] | None = None) -> int:
     rendered = len(data)
     if args.side > 0:
         data = data + _load_side(args.side, args.seed, args.cache, args.jobs, args.side_version)
+    if args.surfaces > 0:
+        data = data + _load_surfaces(args.surfaces, args.seed, args.cache, args.jobs)
     close_ones = close_frames(data) if args.close > 0 else None
     if close_ones is not None:
         print(f"{len(close_ones)} of {len(data)} frames with a card close to the camera")
