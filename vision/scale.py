@@ -267,6 +267,11 @@ def looks_again(labels: np.ndarray, patch: Patch, quads: list[np.ndarray], scale
             factors.append(FAR_HEIGHT / height)
         elif height < _TOO_SHORT * TRAINED_HEIGHT:
             factors.append(TRAINED_HEIGHT / height)
+        elif not quads:
+            # One card at a size the network knows, yet no card was kept in it: a card far larger
+            # than the others of its frame (near the camera under a steep tilt) is dropped as
+            # several run together. Alone, at the trained size, the cards found are hidden from it.
+            factors.append(TRAINED_HEIGHT / height if height > TRAINED_HEIGHT else max(TRAINED_HEIGHT / height, 1.25))
     else:
         # Several cards run together: closer, to where the cards found would be the trained size
         # (none found: the patch's narrow side is at most a card's height).

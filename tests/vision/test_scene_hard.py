@@ -11,7 +11,7 @@ from vision.render.scene import PlacedCard, SceneSpec, render_scene
 from vision.render.scene_camera import Lens, View, homography, project
 from vision.render.scene_clutter import CLUTTER
 from vision.render.scene_layouts import KINDS, deal_hard
-from vision.render.scene_surfaces import LIGHTS, SURFACES
+from vision.render.scene_surfaces import LIGHTS, PATTERNS, SURFACES, TRAINING_SURFACES
 
 SIZE = (640, 360)
 
@@ -93,12 +93,12 @@ def test_clutter_is_drawn_beside_the_cards_and_never_in_the_truth() -> None:
 
 def test_every_surface_and_light_renders_and_surfaces_differ() -> None:
     means = []
-    for name in SURFACES:
+    for name in PATTERNS:
         image = render_scene(SceneSpec(cards=(), size=(160, 90), table=name, seed=2)).image
         assert image.shape == (90, 160, 3)
         means.append(tuple(np.round(image.reshape(-1, 3).mean(axis=0) / 8)))
         assert image.std() > 1.5, name  # a pattern, not a flat colour
-    assert len(set(means)) > len(SURFACES) // 2
+    assert len(set(means)) > len(PATTERNS) // 2
     card = (PlacedCard("Ah", True, (0.5, 0.5), height=0.5),)
     flat = render_scene(SceneSpec(cards=card, size=(320, 180), table="woven-felt", seed=2)).image
     for light in LIGHTS:
@@ -157,3 +157,9 @@ def test_hard_layouts_span_small_to_large_cards() -> None:
             scene = render_scene(options.spec(cards, seed=seed, deck=f"holdout-{seed}"))
             heights += [float(np.linalg.norm(t.corners[3] - t.corners[0])) / options.size[1] for t in scene.truth]
     assert min(heights) < 0.06 and max(heights) > 0.4
+
+
+def test_the_trainers_own_surfaces_are_never_dealt_to_a_hard_table() -> None:
+    assert set(TRAINING_SURFACES).isdisjoint(SURFACES)
+    dealt = {deal_hard(np.random.default_rng(seed), kind=kind)[1].table for seed in range(60) for kind in KINDS}
+    assert dealt & set(SURFACES) and not dealt & set(TRAINING_SURFACES)

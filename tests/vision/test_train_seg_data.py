@@ -406,3 +406,48 @@ def test_frames_rendered_in_processes_equal_those_rendered_here_in_order() -> No
                for a, b in zip(here, there, strict=True))  # fmt: skip
     sides = render_side(3, seed=4), render_side(3, seed=4, jobs=2)
     assert all(np.array_equal(a.image, b.image) for a, b in zip(*sides, strict=True))
+
+
+def test_surface_looks_are_deterministic_looks_at_hard_layouts() -> None:
+    from vision.train.seg_data import LOOKS_PER_SCENE, SURFACE_KINDS, surface_sample, surface_table
+
+    tables = [surface_table(group) for group in range(24)]
+    assert all(t.kind in SURFACE_KINDS for t in tables) and len({t.kind for t in tables}) >= 3
+    a, b = surface_sample(3 * LOOKS_PER_SCENE), surface_sample(3 * LOOKS_PER_SCENE)
+    assert np.array_equal(a.image, b.image) and np.array_equal(a.target, b.target)
+    first = surface_sample(5 * LOOKS_PER_SCENE)
+    assert first.target.shape[0] == 2 and first.target[0].max() == 1.0 and first.target[0].min() == 0.0
+
+
+def test_surface_tables_draw_both_kinds_of_pattern() -> None:
+    from unittest import mock
+
+    from vision.render import scene_surfaces
+    from vision.train import seg_data
+
+    drawn: list[str] = []
+    real = scene_surfaces.surface
+
+    def spy(name: str, maps: object, seed: int) -> np.ndarray:
+        drawn.append(name)
+        return real(name, maps, seed)  # type: ignore[arg-type]
+
+    seg_data.surface_table.cache_clear()
+    with mock.patch("vision.render.scene.surface", spy):
+        for group in range(12):
+            seg_data.surface_table(group + 500)
+    seg_data.surface_table.cache_clear()
+    assert len(drawn) == 12
+    trainers = sum(name in scene_surfaces.TRAINING_SURFACES for name in drawn)
+    assert 1 <= trainers <= 10 and all(name in scene_surfaces.PATTERNS for name in drawn)
+
+
+def test_surface_looks_are_kept_in_the_cache_and_never_anchored(tmp_path) -> None:
+    from vision.train.seg_train import _load_surfaces, ordinary_frames
+
+    first = _load_surfaces(3, 7, tmp_path, 1)
+    assert len(first) == 3 and len(list(tmp_path.glob("surfaces-3-7-v*.pkl"))) == 1
+    again = _load_surfaces(3, 7, tmp_path, 1)
+    assert all(np.array_equal(x[0], y[0]) for x, y in zip(first, again, strict=True))
+    # Frames after the rendered tables (side frames, surface looks) are never ordinary ones.
+    assert ordinary_frames(6, 1, 0.0, 9) == [True] * 6 + [False] * 3
