@@ -53,9 +53,17 @@ def test_a_tall_card_shaped_patch_is_looked_at_from_further_and_a_short_one_clos
     labels, found = patches(card, 0.5, 20)
     (look,) = looks_again(labels, found[0], [], 0.25, (0, 0), (1600, 1600))
     assert abs(look.scale * 14 / 0.25 - TRAINED_HEIGHT) < 0.05 * TRAINED_HEIGHT
-    # A card of the trained size that the network could not explain is not looked at again.
-    labels, found = patches(_map((400, 400), [_card(40, 200, 200)]), 0.5, 20)
-    assert looks_again(labels, found[0], [], 0.25, (0, 0), (1600, 1600)) == []
+    # A card of a size the network knows in which no card was kept (dropped as far larger than the
+    # frame's other cards) is looked at alone: further, at the trained size, where the cards found
+    # are hidden from the look; or, if not taller than the trained size, a little closer.
+    labels, found = patches(_map((400, 400), [_card(60, 200, 200)]), 0.5, 20)
+    (look,) = looks_again(labels, found[0], [], 0.25, (0, 0), (1600, 1600))
+    assert look.scale < 0.25 and abs(look.scale * 60 / 0.25 - TRAINED_HEIGHT) < 0.05 * TRAINED_HEIGHT
+    labels, found = patches(_map((400, 400), [_card(36, 200, 200)]), 0.5, 20)
+    (look,) = looks_again(labels, found[0], [], 0.25, (0, 0), (1600, 1600))
+    assert look.scale >= 0.25 * 1.2
+    # With a card found in it, it is explained or not by that card: not looked at alone.
+    assert looks_again(labels, found[0], [_card(30, 200, 200)], 0.25, (0, 0), (1600, 1600)) == []
 
 
 def test_a_wide_patch_of_several_cards_is_looked_at_closer_and_further() -> None:
