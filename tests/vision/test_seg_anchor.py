@@ -80,9 +80,12 @@ def test_batch_kinds_mark_crops_of_ordinary_tables_shown_as_they_are() -> None:
     x0, y0, none = batch_kinds(data, np.random.default_rng(5), 16)
     x1, y1, _ = batch_kinds(data, np.random.default_rng(5), 16, ordinary=[True, False])
     assert not bool(none.any()) and torch.equal(x0, x1) and torch.equal(y0, y1)
-    # Crops drawn from the close frames, or shown as a raised camera sees them, are not ordinary.
-    *_, kinds = batch_kinds(data, np.random.default_rng(5), 16, close=1.0, close_ones=[0], ordinary=[True, True])
+    # Crops drawn from the close frames are anchored as their frame is (ordinary_frames leaves the
+    # close frames out; --anchor-all keeps them in); crops shown as a raised camera sees them never.
+    *_, kinds = batch_kinds(data, np.random.default_rng(5), 16, close=1.0, close_ones=[0], ordinary=[False, True])
     assert not bool(kinds.any())
+    *_, kinds = batch_kinds(data, np.random.default_rng(5), 16, close=1.0, close_ones=[0], ordinary=[True, False])
+    assert bool(kinds.all())
     *_, kinds = batch_kinds(data, np.random.default_rng(5), 16, beyond=1.0, ordinary=[True, True])
     assert not bool(kinds.any())
 
@@ -91,3 +94,9 @@ def test_the_anchor_needs_a_start_to_stay_close_to(capsys: pytest.CaptureFixture
     with pytest.raises(SystemExit):
         main(["--anchor", "1"])
     assert "--init" in capsys.readouterr().err
+
+
+def test_anchoring_all_but_the_surfaces_needs_an_anchor(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--anchor-all"])
+    assert "--anchor WEIGHT" in capsys.readouterr().err

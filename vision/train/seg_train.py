@@ -310,8 +310,9 @@ def batch_kinds(data: list[tuple[np.ndarray, np.ndarray]], rng: np.random.Genera
         image, target = data[int(k)]
         plain = ordinary is not None and bool(ordinary[int(k)])
         if close > 0 and close_ones and rng.random() < close:
-            image, target = data[close_ones[int(rng.integers(len(close_ones)))]]
-            plain = False
+            drawn = close_ones[int(rng.integers(len(close_ones)))]
+            image, target = data[drawn]
+            plain = ordinary is not None and bool(ordinary[drawn])
         elif (
             beyond > 0
             and image.shape[1] == WORK_WIDTH
@@ -470,6 +471,12 @@ def main(argv: list[str] | None = None) -> int:
         help=f"version of the --side frames (vision.train.seg_data.SIDE_VERSION; default {SIDE_VERSION})",
     )
     parser.add_argument(
+        "--anchor-all",
+        action="store_true",
+        help="with --anchor: anchor every frame but the looks of --surfaces (the hard looks, the side and close "
+        "frames too), so that only the patterned surfaces move the network",
+    )
+    parser.add_argument(
         "--surfaces",
         type=int,
         default=0,
@@ -494,6 +501,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.anchor < 0 or (args.anchor > 0 and args.init is None):
         parser.error(f"--anchor must be 0 or more and needs --init (the network to stay close to); got {args.anchor}")
+    if args.anchor_all and args.anchor <= 0:
+        parser.error("--anchor-all needs --anchor WEIGHT (how closely the network is kept to its start)")
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
@@ -503,6 +512,7 @@ def main(argv: list[str] | None = None) -> int:
     rendered = len(data)
     if args.side > 0:
         data = data + _load_side(args.side, args.seed, args.cache, args.jobs, args.side_version)
+    before_surfaces = len(data)
     if args.surfaces > 0:
         data = data + _load_surfaces(args.surfaces, args.seed, args.cache, args.jobs)
     close_ones = close_frames(data) if args.close > 0 else None
@@ -511,8 +521,9 @@ def main(argv: list[str] | None = None) -> int:
     ordinary = None
     if args.anchor > 0:
         close = close_ones if close_ones is not None else close_frames(data)
-        ordinary = ordinary_frames(rendered, args.seed, args.hard, len(data), close)
-        print(f"anchored to the start on {sum(ordinary)} of {len(data)} frames (ordinary tables)")
+        ordinary = ([k < before_surfaces for k in range(len(data))] if args.anchor_all
+                    else ordinary_frames(rendered, args.seed, args.hard, len(data), close))  # fmt: skip
+        print(f"anchored to the start on {sum(ordinary)} of {len(data)} frames")
     net = SegNet()
     if args.init is not None and args.init.suffix == ".onnx":
         net = dequantized(args.init)
