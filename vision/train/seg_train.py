@@ -32,7 +32,9 @@ are drawn like the other tables and, with ``--close``, from among the close fram
 ``--surfaces COUNT`` adds that many looks at hard tables on patterned surfaces, a share of them
 patterns only the trainer draws (:func:`vision.train.seg_data.surface_sample`): pale checks,
 tiles and outlined rectangles the size of cards, where the network otherwise calls the whole
-cloth card; like the side frames they are never ordinary tables for ``--anchor``.
+cloth card; like the side frames they are never ordinary tables for ``--anchor``, and with
+``--anchor-all`` every other frame is held to the start (the hard looks, side and close frames too),
+so that only the surfaces move the network (the model card measures both: neither is shipped).
 ``--anchor WEIGHT`` keeps a fine-tune close to where it started on the ordinary tables ("learning
 without forgetting"): a frozen copy of the ``--init`` network looks at every batch too, and on the
 crops of ordinary tables (not the hard looks, the close frames, the side frames, nor the frames shown
