@@ -17,6 +17,8 @@ into :class:`vision.observations.Observations` once, by fixed rules:
 3. the pips may name a number card the corners hesitate over, or veto a reading they contradict;
    a body that shows a picture vetoes a number card (it is a court card), and a body that plainly
    contradicts the rank class or the pip count of a sure reading vetoes it (:mod:`vision.body_check`);
+   the body's suit symbols, where the suit witness read them (:mod:`vision.suit_witness`), veto a
+   reading whose suit they plainly deny (all of them another suit);
 4. the deck profile (cards enrolled from the user's deck) may name a face-up card, or make it
    unsure when it surely disagrees with the models (unless the models did not read that enrolled
    card's own photos rightly: a deck whose letters they do not know); a card the profile cannot
@@ -58,6 +60,14 @@ counts "false backs": outlines reported face down where no face-down card lies) 
 false backs from 84 to 57 for 3 backs of 690 cards no longer found (91.3 → 90.9 %)."""
 
 
+SUIT_VETO = 0.1
+"""A reading is vetoed (rule 3) when the suit witness gives its suit at most this likelihood and
+another suit the full one: the witness's floor for a suit its symbols deny (0.02 on a number card,
+0.1 beside a court picture), so only a body whose symbols all show another suit vetoes. The
+corners read a small club as a spade, a heart as a diamond, at posteriors the witness's floored
+likelihood cannot overturn (a 3♣ read 3♠ at 0.99 stays 3♠ at 0.92 after its body's three clubs)."""
+
+
 def _floats(n: int, value: float = 0.0) -> np.ndarray:
     return np.full(n, value, np.float64)
 
@@ -77,7 +87,9 @@ class Evidence:
     Ink: ``red_ink`` 1 where both index corners are printed plainly red, 0 where not, -1 not looked at.
     Body: ``pip_named``/``pip_confidence`` a card the pips name (-1: none), ``pip_veto`` the pips
     contradict the reading, ``picture_veto`` the body shows a picture where the corners read a number,
-    ``body_veto`` the body plainly contradicts a sure reading's rank (:mod:`vision.body_check`).
+    ``body_veto`` the body plainly contradicts a sure reading's rank (:mod:`vision.body_check`),
+    ``suit_likelihood`` (N, 4) what the body's suit symbols say of the suit (c, d, h, s; ones where
+    the suit witness was not asked or its symbols say nothing).
     Profile: ``profile_card``/``profile_confidence`` (-1: no sure match), ``profile_face`` a card
     the models took for a back that shows a face's blank margins and surely matches an enrolled face,
     ``profile_explains`` the models did not read the matching enrolled card's own photos rightly
@@ -131,6 +143,7 @@ class Evidence:
     pip_veto: np.ndarray = field(init=False)
     picture_veto: np.ndarray = field(init=False)
     body_veto: np.ndarray = field(init=False)
+    suit_likelihood: np.ndarray = field(init=False)
     profile_card: np.ndarray = field(init=False)
     profile_confidence: np.ndarray = field(init=False)
     profile_face: np.ndarray = field(init=False)
@@ -171,6 +184,7 @@ class Evidence:
         self.pip_veto = np.zeros(n, bool)
         self.picture_veto = np.zeros(n, bool)
         self.body_veto = np.zeros(n, bool)
+        self.suit_likelihood = np.ones((n, 4))
         self.profile_card = np.full(n, -1, np.int64)
         self.profile_confidence = _floats(n)
         self.profile_face = np.zeros(n, bool)
@@ -290,6 +304,7 @@ class Evidence:
         card_ids[face_up & self.pip_veto & ~by_pips] = -1  # the confidence stays the best guess's
         card_ids[face_up & self.picture_veto] = -1
         card_ids[face_up & self.body_veto & ~by_pips] = -1
+        card_ids[face_up & self.suit_denied(card_ids) & ~by_pips] = -1
         card_ids[face_up & self.profile_doubt] = -1
         for i in np.flatnonzero(face_up & (self.profile_card >= 0) & readable):
             enrolled, sure = int(self.profile_card[i]), float(self.profile_confidence[i])
@@ -309,6 +324,14 @@ class Evidence:
         return Observations(self.corners.copy(), card_ids, face_up, confidence, self.partial.copy(),
                             self.embedding.astype(np.float32), self.card_embedding.astype(np.float32),
                             marks)  # fmt: skip
+
+    def suit_denied(self, card_ids: np.ndarray) -> np.ndarray:
+        """Which of the cards ``card_ids`` (N, -1 for none) the body's suit symbols deny (rule 3,
+        :data:`SUIT_VETO`)."""
+        of_52 = (card_ids >= 0) & (card_ids < 52)
+        said = self.suit_likelihood[np.arange(len(card_ids)), np.where(of_52, card_ids, 0) % 4]
+        out: np.ndarray = of_52 & (said <= SUIT_VETO) & (self.suit_likelihood.max(axis=1) >= 1.0)
+        return out
 
     @property
     def reported(self) -> np.ndarray:

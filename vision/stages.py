@@ -502,6 +502,7 @@ class Witness(Stage):
                 symbols[k] = found
         likelihood = witness.likelihoods([found for found in symbols if found is not None], evidence.posteriors,
                                          picked)  # fmt: skip
+        evidence.suit_likelihood[picked] = likelihood[picked]
         evidence.set_posteriors(apply_evidence(evidence.posteriors, likelihood))
 
 
