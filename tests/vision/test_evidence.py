@@ -45,6 +45,18 @@ def test_the_pips_name_a_card_or_veto_one() -> None:
     assert np.isclose(seen.confidence[0], 0.97) and np.isclose(seen.confidence[1], 0.9)
 
 
+def test_body_symbols_that_all_show_another_suit_veto_a_reading() -> None:
+    ev = _evidence(4)
+    for i in range(4):
+        _sure(ev, i, "3s", 0.92)
+    ev.suit_likelihood[0] = [1.0, 0.02, 0.02, 0.02]  # three clubs on the body: not a spade
+    ev.suit_likelihood[1] = [1.0, 0.1, 0.1, 0.57]  # symbols that leave a spade possible
+    ev.suit_likelihood[2] = [0.02, 0.02, 0.02, 1.0]  # spades, as read
+    seen = ev.decide()  # the fourth: the witness was not asked (ones)
+    assert seen.cards == [None, "3s", "3s", "3s"]
+    assert np.isclose(seen.confidence[0], 0.92)  # the best guess's, as for the other vetoes
+
+
 def test_the_profile_names_a_card_or_makes_a_disagreeing_one_unsure() -> None:
     ev = _evidence(3)
     _sure(ev, 0, "Qc", 0.5)  # unsure: the profile names it
