@@ -7,6 +7,7 @@ import json
 import shutil
 from dataclasses import replace
 from pathlib import Path
+from unittest import mock
 
 import cv2
 import numpy as np
@@ -158,6 +159,29 @@ def test_the_suit_witness_is_asked_only_for_face_up_cards_in_doubt_and_moves_onl
     rank_mass = lambda p: p.reshape(len(p), 13, 4).sum(axis=2)  # noqa: E731
     assert np.allclose(rank_mass(ev.posteriors[~asked]), rank_mass(before[~asked]))
     assert ev.best[target] == card.id
+
+
+def test_a_reading_whose_suit_the_body_denies_is_unsure(reader: CardReader) -> None:
+    # The corners lean hard to another suit of the right rank (a small club read as a spade): the
+    # body's symbols, all of the card's own suit, leave the reading unsure rather than wrong.
+    scene = _scene(53)
+    ev = _evidence(reader, scene)
+    Corners(None).run(ev, reader, _sources(reader))
+    target = next(i for i, t in enumerate(scene.truth) if t.face_up and 1 <= Card.parse(t.card).rank < 9)
+    card = Card.parse(scene.truth[target].card)
+    leaning = ev.posteriors[target] * 0.0
+    leaning[card.id ^ 1], leaning[card.id] = 0.9985, 0.0015
+    ev.posteriors[target] = leaning
+    ev.set_posteriors(ev.posteriors)
+    asked = np.zeros(len(ev), bool)
+    asked[target] = True  # looked at whatever the doubt (the witness asks from a doubt of 0.005)
+    with mock.patch.object(reader.suit_witness, "asked", lambda *a, **k: asked):
+        Witness().run(ev, reader, _sources(reader))
+    assert ev.suit_likelihood[target].argmax() == card.suit and ev.suit_likelihood[target, card.suit ^ 1] <= 0.1
+    # The witness's floored likelihood does not overturn so sure a reading: still named...
+    assert ev.best[target] == card.id ^ 1 and ev.posterior[target] >= reader.settings.threshold
+    assert ev.decide().cards[target] is None  # ...but the decision does not name it
+    assert (ev.suit_likelihood[~ev.asked["suit_witness"]] == 1.0).all()
 
 
 def test_pips_settle_a_number_card_the_corners_hesitate_over(reader: CardReader) -> None:
