@@ -55,6 +55,10 @@ def test_body_symbols_that_all_show_another_suit_veto_a_reading() -> None:
     seen = ev.decide()  # the fourth: the witness was not asked (ones)
     assert seen.cards == [None, "3s", "3s", "3s"]
     assert np.isclose(seen.confidence[0], 0.92)  # the best guess's, as for the other vetoes
+    # A court card's symbols, read less surely beside its picture, veto nothing.
+    _sure(ev, 1, "Ks", 0.92)
+    ev.suit_likelihood[1] = [1.0, 0.1, 0.1, 0.1]
+    assert ev.decide().cards[:2] == [None, "Ks"]
 
 
 def test_the_profile_names_a_card_or_makes_a_disagreeing_one_unsure() -> None:
