@@ -384,6 +384,9 @@ def find_cards(frame: np.ndarray, *, min_height: float = SMALLEST, segmenter: Ca
         side = min_side * min(small.shape[:2]) / min(h, w)
         looked = [(_to_frame(quad, scale, (0, 0)), fit, partial, scale)
                   for quad, fit, partial in _classical(small, side * side * CARD_ASPECT, side)]  # fmt: skip
+    # No card covers most of the frame: what does is the cloth or the picture itself, kept by a look
+    # so far away that the table's colour padding it (to MIN_LOOK) made it one card among table.
+    looked = [item for item in looked if _area(item[0]) <= _FRAME_SHARE * w * h]
     if not looked:
         return []
     rough = np.stack([quad for quad, _, _, _ in looked])
@@ -401,6 +404,11 @@ def find_cards(frame: np.ndarray, *, min_height: float = SMALLEST, segmenter: Ca
     outlines = [Outline(q, partial, fit) for q, (_, fit, partial, _) in zip(ordered, looked, strict=True)]
     return _apart(frame, grey, outlines, reach)
 
+
+_FRAME_SHARE = 0.6
+"""The largest share of the frame's area an outline may cover (a card 0.75 of a portrait frame's
+height covers 0.54 of it; a phone's close-up of one card a third to two thirds of the height,
+under 0.3)."""
 
 _PIECE_REACH = 3.0
 """How far (frame pixels) the outline of a card found apart from another is moved onto its rim: the

@@ -177,6 +177,23 @@ def test_a_large_card_and_small_ones_in_one_frame_are_each_one_outline(segmenter
         assert max(quad_iou(truth.corners, o.corners) for o in outlines) >= 0.85
 
 
+def test_no_outline_covers_most_of_the_frame(segmenter: CardSegmenter, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A look far away, padded with the table's colour, can keep the whole picture (a striped cloth)
+    # as one card among table: no card covers 60 % of the frame, so that one is dropped.
+    spec = SceneSpec(cards=(PlacedCard("7d", True, (0.3, 0.5), height=0.4),), size=(1280, 720), seed=3,
+                     deck="holdout-3", table="green-felt")  # fmt: skip
+    scene = render_scene(spec)
+    whole = np.array([[4.0, 4.0], [1275.0, 4.0], [1275.0, 715.0], [4.0, 715.0]])
+    card = scene.truth[0].corners
+
+    def looked(*args: object, **kwargs: object) -> list[tuple[np.ndarray, float, bool, float]]:
+        return [(whole.copy(), 0.99, False, 0.05), (card.copy(), 0.95, False, 0.25)]
+
+    monkeypatch.setattr(vision.detect, "_look", looked)
+    outlines = find_cards(scene.image, segmenter=segmenter)
+    assert len(outlines) == 1 and quad_iou(outlines[0].corners, card) > 0.9
+
+
 @pytest.mark.parametrize("seed", [50, 51, 52])
 def test_a_near_card_far_larger_than_the_far_ones_under_a_tilted_camera_is_found(segmenter: CardSegmenter,
                                                                                  seed: int) -> None:  # fmt: skip
