@@ -279,9 +279,10 @@ class Evidence:
         self.posterior = posteriors[np.arange(len(self.best)), self.best]
 
     def move(self, rows: np.ndarray, corners: np.ndarray) -> None:
-        """New outlines for the cards ``rows``: what was read of their backs no longer holds."""
+        """New outlines for the cards ``rows``: what was read of their backs and bodies no longer holds."""
         self.corners[rows] = corners
         self.backs_read[rows] = False
+        self.suit_likelihood[rows] = 1.0
         self.p_face_turned[rows] = np.nan
         self.red_ink[rows] = -1
         for i in np.atleast_1d(rows):

@@ -84,13 +84,15 @@ def test_marks_belong_to_backs_and_multiply_their_confidence() -> None:
     assert np.isclose(seen.confidence[0], 0.9 * 0.5) and seen.cards == [None, "2c"]
 
 
-def test_a_moved_outline_forgets_what_was_read_of_its_back() -> None:
+def test_a_moved_outline_forgets_what_was_read_of_its_back_and_body() -> None:
     ev = _evidence(2)
     ev.marks[:] = ["plain", "d:small"]
     ev.backs_read[:] = True
+    ev.suit_likelihood[:] = [1.0, 0.02, 0.02, 0.02]
     ev.move(np.array([1]), np.zeros((1, 4, 2)))
     assert ev.marks == ["plain", None] and ev.backs_read.tolist() == [True, False]
     assert np.array_equal(ev.corners[1], np.zeros((4, 2)))
+    assert ev.suit_likelihood[0, 1] == 0.02 and (ev.suit_likelihood[1] == 1.0).all()
 
 
 def test_no_cards_decide_to_empty_observations_of_the_right_widths() -> None:
