@@ -316,14 +316,9 @@ def _mixed(rng: np.random.Generator) -> tuple[tuple[PlacedCard, ...], SceneOptio
                                light=light)  # fmt: skip
 
 
-@functools.lru_cache(maxsize=2)
-def hard_table(group: int) -> HardTable:
-    """The hard table of a group of seeds (deterministic): one of :func:`vision.render.scene_layouts.deal_hard`'s
-    kinds or an ordinary layout on a hard table (:func:`_mixed`), face-down cards given any back,
-    a "train" deck."""
-    rng = np.random.default_rng([group, 7005])
-    kind = str(rng.choice(_HARD_KINDS, p=_HARD_SHARES))
-    cards, options = _mixed(rng) if kind == "mixed" else deal_hard(rng, kind=kind)
+def _drawn(rng: np.random.Generator, kind: str, cards: tuple[PlacedCard, ...], options: SceneOptions) -> HardTable:
+    """A dealt hard table of ``kind`` drawn: face-down cards given any back, a "train" deck, the
+    cards' outlines as the scene's lens bows them."""
     backs = rng.choice(BACKS, size=len(cards))
     cards = tuple(c if c.face_up else replace(c, back=str(b)) for c, b in zip(cards, backs, strict=True))
     spec = replace(options.spec(cards, seed=int(rng.integers(1 << 30)), deck=f"train-{int(rng.integers(100000))}"),
@@ -332,6 +327,17 @@ def hard_table(group: int) -> HardTable:
     lens = Lens(spec.camera.bulge if spec.camera is not None else 0.0, spec.size)
     return HardTable(scene.image, tuple(_bowed(t.corners, lens) for t in scene.truth),
                      tuple(t.cut for t in scene.truth), kind)  # fmt: skip
+
+
+@functools.lru_cache(maxsize=2)
+def hard_table(group: int) -> HardTable:
+    """The hard table of a group of seeds (deterministic): one of :func:`vision.render.scene_layouts.deal_hard`'s
+    kinds or an ordinary layout on a hard table (:func:`_mixed`), face-down cards given any back,
+    a "train" deck."""
+    rng = np.random.default_rng([group, 7005])
+    kind = str(rng.choice(_HARD_KINDS, p=_HARD_SHARES))
+    cards, options = _mixed(rng) if kind == "mixed" else deal_hard(rng, kind=kind)
+    return _drawn(rng, kind, cards, options)
 
 
 def _height(outline: np.ndarray) -> float:
@@ -500,14 +506,7 @@ def surface_table(group: int) -> HardTable:
     cards, options = _mixed(rng) if kind == "mixed" else deal_hard(rng, kind=kind)
     names = sorted(TRAINING_SURFACES) if rng.random() < TRAINING_SHARE else sorted(SURFACES)
     options = replace(options, table=names[int(rng.integers(len(names)))])
-    backs = rng.choice(BACKS, size=len(cards))
-    cards = tuple(c if c.face_up else replace(c, back=str(b)) for c, b in zip(cards, backs, strict=True))
-    spec = replace(options.spec(cards, seed=int(rng.integers(1 << 30)), deck=f"train-{int(rng.integers(100000))}"),
-                   dense_courts=True)  # fmt: skip
-    scene = render_scene(spec)
-    lens = Lens(spec.camera.bulge if spec.camera is not None else 0.0, spec.size)
-    return HardTable(scene.image, tuple(_bowed(t.corners, lens) for t in scene.truth),
-                     tuple(t.cut for t in scene.truth), kind)  # fmt: skip
+    return _drawn(rng, kind, cards, options)
 
 
 def surface_sample(seed: int) -> SegSample:

@@ -59,7 +59,7 @@ import pickle
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -76,6 +76,7 @@ from vision.train.seg_data import (
     SIDE_VERSION,
     SURFACE_VERSION,
     WORK_WIDTH,
+    SegSample,
     beyond_table,
     is_hard,
     render_samples,
@@ -208,15 +209,19 @@ def _load(samples: int, seed: int, cache: Path | None, jobs: int, tock: float | 
     name = f"seg-{samples}-{seed}-v{version}" + (f"-tock{tock:g}" if tock is not None else "")
     name += f"-rows{rows:g}" if rows > 0 else ""
     name += f"-hard{hard:g}" if hard > 0 else ""
-    path = cache / f"{name}.pkl" if cache else None
+    return _cached(cache / f"{name}.pkl" if cache else None,
+                   lambda: render_samples(samples, seed=seed, jobs=jobs, tock=tock, rows=rows, hard=hard,
+                                          progress=Progress(samples, "render tables")))  # fmt: skip
+
+
+def _cached(path: Path | None, render: Callable[[], Sequence[SegSample]]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The (frame, target) pairs kept at ``path``, or those ``render`` makes, then kept there (no
+    path: made each time)."""
     if path is not None and path.exists():
         with path.open("rb") as f:
             data: list[tuple[np.ndarray, np.ndarray]] = pickle.load(f)
         return data
-    rendered = render_samples(
-        samples, seed=seed, jobs=jobs, tock=tock, rows=rows, hard=hard, progress=Progress(samples, "render tables")
-    )
-    data = [(s.image, s.target) for s in rendered]
+    data = [(s.image, s.target) for s in render()]
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as f:
@@ -228,37 +233,16 @@ def _load_side(count: int, seed: int, cache: Path | None, jobs: int,
                version: int = SIDE_VERSION) -> list[tuple[np.ndarray, np.ndarray]]:  # fmt: skip
     """``count`` frames of a large card close to the camera, mostly a plain one lying on its side
     (:func:`vision.train.seg_data.side_sample`, of ``version``), kept in ``cache`` like the other tables."""
-    path = cache / f"side-{count}-{seed}-v{version}.pkl" if cache else None
-    if path is not None and path.exists():
-        with path.open("rb") as f:
-            data: list[tuple[np.ndarray, np.ndarray]] = pickle.load(f)
-        return data
-    data = [
-        (s.image, s.target)
-        for s in render_side(count, seed=seed, jobs=jobs, version=version, progress=Progress(count, "render side"))
-    ]
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("wb") as f:
-            pickle.dump(data, f)
-    return data
+    return _cached(cache / f"side-{count}-{seed}-v{version}.pkl" if cache else None,
+                   lambda: render_side(count, seed=seed, jobs=jobs, version=version,
+                                       progress=Progress(count, "render side")))  # fmt: skip
 
 
 def _load_surfaces(count: int, seed: int, cache: Path | None, jobs: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """``count`` looks at hard tables on patterned surfaces (:func:`vision.train.seg_data.surface_sample`),
     kept in ``cache`` like the other tables."""
-    path = cache / f"surfaces-{count}-{seed}-v{SURFACE_VERSION}.pkl" if cache else None
-    if path is not None and path.exists():
-        with path.open("rb") as f:
-            data: list[tuple[np.ndarray, np.ndarray]] = pickle.load(f)
-        return data
-    looks = render_surfaces(count, seed=seed, jobs=jobs, progress=Progress(count, "render surfaces"))
-    data = [(s.image, s.target) for s in looks]
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("wb") as f:
-            pickle.dump(data, f)
-    return data
+    return _cached(cache / f"surfaces-{count}-{seed}-v{SURFACE_VERSION}.pkl" if cache else None,
+                   lambda: render_surfaces(count, seed=seed, jobs=jobs, progress=Progress(count, "render surfaces")))
 
 
 def close_frames(data: list[tuple[np.ndarray, np.ndarray]]) -> list[int]:
