@@ -180,6 +180,9 @@ ALL_CARDS = _ALL_CARDS
 JOKER_ID = 52
 """The joker's id where card ids are packed in arrays (five-card draw): one past the deck."""
 
+COURT_RANKS = (int(Rank.JACK), int(Rank.QUEEN), int(Rank.KING))
+"""The court ranks as ints (a packed card id's rank is ``id // 4``)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Joker:

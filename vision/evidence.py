@@ -43,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from table.cards import JOKER_ID
+from table.cards import COURT_RANKS, JOKER_ID
 from vision.observations import Observations
 from vision.rectify import Pyramid, card_heights
 
@@ -68,9 +68,6 @@ floored likelihood cannot overturn (a 3♣ read 3♠ at 0.99 stays 3♠ at 0.92 
 clubs). Not a court card: the symbols beside a picture are read less surely (the witness names
 the right suit of 397 of 429 court cards against 2,031 of 2,033 number cards, model card), and a
 J♠ whose symbols were taken for clubs was made unsure."""
-
-_COURTS = (9, 10, 11)
-"""Ranks (``card_id // 4``) of the jack, queen and king."""
 
 
 def _floats(n: int, value: float = 0.0) -> np.ndarray:
@@ -334,7 +331,7 @@ class Evidence:
     def suit_denied(self, card_ids: np.ndarray) -> np.ndarray:
         """Which of the cards ``card_ids`` (N, -1 for none) the body's suit symbols deny (rule 3,
         :data:`SUIT_VETO`)."""
-        of_52 = (card_ids >= 0) & (card_ids < 52) & ~np.isin(card_ids // 4, _COURTS)
+        of_52 = (card_ids >= 0) & (card_ids < 52) & ~np.isin(card_ids // 4, COURT_RANKS)
         said = self.suit_likelihood[np.arange(len(card_ids)), np.where(of_52, card_ids, 0) % 4]
         out: np.ndarray = of_52 & (said <= SUIT_VETO) & (self.suit_likelihood.max(axis=1) >= 1.0)
         return out

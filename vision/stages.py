@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 import cv2
 import numpy as np
 
-from table.cards import Card
+from table.cards import COURT_RANKS, Card
 from vision.body_check import BodyCues, all_cues, bodies, body_vetoes
 from vision.deck_examples import grey_crops, match_examples, misreads
 from vision.deck_profile import read_backs
@@ -558,7 +558,7 @@ class Picture(Stage):
         by_rank = evidence.posteriors.reshape(n, 13, 4).sum(axis=2)
         number = evidence.best // 4 < _NUMBER_RANKS
         asked = (evidence.face_up & ~evidence.too_small & number
-                 & (by_rank[:, _COURT_RANKS].sum(axis=1) > _COURT_CHANCE))  # fmt: skip
+                 & (by_rank[:, list(COURT_RANKS)].sum(axis=1) > _COURT_CHANCE))  # fmt: skip
         evidence.asked[self.name] = asked
         rows = np.flatnonzero(asked)
         if len(rows):
@@ -571,9 +571,6 @@ the court cards and the ace."""
 
 _NUMBER_RANKS = 9
 """Card ids rank * 4 + suit: ranks 0..8 are the number cards 2..10."""
-
-_COURT_RANKS = [9, 10, 11]
-"""Jack, queen, king."""
 
 _COURT_CHANCE = 1e-3
 """The body is asked about a number card whose court ranks hold more than this posterior."""

@@ -28,6 +28,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from table.cards import COURT_RANKS
 from vision.classify import prepare_crops, softmax
 from vision.errors import FrameError, ModelError
 from vision.mark_reader import card_regions
@@ -42,9 +43,6 @@ BODY = (150, 210)
 _INDEX_X, _INDEX_Y = 0.19, 0.45
 """A blob whose centre lies within this share of the card's width and height from a corner belongs
 to an index (all four corners: some decks print four), not to the body."""
-
-_COURT_RANKS = (9, 10, 11)
-"""Jack, queen and king in card ids (rank * 4 + suit)."""
 
 _PART_OF = 0.3
 """A blob no wider or taller than this share of the card's width is looked at again in parts."""
@@ -222,7 +220,7 @@ class SuitWitness:
         if threshold > 0.0:
             by_suit = posterior.reshape(n, 13, 4)
             mass, top = by_suit.sum(axis=1), by_suit.max(axis=1)  # (N, 4) each
-            court = (rank >= _COURT_RANKS[0]) & (rank <= _COURT_RANKS[-1])  # np.isin costs 0.1 ms here
+            court = (rank >= COURT_RANKS[0]) & (rank <= COURT_RANKS[-1])  # np.isin costs 0.1 ms here
             floor = np.where(court, self.settings.court_floor, self.settings.floor)[:, None]
             reachable = (top / np.maximum(mass + floor * (1.0 - mass), 1e-12)).max(axis=1)
             out &= reachable >= threshold
@@ -252,7 +250,7 @@ class SuitWitness:
         their bodies' symbols (:meth:`body_symbols`, one array per picked card); rows of ones for
         the others and where a body is silent."""
         out = np.ones((len(posterior), 4))
-        court = np.isin(posterior.argmax(axis=1) // 4, _COURT_RANKS)
+        court = np.isin(posterior.argmax(axis=1) // 4, COURT_RANKS)
         for i, probabilities in zip(picked, symbols, strict=True):
             row = self.pool(probabilities, court=bool(court[i])) if len(probabilities) else None
             if row is not None:
