@@ -46,6 +46,11 @@ def _colour(base: tuple[int, int, int], rng: np.random.Generator) -> np.ndarray:
     return np.asarray(base, np.float32) * rng.uniform(0.85, 1.15, 3).astype(np.float32)
 
 
+def _random_colour(rng: np.random.Generator, low: int, high: int) -> np.ndarray:
+    """A colour each channel of which is drawn in ``low``..``high`` (then varied as :func:`_colour` does)."""
+    return _colour(tuple(int(c) for c in rng.integers(low, high, 3)), rng)  # type: ignore[arg-type]
+
+
 def _paint(shade: np.ndarray, colour: np.ndarray) -> np.ndarray:
     painted: np.ndarray = shade[:, :, None] * colour
     return painted
@@ -81,7 +86,7 @@ def _checks(u: np.ndarray, v: np.ndarray, rng: np.random.Generator) -> np.ndarra
     a = (np.floor(along / period) % 2).astype(np.float32)
     b = (np.floor(across / period) % 2).astype(np.float32)
     light = _colour((225, 225, 230), rng)
-    dark = _colour(tuple(int(c) for c in rng.integers(20, 200, 3)), rng)  # type: ignore[arg-type]
+    dark = _random_colour(rng, 20, 200)
     mix = (a + b)[:, :, None] / 2  # gingham: 0 light, 1/2 mixed, 1 dark
     return light * (1 - mix) + dark * mix
 
@@ -92,8 +97,8 @@ def _stripes(u: np.ndarray, v: np.ndarray, rng: np.random.Generator) -> np.ndarr
     phase = (across % period) / period
     width = rng.uniform(0.15, 0.5)
     band = (phase < width).astype(np.float32) + 0.5 * ((phase > 0.6) & (phase < 0.65))
-    ground = _colour(tuple(int(c) for c in rng.integers(40, 230, 3)), rng)  # type: ignore[arg-type]
-    stripe = _colour(tuple(int(c) for c in rng.integers(20, 240, 3)), rng)  # type: ignore[arg-type]
+    ground = _random_colour(rng, 40, 230)
+    stripe = _random_colour(rng, 20, 240)
     band = np.clip(band, 0, 1)[:, :, None]
     mixed: np.ndarray = ground * (1 - band) + stripe * band
     return mixed
@@ -105,9 +110,9 @@ def _paisley(u: np.ndarray, v: np.ndarray, rng: np.random.Generator) -> np.ndarr
     blob = field > level
     rim = np.abs(field - level) < 0.04
     dots = (_noise(rng, u, v, 4) > 0.55) & blob
-    ground = _colour(tuple(int(c) for c in rng.integers(30, 160, 3)), rng)  # type: ignore[arg-type]
-    fill = _colour(tuple(int(c) for c in rng.integers(60, 240, 3)), rng)  # type: ignore[arg-type]
-    ink = _colour(tuple(int(c) for c in rng.integers(0, 90, 3)), rng)  # type: ignore[arg-type]
+    ground = _random_colour(rng, 30, 160)
+    fill = _random_colour(rng, 60, 240)
+    ink = _random_colour(rng, 0, 90)
     out = np.where(blob[:, :, None], fill, ground)
     out = np.where((rim | dots)[:, :, None], ink, out)
     return out.astype(np.float32)
@@ -136,10 +141,6 @@ SURFACES: dict[str, Callable[[np.ndarray, np.ndarray, np.random.Generator], np.n
 }
 """Procedural surfaces by name (see the module docstring), dealt to hard tables, the hold-out's as
 the trainer's; any of these is a valid ``SceneSpec.table``."""
-
-
-def _random_colour(rng: np.random.Generator, low: int, high: int) -> np.ndarray:
-    return _colour(tuple(int(c) for c in rng.integers(low, high, 3)), rng)  # type: ignore[arg-type]
 
 
 def _tartan(u: np.ndarray, v: np.ndarray, rng: np.random.Generator) -> np.ndarray:
