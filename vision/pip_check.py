@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from vision.mark_reader import card_regions
+from vision.pip_layouts import fitting_counts, hidden_mask, seen_pips
 from vision.rectify import Pyramid
 
 BODY = (120, 168)
@@ -155,20 +156,24 @@ def pip_evidence(frame: np.ndarray, corners: np.ndarray, face_up: np.ndarray, po
     """The pips' evidence on N cards (``corners`` (N, 4, 2) in the reader's order, ``face_up`` (N,),
     ``posterior`` (N, 52) the corners' voted posterior over the cards, ``threshold`` the reader's).
 
-    Asked are the face-up cards whose best card is a number card and whose runner-up of another
-    rank is a number too (:data:`_RUNNER_UP`):
+    Asked are the face-up cards whose best card is a number card and either whose runner-up of
+    another rank is a number too (:data:`_RUNNER_UP`) or that the corners leave unsure:
 
     - when the pips lie as a deck prints them (:attr:`PipLayout.regular`) and number one of the
       two ranks, the count is evidence trusted :data:`_COUNT_TRUST` to 1 - that: the posterior is
       weighed by it (every card of the counted rank against every other), and the counted rank in
       the best card's suit is named when its weighed posterior reaches ``threshold``, with that as
       its confidence. The corners must really hesitate: a rank they hold at 0.1 % stays far below;
-    - otherwise the pips veto the best card when they number the runner-up's rank.
+    - otherwise, when the part of the card no other card's outline hides fits one number card's
+      layout alone (:func:`vision.pip_layouts.fitting_counts`: a neighbour in a touching row hides
+      a corner and some pips), and that is the corners' best rank or their runner-up's, the
+      layout's rank is weighed in the same way (its likeliest suit named);
+    - otherwise the pips veto the best card when their count numbers the runner-up's rank.
     """
     n = len(corners)
     named, confidence = np.full(n, -1, np.int64), np.zeros(n)
     veto, looked = np.zeros(n, bool), np.zeros(n, bool)
-    asked: list[tuple[int, int, int]] = []  # card, best id, runner-up rank
+    asked: list[tuple[int, int, int]] = []  # card, best id, runner-up rank (-1: not a number)
     for i in np.flatnonzero(face_up):
         best = int(np.argmax(posterior[i]))
         rank, suit = divmod(best, 4)
@@ -177,28 +182,56 @@ def pip_evidence(frame: np.ndarray, corners: np.ndarray, face_up: np.ndarray, po
         other = posterior[i].copy()
         other[rank * 4 : rank * 4 + 4] = -1.0  # every suit of the best rank
         alternative = int(np.argmax(other)) // 4
-        if alternative >= NUMBER_RANKS or other[alternative * 4 + suit] <= _RUNNER_UP:
-            continue
-        asked.append((int(i), best, alternative))
+        if alternative < NUMBER_RANKS and other[alternative * 4 + suit] > _RUNNER_UP:
+            asked.append((int(i), best, alternative))
+        elif posterior[i, best] < threshold:
+            asked.append((int(i), best, -1))
     if not asked:
         return PipEvidence(named, confidence, veto, looked)
     bodies = card_regions(pyramid, [corners[k] for k, *_ in asked], (0.0, 0.0, 1.0, 1.0), BODY, ordered=True)
+    frame_size = (frame.shape[1], frame.shape[0])
     for (k, best, alternative), body in zip(asked, bodies, strict=True):
         looked[k] = True
-        layout = pip_layout(body)
         rank, suit = divmod(best, 4)
-        if layout.count is None or layout.count - 2 not in (rank, alternative):
-            continue
-        counted = (layout.count - 2) * 4 + suit
-        if layout.regular:
-            of_rank = float(posterior[k, (layout.count - 2) * 4 : (layout.count - 1) * 4].sum())
-            weighed = (posterior[k, counted] * _COUNT_TRUST
-                       / (of_rank * _COUNT_TRUST + (1.0 - of_rank) * (1.0 - _COUNT_TRUST)))  # fmt: skip
-            if weighed >= threshold:
-                named[k], confidence[k] = counted, weighed
+        layout = pip_layout(body) if alternative >= 0 else PipLayout(None, False)
+        if layout.regular and layout.count is not None and layout.count - 2 in (rank, alternative):
+            counted = (layout.count - 2) * 4 + suit
+            sure = _weighed(posterior[k], counted)
+            if sure >= threshold:
+                named[k], confidence[k] = counted, sure
                 continue
-        veto[k] = counted != best
+        fitted = _fitted_card(body, corners, k, frame_size, posterior[k])
+        if fitted >= 0 and (sure := _weighed(posterior[k], fitted)) >= threshold:
+            named[k], confidence[k] = fitted, sure
+            continue
+        if layout.count is not None and layout.count - 2 in (rank, alternative):
+            veto[k] = layout.count - 2 != rank
     return PipEvidence(named, confidence, veto, looked)
+
+
+def _weighed(posterior: np.ndarray, card: int) -> float:
+    """The posterior (52,) of ``card`` once its rank's pips are seen, trusted :data:`_COUNT_TRUST`."""
+    rank = card // 4
+    of_rank = float(posterior[rank * 4 : rank * 4 + 4].sum())
+    return float(posterior[card] * _COUNT_TRUST / (of_rank * _COUNT_TRUST + (1.0 - of_rank) * (1.0 - _COUNT_TRUST)))
+
+
+def _fitted_card(body: np.ndarray, corners: np.ndarray, k: int, frame_size: tuple[int, int],
+                 posterior: np.ndarray) -> int:  # fmt: skip
+    """The card (id; -1 for none) whose rank alone fits the pips card ``k`` shows where the other
+    cards' outlines and the frame's edge leave it in sight, when that rank is the corners' best or
+    runner-up (the runner-up only when the best is a number card too), in its likeliest suit."""
+    hidden = hidden_mask(corners[k], np.delete(corners, k, axis=0), frame_size, BODY)
+    seen = seen_pips(body, hidden)
+    counts = fitting_counts(seen) if seen is not None else []
+    if len(counts) != 1:
+        return -1
+    by_rank = posterior.reshape(13, 4).sum(axis=1)
+    first, second = (int(r) for r in np.argsort(-by_rank)[:2])
+    fitted = counts[0] - 2
+    if fitted != first and not (fitted == second and first < NUMBER_RANKS):
+        return -1
+    return fitted * 4 + int(np.argmax(posterior[fitted * 4 : fitted * 4 + 4]))
 
 
 def pip_verdicts(frame: np.ndarray, corners: np.ndarray, readings: tuple[np.ndarray, np.ndarray, np.ndarray],
