@@ -14,7 +14,9 @@ into :class:`vision.observations.Observations` once, by fixed rules:
    the corners misread small indices, a club as a spade above all, with high posteriors);
    a smaller card is named by the small-card reader (the whole card read at once,
    :mod:`vision.small`) when its reading reaches that reader's own threshold, and is then face up;
-3. the pips may name a number card the corners hesitate over, or veto a reading they contradict;
+3. the pips may name a number card the corners hesitate over (as surely as rule 2 asks of a card
+   that tall: the pips tell the rank, the suit is still the corners'), or veto a reading they
+   contradict;
    a body that shows a picture vetoes a number card (it is a court card), and a body that plainly
    contradicts the rank class or the pip count of a sure reading vetoes it (:mod:`vision.body_check`);
    the body's suit symbols, where the suit witness read them (:mod:`vision.suit_witness`), veto a
@@ -252,15 +254,21 @@ class Evidence:
     def cautious(self) -> np.ndarray:
         """The cards the corners name (not the small-card reader) that are too short for their
         posterior: below a height of :attr:`caution`, a surer reading is asked for (rule 2)."""
-        out = np.zeros(len(self), bool)
         if not self.caution or not len(self):
-            return out
-        heights = card_heights(self.corners)
-        required = np.full(len(self), self.threshold)
-        for height, threshold in self.caution:
-            required = np.where(heights < height, np.maximum(required, threshold), required)
-        cautious: np.ndarray = self.named & ~self.small_named & (self.posterior < required)
+            return np.zeros(len(self), bool)
+        cautious: np.ndarray = self.named & ~self.small_named & (self.posterior < self.required)
         return cautious
+
+    @property
+    def required(self) -> np.ndarray:
+        """The posterior each card's height asks of a reading that names it (rule 2): the
+        reader's threshold, higher below a height of :attr:`caution`."""
+        required = np.full(len(self), self.threshold)
+        if self.caution and len(self):
+            heights = card_heights(self.corners)
+            for height, threshold in self.caution:
+                required = np.where(heights < height, np.maximum(required, threshold), required)
+        return required
 
     def set_readings(self, rows: np.ndarray, readings: dict[str, np.ndarray], picked: np.ndarray | None = None) -> None:
         """Take the corner readings (:meth:`vision.reader.CardReader.classify_indices`' keys) for the
@@ -302,7 +310,8 @@ class Evidence:
         card_ids[small] = np.where(self.small_named[small], self.small_best[small], -1)
         confidence[small] = self.small_posterior[small]
         readable = self.readable
-        by_pips = face_up & (self.pip_named >= 0) & readable
+        # The pips say the rank; the suit is still the corners', as sure as the card's height asks.
+        by_pips = face_up & (self.pip_named >= 0) & readable & (self.pip_confidence >= self.required)
         card_ids[by_pips], confidence[by_pips] = self.pip_named[by_pips], self.pip_confidence[by_pips]
         card_ids[face_up & self.pip_veto & ~by_pips] = -1  # the confidence stays the best guess's
         card_ids[face_up & self.picture_veto] = -1

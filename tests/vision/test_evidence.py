@@ -154,6 +154,20 @@ def test_a_small_card_must_read_surer_than_a_large_one_to_be_named() -> None:
     assert ev.decide().cards[:4] == [None, "Ks", "Ks", None]  # enough under 135 px, not under 105
 
 
+def test_a_small_card_the_pips_name_must_be_as_sure_as_its_height_asks() -> None:
+    # The pips tell the rank; the suit is still the corners', which misname small suits.
+    ev = _evidence(3)
+    for k, height in enumerate((90.0, 90.0, 150.0)):
+        ev.corners[k] = np.array([[0, 0], [height * 0.716, 0], [height * 0.716, height], [0, height]])
+        _sure(ev, k, "8s", 0.55)
+    for k, sure in enumerate((0.97, 0.99995, 0.97)):
+        ev.pip_named[k], ev.pip_confidence[k] = Card.parse("6s").id, sure
+    ev.caution = ((105.0, 0.9999),)
+    assert ev.decide().cards == [None, "6s", "6s"]
+    ev.caution = ()
+    assert ev.decide().cards == ["6s", "6s", "6s"]
+
+
 def test_the_caution_leaves_the_small_card_readers_readings_alone() -> None:
     ev = _evidence(1)
     ev.corners[0] = np.array([[0, 0], [40, 0], [40, 56], [0, 56]])
