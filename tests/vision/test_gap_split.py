@@ -72,22 +72,26 @@ def test_only_outlines_much_larger_than_the_frames_typical_card_are_looked_at() 
     assert looked_at(np.stack([card, pair])).tolist() == [True, True]  # too few to know the typical card
 
 
-@pytest.mark.parametrize("seed", [4, 20])
-def test_the_demos_five_card_hands_are_found_card_by_card(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The demo's five-card draw table (cards about 80 px tall, a few pixels apart): on these seeds
-    # the detector's maps run some neighbours together, each pair as card-shaped as one card.
+def test_the_demos_five_card_hands_are_found_card_by_card(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The demo's five-card draw tables (cards about 80 px tall, a few pixels apart): on these seeds
+    # the detector's maps run some neighbours together, each pair as card-shaped as one card. Which
+    # tables do moves a little with the build of OpenCV (the pyramid the maps are made from), so the
+    # premise is asked of the four together.
     import vision.detect
     from bench.hands_apart import table
     from vision.reader import CardReader
 
-    image, cards = table(seed)
-    truth = [corners for _, corners in cards]
+    tables = [table(seed) for seed in (4, 7, 12, 20)]
     segmenter = CardReader.default().segmenter
 
-    def found() -> int:
-        outlines = vision.detect.find_cards(image, segmenter=segmenter)
-        return sum(max(quad_iou(t, o.corners) for o in outlines) > 0.7 for t in truth)
+    def found() -> list[int]:
+        counts = []
+        for image, cards in tables:
+            outlines = vision.detect.find_cards(image, segmenter=segmenter)
+            counts.append(sum(max(quad_iou(t, o.corners) for o in outlines) > 0.7 for _, t in cards))
+        return counts
 
-    assert found() == 20
+    assert found() == [20] * len(tables)
     monkeypatch.setattr(vision.detect, "looked_at", lambda quads: np.zeros(len(quads), bool))
-    assert found() < 20, "the premise: without the split some cards run together"
+    without = found()
+    assert sum(without) < 20 * len(tables) - 4, "the premise: without the split some cards run together"
