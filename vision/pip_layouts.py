@@ -197,7 +197,8 @@ SHAPE = 16
 ALIKE_SHAPE = 0.55
 """The whole pips are one symbol printed again when each one's shape overlaps the largest's (as it
 is or turned half round) at least this much (intersection over union of the shapes scaled to one
-square): a court card's picture can leave two blobs where a two's pips lie, never one symbol."""
+square): ink of other shapes left in sight (a neighbour's index, a stain) is no set of pips. A
+court card's two heads are one shape turned, and pass: the corners keep those from being named."""
 
 
 def _one_symbol(labels: np.ndarray, stats: np.ndarray, blobs: list[int]) -> bool:
