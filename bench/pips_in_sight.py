@@ -28,7 +28,7 @@ from table.cards import Card
 from vision.detect import quad_iou
 from vision.mark_reader import card_regions
 from vision.pip_check import BODY, NUMBER_RANKS
-from vision.pip_layouts import fitting_counts, hidden_mask, seen_pips
+from vision.pip_layouts import counts_in_sight
 from vision.reader import CardReader
 from vision.rectify import Pyramid
 from vision.render.scene import SceneSpec, deal_rows, render_scene
@@ -43,9 +43,7 @@ OUTCOMES = ("cards", "one fits", "one fits, not the card", "several fit", "none 
 def fits_of(frame: np.ndarray, corners: np.ndarray, k: int) -> list[int]:
     """The counts whose layouts fit the pips of card ``k`` in sight (``corners`` every outline found)."""
     body = card_regions(Pyramid(frame), [corners[k]], (0.0, 0.0, 1.0, 1.0), BODY, ordered=True)[0]
-    hidden = hidden_mask(corners[k], np.delete(corners, k, axis=0), (frame.shape[1], frame.shape[0]), BODY)
-    seen = seen_pips(body, hidden)
-    return fitting_counts(seen) if seen is not None else []
+    return counts_in_sight(body, corners, k, (frame.shape[1], frame.shape[0]))
 
 
 def measure(reader: CardReader, pool: str, touching: bool, scenes: int, tally: Counter[str]) -> None:

@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from vision.mark_reader import card_regions
-from vision.pip_layouts import fitting_counts, hidden_mask, seen_pips
+from vision.pip_layouts import counts_in_sight
 from vision.rectify import Pyramid
 
 BODY = (120, 168)
@@ -221,9 +221,7 @@ def _fitted_card(body: np.ndarray, corners: np.ndarray, k: int, frame_size: tupl
     """The card (id; -1 for none) whose rank alone fits the pips card ``k`` shows where the other
     cards' outlines and the frame's edge leave it in sight, when that rank is the corners' best or
     runner-up (the runner-up only when the best is a number card too), in its likeliest suit."""
-    hidden = hidden_mask(corners[k], np.delete(corners, k, axis=0), frame_size, BODY)
-    seen = seen_pips(body, hidden)
-    counts = fitting_counts(seen) if seen is not None else []
+    counts = counts_in_sight(body, corners, k, frame_size)
     if len(counts) != 1:
         return -1
     by_rank = posterior.reshape(13, 4).sum(axis=1)

@@ -191,6 +191,16 @@ def seen_pips(body_bgr: np.ndarray, hidden: np.ndarray,
                     at[at_side].reshape(-1, 2), hidden)  # fmt: skip
 
 
+def counts_in_sight(body_bgr: np.ndarray, corners: np.ndarray, k: int, frame_size: tuple[int, int]) -> list[int]:
+    """The pip counts whose layouts fit what card ``k`` (of the outlines ``corners`` (N, 4, 2) in the
+    reader's order, ``body_bgr`` its straightened card) shows where the other outlines and the edge
+    of a frame of ``frame_size`` (width, height) leave it in sight (:func:`fitting_counts`)."""
+    size = (body_bgr.shape[1], body_bgr.shape[0])
+    hidden = hidden_mask(corners[k], np.delete(corners, k, axis=0), frame_size, size)
+    seen = seen_pips(body_bgr, hidden)
+    return fitting_counts(seen) if seen is not None else []
+
+
 SHAPE = 16
 """Side in pixels of the square a pip's shape is compared at."""
 

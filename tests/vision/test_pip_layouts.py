@@ -10,7 +10,7 @@ import pytest
 from table.cards import Card
 from vision.mark_reader import card_regions
 from vision.pip_check import BODY, pip_evidence
-from vision.pip_layouts import fitting_counts, hidden_mask, layout, seen_pips
+from vision.pip_layouts import counts_in_sight, hidden_mask, layout
 from vision.rectify import Pyramid, order_corners
 from vision.render.faces import deck_style, render_face
 
@@ -45,9 +45,7 @@ def _row(card: str, over: str | None, *, share: float = 0.25, seed: int = 0) -> 
 
 def _fits(frame: np.ndarray, quads: np.ndarray) -> list[int]:
     body = card_regions(Pyramid(frame), [quads[0]], (0.0, 0.0, 1.0, 1.0), BODY, ordered=True)[0]
-    hidden = hidden_mask(quads[0], quads[1:], (frame.shape[1], frame.shape[0]), BODY)
-    seen = seen_pips(body, hidden)
-    return fitting_counts(seen) if seen is not None else []
+    return counts_in_sight(body, quads, 0, (frame.shape[1], frame.shape[0]))
 
 
 def test_each_layout_has_its_count_of_places_point_symmetric_but_the_seven() -> None:
