@@ -461,7 +461,9 @@ def _small_readings(reader: SmallReader, frame: np.ndarray, quads: np.ndarray,
 
 class Witness(Stage):
     """The suit symbols of the card's body (:mod:`vision.suit_witness`), asked for the face-up cards
-    whose suit the corners leave in doubt and that the body could still lift to the threshold.
+    whose suit the corners leave in doubt, or that are short of the posterior their height asks
+    (rule 2 of :mod:`vision.evidence`: a small club taken for a spade), and that the body could
+    still lift to it.
     The corners stage has the helper thread find and read the symbols ahead (:meth:`ahead`) of the
     cards the corner models plainly see an index on and would ask about; a card asked here whose
     outline is one of those takes them, the others are looked at here."""
@@ -476,15 +478,16 @@ class Witness(Stage):
         witness = looker.suit_witness
         if witness is not None and len(rows):
             quads = evidence.corners[rows]
-            job = looker.helper().submit(_symbols_ahead, witness, evidence.frame, quads, readings, evidence.threshold)
+            job = looker.helper().submit(_symbols_ahead, witness, evidence.frame, quads, readings,
+                                         evidence.required[rows], evidence.threshold)
             evidence.ahead[self.name] = (quads, job)
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
         witness = looker.suit_witness
         if witness is None:
             raise ModelError("the suit_witness stage runs without its model: make the reader with it in its stages")
-        asked = (witness.asked(evidence.posteriors, threshold=evidence.threshold) & evidence.face_up
-                 & ~evidence.too_small)  # fmt: skip
+        asked = (witness.asked(evidence.posteriors, threshold=evidence.required, least=evidence.threshold)
+                 & evidence.face_up & ~evidence.too_small)  # fmt: skip
         evidence.asked[self.name] = asked
         made = _begun(evidence.ahead.pop(self.name, None))
         if not asked.any():
@@ -507,11 +510,11 @@ class Witness(Stage):
 
 
 def _symbols_ahead(witness: SuitWitness, frame: np.ndarray, quads: np.ndarray, readings: Future[dict[str, np.ndarray]],
-                   threshold: float) -> tuple[np.ndarray, list[np.ndarray]]:  # fmt: skip
+                   required: np.ndarray, threshold: float) -> tuple[np.ndarray, list[np.ndarray]]:  # fmt: skip
     """The outlines of the cards whose corner ``readings`` (done by now: made before this on the
     same thread) plainly show an index and leave the suit in doubt, and their symbols."""
     done = readings.result()
-    chosen = witness.asked(done["posteriors"], threshold=threshold) & (done["seen"] > PLAIN_INDEX)
+    chosen = witness.asked(done["posteriors"], threshold=required, least=threshold) & (done["seen"] > PLAIN_INDEX)
     picked = quads[chosen]
     if not len(picked):
         return picked, []

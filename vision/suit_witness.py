@@ -203,26 +203,34 @@ class SuitWitness:
         likelihood = np.maximum(likelihood / likelihood.max(), s.court_floor if court else s.floor)
         return likelihood
 
-    def asked(self, posterior: np.ndarray, *, threshold: float = 0.0) -> np.ndarray:
+    def asked(self, posterior: np.ndarray, *, threshold: float | np.ndarray = 0.0, least: float | None = None
+              ) -> np.ndarray:  # fmt: skip
         """Which cards' suit the voted posterior (N, 52) leaves in doubt (bool per card).
 
-        With the reader's ``threshold``, only the cards the body could still settle are asked: those
-        for which the likeliest answer the body can give (one suit at full weight, the others at
-        the floor) lifts some card to the threshold. A card whose rank is in deep doubt stays
-        unsure whatever its suit, and looking at its body (a court card's picture: many blobs)
-        would only cost time."""
+        With a ``threshold`` (the reader's, or one per card: the posterior each card's height asks,
+        :attr:`vision.evidence.Evidence.required`), only the cards the body could still settle are
+        asked: those for which the likeliest answer the body can give (one suit at full weight, the
+        others at the floor) lifts some card to it. A card whose rank is in deep doubt stays unsure
+        whatever its suit, and looking at its body (a court card's picture: many blobs) would only
+        cost time. With ``least`` (the reader's own threshold), a card whose best posterior reaches
+        ``least`` but not its own ``threshold`` is in doubt however little the other suits hold:
+        below the caution height the corners take a small club for a spade at 0.99 and more, and
+        the body's symbols, larger than the index's, are the witness that can settle it."""
         n = len(posterior)
         best = posterior.argmax(axis=1)
         rank = best // 4
         suits = posterior.reshape(n, 13, 4)[np.arange(n), rank]  # (N, 4): the best rank's four suits
         other = np.where(np.arange(4)[None, :] == (best % 4)[:, None], -1.0, suits).max(axis=1)
         out: np.ndarray = other >= self.settings.doubt
-        if threshold > 0.0:
+        if least is not None:
+            top = posterior[np.arange(n), best]
+            out |= (top >= least) & (top < threshold)
+        if np.any(np.asarray(threshold) > 0.0):
             by_suit = posterior.reshape(n, 13, 4)
-            mass, top = by_suit.sum(axis=1), by_suit.max(axis=1)  # (N, 4) each
+            mass, top_by_suit = by_suit.sum(axis=1), by_suit.max(axis=1)  # (N, 4) each
             court = (rank >= COURT_RANKS[0]) & (rank <= COURT_RANKS[-1])  # np.isin costs 0.1 ms here
             floor = np.where(court, self.settings.court_floor, self.settings.floor)[:, None]
-            reachable = (top / np.maximum(mass + floor * (1.0 - mass), 1e-12)).max(axis=1)
+            reachable = (top_by_suit / np.maximum(mass + floor * (1.0 - mass), 1e-12)).max(axis=1)
             out &= reachable >= threshold
         return out
 

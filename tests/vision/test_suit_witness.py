@@ -104,6 +104,27 @@ def test_with_a_threshold_only_cards_the_body_could_settle_are_asked(witness: Su
     assert apply_evidence(ranks, best[None]).max() < threshold
 
 
+def test_a_card_short_of_the_posterior_its_height_asks_is_asked_however_little_the_other_suits_hold(
+        witness: SuitWitness) -> None:  # fmt: skip
+    """Below the caution height a reading must reach a surer posterior; one that passes the reader's
+    threshold and falls short of that is asked though its other suits hold less than the doubt."""
+    posterior = np.full((2, 52), 1e-7)
+    posterior[:, Card.parse("8c").id], posterior[:, Card.parse("8s").id] = 0.9993, 0.0006  # spade 0.0006 < doubt
+    posterior[1, Card.parse("8c").id], posterior[1, Card.parse("6c").id] = 0.9, 0.0999  # the rank in doubt too
+    posterior /= posterior.sum(axis=1, keepdims=True)
+    assert witness.settings.doubt > 0.0006
+    required = np.array([0.9999, 0.9999])
+    assert not witness.asked(posterior, threshold=required).any()  # the suit alone is not in doubt
+    asked = witness.asked(posterior, threshold=required, least=0.784)
+    assert asked[0]  # the body's clubs can lift it to 0.9999
+    assert not asked[1]  # no suit the body names lifts an 8 that may be a 6
+    # a tall card, asked the reader's threshold only, is not looked at again
+    assert not witness.asked(posterior[:1], threshold=np.array([0.784]), least=0.784)[0]
+    lifted = np.full(4, witness.settings.floor)
+    lifted[SUITS.index("c")] = 1.0
+    assert apply_evidence(posterior[:1], lifted[None]).max() >= 0.9999
+
+
 def test_symbols_that_disagree_give_no_answer(witness: SuitWitness) -> None:
     club, spade = [0.9, 0.0, 0.0, 0.05, 0.05], [0.05, 0.0, 0.0, 0.9, 0.05]
     assert witness.pool(np.array([club, spade])) is None
