@@ -168,7 +168,8 @@ def pip_evidence(frame: np.ndarray, corners: np.ndarray, face_up: np.ndarray, po
       layout alone (:func:`vision.pip_layouts.fitting_counts`: a neighbour in a touching row hides
       a corner and some pips), and that is the corners' best rank or their runner-up's, the
       layout's rank is weighed in the same way (its likeliest suit named);
-    - otherwise the pips veto the best card when their count numbers the runner-up's rank.
+    - otherwise the pips veto the best card when their count numbers the runner-up's rank and the
+      best rank's layout does not fit the pips in sight (a neighbour may hide some of them).
     """
     n = len(corners)
     named, confidence = np.full(n, -1, np.int64), np.zeros(n)
@@ -200,12 +201,15 @@ def pip_evidence(frame: np.ndarray, corners: np.ndarray, face_up: np.ndarray, po
             if sure >= threshold:
                 named[k], confidence[k] = counted, sure
                 continue
-        fitted = _fitted_card(body, corners, k, frame_size, posterior[k])
+        in_sight = counts_in_sight(body, corners, k, frame_size)
+        fitted = _fitted_card(in_sight, posterior[k])
         if fitted >= 0 and (sure := _weighed(posterior[k], fitted)) >= threshold:
             named[k], confidence[k] = fitted, sure
             continue
-        if layout.count is not None and layout.count - 2 in (rank, alternative):
-            veto[k] = layout.count - 2 != rank
+        if layout.count is not None and layout.count - 2 == alternative:
+            # A count cut short by a neighbour is no evidence against a rank whose printed layout
+            # fits the pips still in sight.
+            veto[k] = rank + 2 not in in_sight
     return PipEvidence(named, confidence, veto, looked)
 
 
@@ -216,12 +220,11 @@ def _weighed(posterior: np.ndarray, card: int) -> float:
     return float(posterior[card] * _COUNT_TRUST / (of_rank * _COUNT_TRUST + (1.0 - of_rank) * (1.0 - _COUNT_TRUST)))
 
 
-def _fitted_card(body: np.ndarray, corners: np.ndarray, k: int, frame_size: tuple[int, int],
-                 posterior: np.ndarray) -> int:  # fmt: skip
-    """The card (id; -1 for none) whose rank alone fits the pips card ``k`` shows where the other
-    cards' outlines and the frame's edge leave it in sight, when that rank is the corners' best or
+def _fitted_card(counts: list[int], posterior: np.ndarray) -> int:
+    """The card (id; -1 for none) whose rank alone fits the pips a card shows where the other
+    cards' outlines and the frame's edge leave it in sight (``counts``, the pip counts whose layouts
+    fit: :func:`vision.pip_layouts.counts_in_sight`), when that rank is the corners' best or
     runner-up (the runner-up only when the best is a number card too), in its likeliest suit."""
-    counts = counts_in_sight(body, corners, k, frame_size)
     if len(counts) != 1:
         return -1
     by_rank = posterior.reshape(13, 4).sum(axis=1)

@@ -9,7 +9,7 @@ import pytest
 
 from table.cards import Card
 from vision.mark_reader import card_regions
-from vision.pip_check import BODY, pip_evidence
+from vision.pip_check import BODY, pip_evidence, pip_layout
 from vision.pip_layouts import counts_in_sight, hidden_mask, layout
 from vision.rectify import Pyramid, order_corners
 from vision.render.faces import deck_style, render_face
@@ -127,3 +127,39 @@ def test_the_layout_names_only_the_corners_best_or_runner_up_rank() -> None:
 def test_corners_all_but_sure_of_another_rank_are_not_overturned() -> None:
     frame, quads = _row("8h", "Kc")
     assert _named(frame, quads, _posterior("5h", "8h", 0.002)) is None
+
+
+def _torn(best: str, runner_up: str) -> np.ndarray:
+    """Corners torn between two number ranks, each in two suits: the best card leads, but no card
+    the pips could name reaches the threshold (the best rank's weight is split over two suits)."""
+    out = np.full(52, 1e-6)
+    for card, share in ((best, 0.32), (best[0] + "d", 0.25), (runner_up, 0.3), (runner_up[0] + "d", 0.13)):
+        out[Card.parse(card).id] = share
+    normal: np.ndarray = out / out.sum()
+    return normal
+
+
+def _evidence(frame: np.ndarray, quads: np.ndarray, posterior: np.ndarray) -> tuple[bool, bool, int | None]:
+    """Whether the pips were asked about the first card, whether they veto its best card, and the
+    pips the count finds on its body (hidden or not)."""
+    found = pip_evidence(frame, quads, np.ones(len(quads), bool), np.stack([posterior] * len(quads)),
+                         pyramid=Pyramid(frame), threshold=0.784)  # fmt: skip
+    body = card_regions(Pyramid(frame), [quads[0]], (0.0, 0.0, 1.0, 1.0), BODY, ordered=True)[0]
+    return bool(found.asked[0]), bool(found.veto[0]), pip_layout(body).count
+
+
+def test_a_count_a_neighbour_cut_short_vetoes_no_rank_whose_layout_fits_the_pips_in_sight() -> None:
+    cut = []  # fives whose neighbour hides enough of them that four pips are counted
+    for seed in range(3):
+        for share in (0.33, 0.35, 0.38):
+            frame, quads = _row("5h", "Kc", share=share, seed=seed)
+            asked, vetoed, count = _evidence(frame, quads, _torn("5h", "4h"))
+            if count == 4 and _fits(frame, quads) == [5]:
+                cut.append((seed, share, asked, vetoed))
+    assert cut  # the premise: the count is the corners' runner-up, a five's layout fits what is in sight
+    assert all(asked and not vetoed for *_, asked, vetoed in cut), cut
+    # the same count on a card in full sight is a four: the five the corners lean to is vetoed
+    frame, quads = _row("4h", None)
+    asked, vetoed, count = _evidence(frame, quads, _torn("5h", "4h"))
+    assert (asked, count) == (True, 4)
+    assert vetoed
