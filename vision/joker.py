@@ -11,7 +11,8 @@ crops and says, for each, how likely it is a joker's corner:
   (:data:`table.cards.JOKER_ID` in arrays), face up whatever the card model said;
 - a card one of whose corners reaches :data:`JokerCheck.doubt` is never named as one of the 52
   (it may be a joker the check is not sure of: unsure is better than a wrong card in a pot), and,
-  when the corner models do not surely name it, is looked at again (:meth:`JokerCheck.second_look`):
+  when the corner models do not surely name it (the small-card reader's naming does not count:
+  it knows only the 52), is looked at again (:meth:`JokerCheck.second_look`):
   its outline may be a little off, the mark cut at the crop's edge; it is the joker when two of
   those looks pass the threshold. A card the corner models surely name stays unsure: two looks of
   fifteen are too weak a cue against them (a king whose corner crop a neighbour's edge cut was

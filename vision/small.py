@@ -66,6 +66,22 @@ class SmallSettings:
         return settings
 
 
+def both_ways(crops: np.ndarray) -> np.ndarray:
+    """Each of :func:`whole_cards`' crops (N, H, W, 3) followed by the same crop turned half a turn:
+    (2N, H, W, 3). A card is printed the same both ways up (an index in two opposite corners), so
+    the turned crop is a second look at the same card, which the network was trained to read
+    either way up; :func:`pooled` joins the two."""
+    out: np.ndarray = np.stack([crops, crops[:, ::-1, ::-1]], axis=1).reshape(-1, *crops.shape[1:])
+    return out
+
+
+def pooled(logits: np.ndarray) -> np.ndarray:
+    """The logits (2N, 53) of :func:`both_ways`' crops → (N, 53): each card's two looks averaged.
+    Averaged, the reading is the same whichever way up the card was straightened."""
+    out: np.ndarray = np.asarray(logits, np.float64).reshape(-1, 2, logits.shape[-1]).mean(axis=1)
+    return out
+
+
 class SmallReader:
     """The small-card model and its settings; ``SmallReader(models_dir)`` loads ``small.onnx`` and ``small.json``."""
 
@@ -95,12 +111,13 @@ class SmallReader:
         self._lock = threading.Lock()
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
-        """P(card) for each of :func:`whole_cards`' crops: (N, 53), the last column "nothing to name"."""
+        """P(card) for each of :func:`whole_cards`' crops: (N, 53), the last column "nothing to name".
+        Each card is read both ways up and its two looks averaged (:func:`both_ways`)."""
         if not len(crops):
             return np.zeros((0, NOTHING + 1))
         with self._lock:
-            (logits,) = self._session.run(None, {self._input: prepare_crops(crops)})
-        out: np.ndarray = softmax(np.asarray(logits, np.float64) / self.settings.temperature, axis=1)
+            (logits,) = self._session.run(None, {self._input: prepare_crops(both_ways(crops))})
+        out: np.ndarray = softmax(pooled(logits) / self.settings.temperature, axis=1)
         return out
 
     def reads(self, heights: np.ndarray) -> np.ndarray:

@@ -691,8 +691,10 @@ class Joker(Stage):
         if fresh.any():  # moved since (the orient or reframe stage), or asked only after a later look
             crops = index_crops(evidence.frame, list(evidence.corners[rows[fresh]]), pyramid=evidence.pyramid)
             evidence.joker_score[rows[fresh]] = check.corner_scores(crops).max(axis=1)
+        # A card the corners surely name keeps their reading; one the small-card reader names (it
+        # knows only the 52, and takes a small joker's picture for a court card) is looked at again.
         doubted = rows[(evidence.joker_score[rows] >= check.doubt) & (evidence.joker_score[rows] < check.threshold)
-                       & ~evidence.named[rows]]
+                       & (~evidence.named[rows] | small[rows])]
         if len(doubted):  # perhaps a joker whose outline is a little off: look again about it
             again = check.second_look(evidence.frame, evidence.corners[doubted], pyramid=evidence.pyramid)
             evidence.joker_score[doubted] = np.maximum(evidence.joker_score[doubted], again)

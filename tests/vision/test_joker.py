@@ -333,3 +333,34 @@ def test_a_card_the_corner_models_surely_name_is_not_made_a_joker_by_a_second_lo
         assert ev.decide().cards == [None, None]  # doubted: none of the 52, and no joker
     finally:
         del check.corner_scores, check.second_look
+
+
+def test_a_small_card_the_small_card_reader_names_is_looked_at_again_when_the_check_doubts_it(reader: Any) -> None:
+    # The small-card reader knows only the 52 and takes a small joker's picture for a court card:
+    # its naming is no reason to skip the second look the corners' sure naming skips.
+    cards = (PlacedCard("Kh", True, (0.3, 0.5), angle=5.0, height=0.085), PlacedCard("Qs", True, (0.7, 0.5),
+             angle=-5.0, height=0.085))  # fmt: skip
+    scene = render_scene(SceneSpec(cards=cards, seed=3, clean=True))
+    check, small = reader.joker_check, reader.small_reader
+    looked: list[np.ndarray] = []
+
+    def second_look(frame: np.ndarray, quads: np.ndarray, **kwargs: Any) -> np.ndarray:
+        looked.extend(quads)
+        return np.ones(len(quads))
+
+    def sure(crops: np.ndarray) -> np.ndarray:
+        p = np.full((len(crops), 53), 1e-6)
+        p[:, Card.parse("Kh").id] = 1.0
+        normal: np.ndarray = p / p.sum(axis=1, keepdims=True)
+        return normal
+
+    check.corner_scores = lambda crops: np.full((len(crops) // 2, 2), 0.8)
+    check.second_look = second_look
+    small.probabilities = sure
+    try:
+        ev = reader.evidence(scene.image)
+        assert ev.small_named.all(), "the premise: both cards are the small-card reader's, surely named"
+        assert len(looked) == 2
+        assert ev.decide().cards == ["Jk", "Jk"]
+    finally:
+        del check.corner_scores, check.second_look, small.probabilities

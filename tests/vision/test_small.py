@@ -13,7 +13,7 @@ from vision.evidence import Evidence
 from vision.orient import turned
 from vision.reader import MODELS_DIR, CardReader
 from vision.rectify import Pyramid, card_heights
-from vision.small import NOTHING, SMALL_H, SMALL_W, SmallReader, SmallSettings, whole_cards
+from vision.small import NOTHING, SMALL_H, SMALL_W, SmallReader, SmallSettings, both_ways, pooled, whole_cards
 from vision.stages import Small, Sources
 
 
@@ -140,6 +140,33 @@ def test_the_shipped_small_reader_reads_rendered_small_cards_and_is_sure_only_wh
     assert (best[named] == truth[named]).all()
 
 
+def test_both_ways_puts_each_crop_beside_itself_turned_half_a_turn_and_pooled_averages_the_two() -> None:
+    crops = np.random.default_rng(1).integers(0, 256, (3, SMALL_H, SMALL_W, 3), dtype=np.uint8)
+    looks = both_ways(crops)
+    assert looks.shape == (6, SMALL_H, SMALL_W, 3)
+    assert np.array_equal(looks[0::2], crops)
+    assert np.array_equal(looks[1::2], crops[:, ::-1, ::-1])
+    logits = np.arange(6 * (NOTHING + 1), dtype=np.float64).reshape(6, NOTHING + 1)
+    assert np.allclose(pooled(logits), (logits[0::2] + logits[1::2]) / 2)
+
+
+def test_the_reader_reads_a_small_card_the_same_whichever_way_up_it_was_straightened() -> None:
+    from vision.render.scene import PlacedCard, SceneSpec, render_scene
+
+    reader = SmallReader(MODELS_DIR)
+    cards = tuple(PlacedCard(card, True, (0.2 + 0.2 * k, 0.5), angle=10.0 * k, height=0.085)
+                  for k, card in enumerate(["7c", "Qh", "As", "9d"]))  # fmt: skip
+    scene = render_scene(SceneSpec(cards=cards, size=(1280, 720), seed=7, deck="holdout-7"))
+    quads = [t.corners for t in scene.truth]
+    upright = reader.probabilities(whole_cards(scene.image, quads))
+    upside_down = reader.probabilities(whole_cards(scene.image, [np.roll(q, 2, axis=0) for q in quads]))
+    assert upright.shape == (4, NOTHING + 1)
+    # one reading, both looks pooled (the straightened pixels differ by a resampling only)
+    assert np.abs(upright - upside_down).max() < 0.02, np.abs(upright - upside_down).max()
+    assert np.array_equal(upright.argmax(axis=1), upside_down.argmax(axis=1))
+    assert not np.allclose(upright[0], upright[1])  # and not one answer for every card
+
+
 @pytest.mark.slow
 def test_the_reader_names_small_cards_of_a_whole_table_at_2304_pixels() -> None:
     from bench.vision import _ring
@@ -160,3 +187,20 @@ def test_small_json_names_its_command_and_figures() -> None:
     data = json.loads((MODELS_DIR / "small.json").read_text())
     assert data["trained"]["command"].startswith("python -m vision.train.small")
     assert data["figures"]["holdout"]["wrong"] <= 0.01
+
+
+@pytest.mark.slow
+def test_calibrate_only_fits_the_models_temperature_and_threshold_on_both_looks(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="the small-card trainer needs torch: pip install -e '.[train]'")
+    from vision.train import small as train_small
+
+    for name in ("small.onnx", "small.json"):
+        (tmp_path / name).write_bytes((MODELS_DIR / name).read_bytes())
+    assert train_small.main(["--calibrate-only", "--check-cards", "120", "--jobs", "1", "--out", str(tmp_path),
+                             "--cache", str(tmp_path / "cache")]) == 0  # fmt: skip
+    data = json.loads((tmp_path / "small.json").read_text())
+    shipped = json.loads((MODELS_DIR / "small.json").read_text())
+    assert data["trained"] == shipped["trained"]  # the model is the same: only its settings are fitted
+    assert data["sha256"] == shipped["sha256"]
+    assert 0.2 <= data["temperature"] <= 5.0 and 0.5 <= data["threshold"] <= 0.999
+    assert data["figures"]["calibration"]["cards"] + data["figures"]["calibration"]["nothing"] == 120

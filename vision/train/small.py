@@ -2,6 +2,7 @@
 
     python -m vision.train.small                    # the shipped model (about 30 min on 2 cores)
     python -m vision.train.small --cards 3000 --steps 100 --out /tmp/small   # a quick smoke run
+    python -m vision.train.small --calibrate-only   # fit the shipped model's temperature and threshold again
 
 A card under about 75 px tall shows an index a few pixels high, smaller than any the corner models
 were trained on; what still tells it apart is the whole card: the index, the number and layout of
@@ -11,7 +12,9 @@ cards or "nothing to name" (a back, a card straightened a quarter turn wrong, a 
 or of what lies on it).
 
 The model is quantised to 8 bits (onnxruntime static QDQ, calibrated on rendered crops; about
-twice as fast) before its temperature and threshold are fitted, so they hold for what ships.
+twice as fast) before its temperature and threshold are fitted, so they hold for what ships. They
+are fitted, as the reader reads, on each card's two looks averaged (the card and the card turned
+half a turn: :func:`vision.small.both_ways`).
 
 Data, rendered only (:func:`make_small`): cards of the "train" font pool drawn by
 :func:`vision.train.data.draw_sample` (neighbours, cards and thumbs on top, light, blur, noise,
@@ -47,7 +50,7 @@ from vision.render.fonts import Pool, index_fonts
 from vision.render.scene import TABLES, SceneSpec, render_scene
 from vision.render.scene_clutter import CLUTTER
 from vision.render.scene_surfaces import SURFACES
-from vision.small import NOTHING, SMALL_H, SMALL_W, whole_cards
+from vision.small import NOTHING, SMALL_H, SMALL_W, both_ways, pooled, whole_cards
 from vision.train.data import BANK_SIZE, _Bank, _corners, draw_sample
 from vision.train.quantize import quantize_model
 
@@ -275,12 +278,13 @@ def export(net: SmallNet, path: Path) -> None:
 
 
 def onnx_logits(model: Path, crops: np.ndarray) -> np.ndarray:
-    """The logits of the exported model at ``model`` (what the reader runs) for ``crops``."""
+    """The logits of the exported model at ``model`` for ``crops`` as the reader takes them: each
+    card read both ways up and its two looks averaged (:func:`vision.small.both_ways`)."""
     import onnxruntime as ort
 
     session = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
-    return np.concatenate([session.run(None, {"crops": prepare_crops(crops[i : i + 512])})[0]
-                           for i in range(0, len(crops), 512)])  # fmt: skip
+    return np.concatenate([pooled(session.run(None, {"crops": prepare_crops(both_ways(crops[i : i + 256]))})[0])
+                           for i in range(0, len(crops), 256)])  # fmt: skip
 
 
 def calibrate(out: Path, calib: SmallData, hold: SmallData, wrong: float, trained: dict[str, object]) -> int:
@@ -307,7 +311,7 @@ def calibrate(out: Path, calib: SmallData, hold: SmallData, wrong: float, traine
     }  # fmt: skip
     (out / "small.json").write_text(json.dumps(settings, indent=1) + "\n")
     print(json.dumps(settings["figures"], indent=1))
-    print(f"temperature {temperature:.3f}, threshold {threshold:.3f}; wrote {model}")
+    print(f"temperature {temperature:.3f}, threshold {threshold:.3f}; wrote {out / 'small.json'}")
     return 0
 
 
@@ -325,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parents[2] / "models")
     parser.add_argument("--quantize-only", action="store_true",
                         help="only quantise the float model in --out (small.onnx) to 8 bits and calibrate it again")
+    parser.add_argument("--calibrate-only", action="store_true",
+                        help="only fit the temperature and threshold of the model in --out (small.onnx) again")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     started = time.monotonic()
@@ -333,8 +339,10 @@ def main(argv: list[str] | None = None) -> int:
     hold = render(args.check_cards, pool="holdout", seed=args.seed + 2000, jobs=args.jobs, cache=args.cache,
                   name="holdout")  # fmt: skip
     model = args.out / "small.onnx"
-    if args.quantize_only:
+    if args.calibrate_only or args.quantize_only:
         trained = json.loads((args.out / "small.json").read_text())["trained"]
+        if args.calibrate_only:
+            return calibrate(args.out, calib, hold, args.wrong, trained)
     else:
         training = render(args.cards, pool="train", seed=args.seed, jobs=args.jobs, cache=args.cache, name="train")
         net = train(training, steps=args.steps, seed=args.seed)
