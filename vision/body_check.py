@@ -12,6 +12,9 @@ way. These cues are read from the straightened card, each only where it is plain
 - a picture (two or more hue families, :func:`vision.picture.hue_families`): a court card;
 - one large solid blob in the middle (:func:`ace_pip`): an ace.
 
+The ace's pip also names an ace the corners hesitate over (:func:`ace_evidence`, asked by the pips
+stage): it is the plainest of the cues, seen on no number or court card below.
+
 A sure reading is vetoed (the card is unsure, never named as another) when they contradict it
 (:meth:`BodyCues.contradicts`): a number card by a regular count of another number, or (unless
 the pips lie regularly and number the reading itself) a picture or an ace's pip; a court card or
@@ -43,7 +46,7 @@ import numpy as np
 
 from vision.mark_reader import card_regions
 from vision.picture import BODY_BOX, BODY_SIZE, hue_families
-from vision.pip_check import BODY, NUMBER_RANKS, InkBlobs, ink_blobs, layout_of
+from vision.pip_check import BODY, NUMBER_RANKS, InkBlobs, ink_blobs, layout_of, weighed
 from vision.rectify import Pyramid
 
 ACE = 12
@@ -196,3 +199,36 @@ def body_vetoes(pyramid: Pyramid, corners: np.ndarray, best: np.ndarray) -> np.n
     """Which of N cards (corners (N, 4, 2) in the reader's order, ``best`` the card ids read) show a
     body that contradicts their reading's rank (:func:`contradictions`): (N,) bool."""
     return contradictions(bodies(pyramid, corners), np.asarray(best, np.int64) // 4)
+
+
+def ace_evidence(pyramid: Pyramid, corners: np.ndarray, asked: np.ndarray, posterior: np.ndarray,
+                 required: np.ndarray, *, threshold: float) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Aces named by their body: (N,) card ids (-1: none) and confidences.
+
+    Asked are the cards ``asked`` (N,) whose corners' posterior (N, 52) leaves them below what
+    their height asks (``required``, :attr:`vision.evidence.Evidence.required`) and holds an ace as
+    its best or runner-up rank: an index a hold-out font prints unlike the models' (the French "1"
+    taken for a J or a 3, an A for a 4). When the body shows an ace's one large pip in its middle
+    (:func:`ace_pip`, never seen on a number or court card, module docstring), the ace's rank is
+    weighed into the posterior as a pip count is (:func:`vision.pip_check.weighed`), in the suit
+    the corners hold likeliest for it, and named when that reaches ``threshold``."""
+    n = len(corners)
+    named, confidence = np.full(n, -1, np.int64), np.zeros(n)
+    rows = []
+    for i in np.flatnonzero(asked):
+        if posterior[i].max() >= required[i]:
+            continue
+        by_rank = posterior[i].reshape(13, 4).sum(axis=1)
+        if ACE in np.argsort(-by_rank)[:2]:
+            rows.append(int(i))
+    if not rows:
+        return named, confidence
+    for row, body in zip(rows, bodies(pyramid, corners[rows]), strict=True):
+        if not ace_pip(body):
+            continue
+        card = ACE * 4 + int(np.argmax(posterior[row, ACE * 4 : ACE * 4 + 4]))
+        sure = weighed(posterior[row], card)
+        if sure >= threshold:
+            named[row], confidence[row] = card, sure
+    return named, confidence
+

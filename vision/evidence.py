@@ -14,9 +14,9 @@ into :class:`vision.observations.Observations` once, by fixed rules:
    the corners misread small indices, a club as a spade above all, with high posteriors);
    a smaller card is named by the small-card reader (the whole card read at once,
    :mod:`vision.small`) when its reading reaches that reader's own threshold, and is then face up;
-3. the pips may name a number card the corners hesitate over (as surely as rule 2 asks of a card
-   that tall: the pips tell the rank, the suit is still the corners'), or veto a reading they
-   contradict;
+3. the pips may name a number card the corners hesitate over, and an ace's one large pip an ace
+   (as surely as rule 2 asks of a card that tall: the body tells the rank, the suit is still the
+   corners'), or veto a reading they contradict;
    a body that shows a picture vetoes a number card (it is a court card), and a body that plainly
    contradicts the rank class or the pip count of a sure reading vetoes it (:mod:`vision.body_check`);
    the body's suit symbols, where the suit witness read them (:mod:`vision.suit_witness`), veto a

@@ -197,13 +197,13 @@ def pip_evidence(frame: np.ndarray, corners: np.ndarray, face_up: np.ndarray, po
         layout = pip_layout(body) if alternative >= 0 else PipLayout(None, False)
         if layout.regular and layout.count is not None and layout.count - 2 in (rank, alternative):
             counted = (layout.count - 2) * 4 + suit
-            sure = _weighed(posterior[k], counted)
+            sure = weighed(posterior[k], counted)
             if sure >= threshold:
                 named[k], confidence[k] = counted, sure
                 continue
         in_sight = counts_in_sight(body, corners, k, frame_size)
         fitted = _fitted_card(in_sight, posterior[k])
-        if fitted >= 0 and (sure := _weighed(posterior[k], fitted)) >= threshold:
+        if fitted >= 0 and (sure := weighed(posterior[k], fitted)) >= threshold:
             named[k], confidence[k] = fitted, sure
             continue
         if layout.count is not None and layout.count - 2 == alternative:
@@ -213,8 +213,9 @@ def pip_evidence(frame: np.ndarray, corners: np.ndarray, face_up: np.ndarray, po
     return PipEvidence(named, confidence, veto, looked)
 
 
-def _weighed(posterior: np.ndarray, card: int) -> float:
-    """The posterior (52,) of ``card`` once its rank's pips are seen, trusted :data:`_COUNT_TRUST`."""
+def weighed(posterior: np.ndarray, card: int) -> float:
+    """The posterior (52,) of ``card`` once the body is seen to show its rank (its pips, or an
+    ace's one large pip), that cue trusted :data:`_COUNT_TRUST` to 1 - that."""
     rank = card // 4
     of_rank = float(posterior[rank * 4 : rank * 4 + 4].sum())
     return float(posterior[card] * _COUNT_TRUST / (of_rank * _COUNT_TRUST + (1.0 - of_rank) * (1.0 - _COUNT_TRUST)))

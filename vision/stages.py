@@ -15,7 +15,8 @@ small           cards too small for their index, read whole                     
 suit_witness    the suit symbols of the card's body, where the corners doubt        suits.onnx/.json
 ink             plainly red index ink rules out spades and clubs                    (none)
 picture         a body showing a picture is no number card                          (none)
-pips            the pips of number cards, where the corners hesitate                (none)
+pips            the pips of number cards, an ace's one pip, where the corners       (none)
+                hesitate
 body            a sure reading whose rank the card's body plainly contradicts       (none)
                 (pips, picture, an ace's one pip) is unsure
 joker           the joker check: a joker's mark in an index corner                  joker.onnx/.json
@@ -40,7 +41,7 @@ import cv2
 import numpy as np
 
 from table.cards import COURT_RANKS, Card
-from vision.body_check import BodyCues, all_cues, bodies, body_vetoes
+from vision.body_check import BodyCues, ace_evidence, all_cues, bodies, body_vetoes
 from vision.deck_examples import grey_crops, match_examples, misreads
 from vision.deck_profile import read_backs
 from vision.detect import Outline
@@ -580,15 +581,20 @@ _COURT_CHANCE = 1e-3
 
 
 class Pips(Stage):
-    """The pips of face-up number cards the corners hesitate over (:mod:`vision.pip_check`)."""
+    """The pips of face-up number cards the corners hesitate over (:mod:`vision.pip_check`), and
+    the one large pip of an ace they hesitate over (:func:`vision.body_check.ace_evidence`)."""
 
     name = "pips"
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
-        found = pip_evidence(evidence.frame, evidence.corners, evidence.face_up & ~evidence.too_small,
-                             evidence.posteriors,
+        readable = evidence.face_up & ~evidence.too_small
+        found = pip_evidence(evidence.frame, evidence.corners, readable, evidence.posteriors,
                              pyramid=evidence.pyramid, threshold=evidence.threshold)  # fmt: skip
-        evidence.pip_named, evidence.pip_confidence, evidence.pip_veto = found.named, found.confidence, found.veto
+        named, confidence = found.named.copy(), found.confidence.copy()
+        aces, sure = ace_evidence(evidence.pyramid, evidence.corners, readable & (named < 0), evidence.posteriors,
+                                  evidence.required, threshold=evidence.threshold)  # fmt: skip
+        named[aces >= 0], confidence[aces >= 0] = aces[aces >= 0], sure[aces >= 0]
+        evidence.pip_named, evidence.pip_confidence, evidence.pip_veto = named, confidence, found.veto
         evidence.asked[self.name] = found.asked
 
 

@@ -176,3 +176,47 @@ def test_on_touching_rows_the_body_stage_asks_every_named_card_and_loses_no_righ
                 right += 1
                 assert a == b, f"{b} lost"
     assert asked >= 20 and right >= 20
+
+
+def _torn(*shares: tuple[str, float]) -> np.ndarray:
+    p = np.full(52, 1e-6)
+    for card, share in shares:
+        p[Card.parse(card).id] = share
+    out: np.ndarray = p / p.sum()
+    return out
+
+
+@pytest.mark.parametrize(("card", "best", "runner_up"), [
+    ("As", "3s", "As"),  # a French "1" read as a 3, the ace its runner-up
+    ("Ah", "Ah", "Jh"),  # the ace ahead, but not surely: a "1" taken for a J
+])  # fmt: skip
+def test_an_ace_the_corners_hesitate_over_is_named_by_its_one_large_pip(reader: CardReader, card: str, best: str,
+                                                                         runner_up: str) -> None:  # fmt: skip
+    from vision.body_check import ace_evidence
+    from vision.pip_check import weighed
+    from vision.stages import Pips
+
+    ev = _read_as(reader, _one(card, 5), card)
+    ev.set_posteriors(_torn((best, 0.51), (runner_up, 0.48), (card[0] + "d", 0.01))[None])
+    assert ev.decide().cards == [None]  # the premise: the corners leave it unsure
+    named, sure = ace_evidence(ev.pyramid, ev.corners, ev.face_up, ev.posteriors, ev.required, threshold=ev.threshold)
+    assert named[0] == Card.parse(card).id
+    assert sure[0] == pytest.approx(weighed(ev.posteriors[0], Card.parse(card).id)) and sure[0] > 0.95
+    Pips().run(ev, reader, Sources(None, None))
+    assert ev.decide().cards == [card]
+
+
+def test_a_three_read_as_an_ace_or_a_three_is_not_made_an_ace_and_a_far_ace_is_not_asked(reader: CardReader) -> None:
+    from vision.body_check import ace_evidence
+
+    ev = _read_as(reader, _one("3s", 5), "3s")
+    torn = _torn(("As", 0.51), ("3s", 0.48))
+    named, _ = ace_evidence(ev.pyramid, ev.corners, ev.face_up, torn[None], ev.required, threshold=ev.threshold)
+    assert named[0] == -1  # three pips are no ace's pip
+    ace = _read_as(reader, _one("As", 5), "As")
+    far = _torn(("3s", 0.6), ("2s", 0.3), ("As", 0.1))  # the ace only the corners' third rank
+    sure = _torn(("As", 0.999), ("3s", 0.001))  # no doubt to settle
+    for posterior in (far, sure):
+        named, _ = ace_evidence(ace.pyramid, ace.corners, ace.face_up, posterior[None], ace.required,
+                                threshold=ace.threshold)  # fmt: skip
+        assert named[0] == -1
