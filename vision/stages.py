@@ -590,11 +590,11 @@ class Pips(Stage):
         readable = evidence.face_up & ~evidence.too_small
         found = pip_evidence(evidence.frame, evidence.corners, readable, evidence.posteriors,
                              pyramid=evidence.pyramid, threshold=evidence.threshold)  # fmt: skip
-        named, confidence = found.named.copy(), found.confidence.copy()
-        aces, sure = ace_evidence(evidence.pyramid, evidence.corners, readable & (named < 0), evidence.posteriors,
-                                  evidence.required, threshold=evidence.threshold)  # fmt: skip
-        named[aces >= 0], confidence[aces >= 0] = aces[aces >= 0], sure[aces >= 0]
-        evidence.pip_named, evidence.pip_confidence, evidence.pip_veto = named, confidence, found.veto
+        aces, sure = ace_evidence(evidence.pyramid, evidence.corners, readable & (found.named < 0),
+                                  evidence.posteriors, evidence.required, threshold=evidence.threshold)  # fmt: skip
+        ace = aces >= 0
+        found.named[ace], found.confidence[ace] = aces[ace], sure[ace]
+        evidence.pip_named, evidence.pip_confidence, evidence.pip_veto = found.named, found.confidence, found.veto
         evidence.asked[self.name] = found.asked
 
 
