@@ -2,6 +2,7 @@
 
     python -m bench.vision_misses                      # French and German decks (fr, fr1, de)
     python -m bench.vision_misses --letters en --models /tmp/m --json misses.json
+    python -m bench.vision_misses --seeds 11,13       # other scenes than bench.vision's, the same kinds
 
 The scenes are those of ``bench.vision``'s "synthetic" and "decks" groups (the same seeds, decks
 and tables: cards apart, seed 3; touching rows, seed 7). For each face-up card read wrongly or
@@ -10,7 +11,9 @@ the deck's index font and how it is drawn (stroke, condensing), the card's heigh
 layout, whether the expert was asked, each corner's three best cards and P(no index), the
 posterior, the pips' verdict and the later stages that looked at the card. Then the misses
 counted by layout, by kind (a card whose index is a letter, an ace or a court card, against a
-number card) and by outcome: what to fix first.
+number card) and by outcome: what to fix first; and the face-up cards read right, unsure and
+wrong of all. ``--seeds`` draws other scenes of the same kinds (cards apart, touching rows) and
+decks: a change chosen by looking at bench.vision's scenes is measured on scenes it never saw.
 """
 
 from __future__ import annotations
@@ -67,10 +70,12 @@ def looked_at(evidence: Evidence, i: int) -> list[str]:
     return [name for name, rows in evidence.asked.items() if name != "corners" and bool(np.asarray(rows)[i])]
 
 
-def misses(reader: CardReader, letters: str, *, touching: bool, scenes: int) -> list[dict[str, Any]]:
+def misses(reader: CardReader, letters: str, *, touching: bool, scenes: int, seed: int | None = None,
+           face_up: Counter[str] | None = None) -> list[dict[str, Any]]:  # fmt: skip
     """The face-up cards of one layout's hold-out scenes, in decks printing ``letters``, that the
-    reader does not read right."""
-    seed = SEEDS[touching]
+    reader does not read right. ``seed``: the scenes' (default :data:`SEEDS`, bench.vision's);
+    ``face_up``, when given, counts every face-up card under ``letters``."""
+    seed = SEEDS[touching] if seed is None else seed
     rng = np.random.default_rng(seed)
     pool = "holdout" if letters == "en" else f"holdout-{letters}"
     out = []
@@ -84,6 +89,8 @@ def misses(reader: CardReader, letters: str, *, touching: bool, scenes: int) -> 
         for truth in scene.truth:
             if not truth.face_up:
                 continue
+            if face_up is not None:
+                face_up[letters] += 1
             card = Card.parse(truth.card)
             row: dict[str, Any] = {
                 "letters": letters, "layout": "touching" if touching else "apart", "scene": number,
@@ -118,10 +125,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenes", type=int, default=40, help="scenes per layout (default 40, as bench.vision)")
     parser.add_argument("--models", type=Path, default=MODELS_DIR, help="model folder (default: the shipped models)")
     parser.add_argument("--json", type=Path, help="also write every miss here")
+    parser.add_argument("--seeds", default=f"{SEEDS[False]},{SEEDS[True]}",
+                        help="the scenes' seeds, cards apart and touching rows (default %(default)s)")  # fmt: skip
     args = parser.parse_args(argv)
+    try:
+        apart, touching_seed = (int(v) for v in args.seeds.split(","))
+    except ValueError:
+        parser.error(f"--seeds must be two whole numbers, cards apart and touching rows (e.g. 11,13), "
+                     f"got {args.seeds!r}")  # fmt: skip
     reader = CardReader(args.models)
+    face_up: Counter[str] = Counter()
     rows = [row for letters in args.letters.split(",") if letters for touching in (False, True)
-            for row in misses(reader, letters, touching=touching, scenes=args.scenes)]  # fmt: skip
+            for row in misses(reader, letters, touching=touching, scenes=args.scenes,
+                              seed=touching_seed if touching else apart, face_up=face_up)]  # fmt: skip
     for r in rows:
         head = f"{r['letters']:<3} {r['layout']:<8} {r['scene']} {r['truth']:>3} ({r['prints']}) → {r['read']}"
         if r["outcome"] == "not found":
@@ -136,6 +152,12 @@ def main(argv: list[str] | None = None) -> int:
     print("misses by layout, kind and outcome:")
     for (layout, kind, outcome), count in sorted(summary(rows).items()):
         print(f"  {layout:<8} {kind:<8} {outcome:<9} {count}")
+    total = sum(face_up.values())
+    outcomes = Counter(r["outcome"] for r in rows)
+    wrong = outcomes["wrong"]
+    print(f"face-up cards {total}: read right {total - len(rows)} ({100 * (total - len(rows)) / max(total, 1):.1f} %), "
+          f"unsure {outcomes['unsure']}, not found {outcomes['not found']}, wrong {wrong} "
+          f"({100 * wrong / max(total, 1):.2f} %)")  # fmt: skip
     if args.json is not None:
         args.json.write_text(json.dumps(rows, indent=1) + "\n")
     return 0

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import numpy as np
 import pytest
 
-from bench.vision_misses import SEEDS, misses, summary, top_cards
+from bench.vision_misses import SEEDS, main, misses, summary, top_cards
 from vision.reader import CardReader
 from vision.render.scene import SceneSpec, deal_rows, render_scene
 
@@ -38,7 +39,8 @@ def test_top_cards_names_the_likeliest_first() -> None:
 
 
 def test_a_reader_unsure_of_everything_misses_every_face_up_card(reader: CardReader) -> None:
-    rows = misses(Doubting(reader), "de", touching=True, scenes=2)  # type: ignore[arg-type]
+    counted: Counter[str] = Counter()
+    rows = misses(Doubting(reader), "de", touching=True, scenes=2, face_up=counted)  # type: ignore[arg-type]
     rng = np.random.default_rng(SEEDS[True])
     face_up = []
     for k in range(2):
@@ -46,6 +48,7 @@ def test_a_reader_unsure_of_everything_misses_every_face_up_card(reader: CardRea
         scene = render_scene(SceneSpec(cards=deal_rows(rng, touching=True), seed=number, deck=f"holdout-de-{number}"))
         face_up += [t.card for t in scene.truth if t.face_up]
     assert sorted(r["truth"] for r in rows) == sorted(face_up)
+    assert counted == {"de": len(face_up)}
     assert {r["outcome"] for r in rows} <= {"unsure", "not found"}
     prints = {r["truth"][:-1]: r["prints"] for r in rows}
     assert prints.get("J", "B") == "B" and prints.get("Q", "D") == "D" and prints.get("K", "K") == "K"
@@ -60,3 +63,17 @@ def test_the_shipped_reader_misses_few_and_never_a_card_it_reads_right(reader: C
     rows = misses(reader, "fr", touching=False, scenes=2)
     assert all(r["read"] != r["truth"] for r in rows)
     assert len(rows) <= 3  # of 24 cards, about 18 face up
+
+
+def test_other_seeds_draw_other_scenes_of_the_same_kind(reader: CardReader) -> None:
+    doubting = Doubting(reader)
+    usual = misses(doubting, "en", touching=False, scenes=1)  # type: ignore[arg-type]
+    other = misses(doubting, "en", touching=False, scenes=1, seed=11)  # type: ignore[arg-type]
+    assert {r["scene"] for r in usual} == {SEEDS[False] * 1000} and {r["scene"] for r in other} == {11000}
+    assert sorted(r["truth"] for r in usual) != sorted(r["truth"] for r in other)
+
+
+def test_seeds_that_are_not_two_numbers_are_refused_saying_what_is_allowed(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--seeds", "11"])
+    assert "two whole numbers" in capsys.readouterr().err
