@@ -20,7 +20,8 @@ into :class:`vision.observations.Observations` once, by fixed rules:
    a body that shows a picture vetoes a number card (it is a court card), and a body that plainly
    contradicts the rank class or the pip count of a sure reading vetoes it (:mod:`vision.body_check`);
    the body's suit symbols, where the suit witness read them (:mod:`vision.suit_witness`), veto a
-   number card or an ace whose suit they plainly deny (all of them another suit);
+   number card or an ace whose suit they plainly deny (all of them another suit), whoever named
+   it (the pips say a card's rank, never its suit);
 4. the deck profile (cards enrolled from the user's deck) may name a face-up card, or make it
    unsure when it surely disagrees with the models (unless the models did not read that enrolled
    card's own photos rightly: a deck whose letters they do not know); a card the profile cannot
@@ -316,7 +317,7 @@ class Evidence:
         card_ids[face_up & self.pip_veto & ~by_pips] = -1  # the confidence stays the best guess's
         card_ids[face_up & self.picture_veto] = -1
         card_ids[face_up & self.body_veto & ~by_pips] = -1
-        card_ids[face_up & self.suit_denied(card_ids) & ~by_pips] = -1
+        card_ids[face_up & self.suit_denied(card_ids)] = -1  # the pips say the rank, never the suit
         card_ids[face_up & self.profile_doubt] = -1
         for i in np.flatnonzero(face_up & (self.profile_card >= 0) & readable):
             enrolled, sure = int(self.profile_card[i]), float(self.profile_confidence[i])

@@ -464,7 +464,10 @@ class Witness(Stage):
     """The suit symbols of the card's body (:mod:`vision.suit_witness`), asked for the face-up cards
     whose suit the corners leave in doubt, or that are short of the posterior their height asks
     (rule 2 of :mod:`vision.evidence`: a small club taken for a spade), and that the body could
-    still lift to it.
+    still lift to it; and for every face-up number card and ace the corners read less surely than
+    :data:`WITNESS_BELOW`, whatever its suit's doubt: a hold-out face's clubs can read as spades in
+    both corners at 0.9995, and its pips, larger than the index's symbol, say clubs (the body's
+    symbols then veto the reading, rule 3, or a number card the pips name).
     The corners stage has the helper thread find and read the symbols ahead (:meth:`ahead`) of the
     cards the corner models plainly see an index on and would ask about; a card asked here whose
     outline is one of those takes them, the others are looked at here."""
@@ -487,7 +490,8 @@ class Witness(Stage):
         witness = looker.suit_witness
         if witness is None:
             raise ModelError("the suit_witness stage runs without its model: make the reader with it in its stages")
-        asked = (witness.asked(evidence.posteriors, threshold=evidence.required, least=evidence.threshold)
+        pips = ~evidence.small_named & _number_or_ace(evidence.best) & (evidence.posterior < WITNESS_BELOW)
+        asked = ((witness.asked(evidence.posteriors, threshold=evidence.required, least=evidence.threshold) | pips)
                  & evidence.face_up & ~evidence.too_small)  # fmt: skip
         evidence.asked[self.name] = asked
         made = _begun(evidence.ahead.pop(self.name, None))
@@ -515,11 +519,26 @@ def _symbols_ahead(witness: SuitWitness, frame: np.ndarray, quads: np.ndarray, r
     """The outlines of the cards whose corner ``readings`` (done by now: made before this on the
     same thread) plainly show an index and leave the suit in doubt, and their symbols."""
     done = readings.result()
-    chosen = witness.asked(done["posteriors"], threshold=required, least=threshold) & (done["seen"] > PLAIN_INDEX)
+    pips = _number_or_ace(done["best"]) & (done["posterior"] < WITNESS_BELOW)
+    doubted = witness.asked(done["posteriors"], threshold=required, least=threshold)
+    chosen = (doubted | pips) & (done["seen"] > PLAIN_INDEX)
     picked = quads[chosen]
     if not len(picked):
         return picked, []
     return picked, witness.body_symbols(list(witness.bodies(picked, pyramid=Pyramid(frame))))
+
+
+WITNESS_BELOW = 0.99999
+"""A number card or an ace the corners read less surely than this is shown to the suit witness
+whatever the other suits hold (a third of the hold-out decks' number cards)."""
+
+
+def _number_or_ace(best: np.ndarray) -> np.ndarray:
+    """Which of the cards ``best`` (card ids) are number cards or aces: a body of pips in the suit's
+    symbol, which the suit witness reads far more surely than the symbols beside a court card's
+    picture."""
+    out: np.ndarray = (best < 52) & ~np.isin(best // 4, COURT_RANKS)
+    return out
 
 
 class Ink(Stage):

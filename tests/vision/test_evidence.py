@@ -154,6 +154,16 @@ def test_a_small_card_must_read_surer_than_a_large_one_to_be_named() -> None:
     assert ev.decide().cards[:4] == [None, "Ks", "Ks", None]  # enough under 135 px, not under 105
 
 
+def test_the_pips_name_a_rank_whose_suit_the_body_s_symbols_may_still_deny() -> None:
+    ev = _evidence(2)
+    for i in range(2):
+        _sure(ev, i, "8s", 0.55)  # the corners lean to an 8 of spades, unsure
+        ev.pip_named[i], ev.pip_confidence[i] = Card.parse("Ts").id, 0.9  # ten pips: a ten, in the corners' suit
+    ev.suit_likelihood[0] = [1.0, 0.02, 0.02, 0.02]  # but ten clubs on the body
+    ev.suit_likelihood[1] = [0.02, 0.02, 0.02, 1.0]  # ten spades
+    assert ev.decide().cards == [None, "Ts"]
+
+
 def test_a_small_card_the_pips_name_must_be_as_sure_as_its_height_asks() -> None:
     # The pips tell the rank; the suit is still the corners', which misname small suits.
     ev = _evidence(3)

@@ -13,14 +13,14 @@ import cv2
 import numpy as np
 import pytest
 
-from table.cards import Card
+from table.cards import COURT_RANKS, Card
 from vision.detect import quad_iou
 from vision.errors import ModelError
 from vision.evidence import Evidence
 from vision.reader import DEFAULT_STAGES, MODELS_DIR, CardReader
 from vision.rectify import Pyramid, order_corners
 from vision.render.scene import RenderedScene, SceneSpec, deal_rows, render_scene
-from vision.stages import STAGES, Backs, Corners, Pipeline, Pips, Profile, Reframe, Sources, Witness
+from vision.stages import STAGES, WITNESS_BELOW, Backs, Corners, Pipeline, Pips, Profile, Reframe, Sources, Witness
 
 
 @pytest.fixture(scope="module")
@@ -148,7 +148,8 @@ def test_reframe_widens_a_narrow_outline_that_cuts_the_index(reader: CardReader)
     assert asked >= 2
 
 
-def test_the_suit_witness_is_asked_only_for_face_up_cards_in_doubt_and_moves_only_suits(reader: CardReader) -> None:
+def test_the_suit_witness_is_asked_for_face_up_number_cards_and_aces_and_court_cards_in_doubt_and_moves_only_suits(
+        reader: CardReader) -> None:  # fmt: skip
     scene = _scene(53)
     ev = _evidence(reader, scene)
     Corners(None).run(ev, reader, _sources(reader))
@@ -158,14 +159,43 @@ def test_the_suit_witness_is_asked_only_for_face_up_cards_in_doubt_and_moves_onl
     doubt[card.id] = 0.5
     doubt[card.id ^ 1] = 0.5  # the same rank, another suit
     ev.posteriors[target] = doubt
+    plain = next(i for i, t in enumerate(scene.truth) if t.face_up and Card.parse(t.card).rank < 9 and i != target)
+    unsuited = ev.posteriors[plain] * 0.0
+    own = Card.parse(scene.truth[plain].card).id
+    unsuited[own], unsuited[(own + 4) % 36] = 0.9995, 0.0005  # sure of the suit, not quite of the rank
+    ev.posteriors[plain] = unsuited
     ev.set_posteriors(ev.posteriors)
     before = ev.posteriors.copy()
     Witness().run(ev, reader, _sources(reader))
     asked = ev.asked["suit_witness"]
     assert asked[target] and not asked[~ev.face_up].any()
+    assert asked[plain]  # a number card below WITNESS_BELOW, however little the other suits hold
+    ranks = before.argmax(axis=1) // 4
+    beyond = ev.face_up & ~np.isin(ranks, COURT_RANKS) & (before.max(axis=1) >= WITNESS_BELOW)
+    assert not asked[beyond].any()
+    sure_courts = ev.face_up & np.isin(ranks, COURT_RANKS) & (before.max(axis=1) > 0.9999)
+    assert not asked[sure_courts].any()  # a court card's symbols are asked only when its suit is in doubt
     rank_mass = lambda p: p.reshape(len(p), 13, 4).sum(axis=2)  # noqa: E731
-    assert np.allclose(rank_mass(ev.posteriors[~asked]), rank_mass(before[~asked]))
+    assert np.allclose(rank_mass(ev.posteriors[asked]), rank_mass(before[asked]))
+    assert np.allclose(ev.posteriors[~asked], before[~asked])
     assert ev.best[target] == card.id
+
+
+def test_a_number_card_the_corners_surely_give_another_suit_is_unsure_by_its_body(reader: CardReader) -> None:
+    # A hold-out face whose clubs the corners read as spades at 0.9995: nothing doubts the suit,
+    # but the body's pips are asked all the same, and they show the card's own suit.
+    scene = _scene(53)
+    ev = _evidence(reader, scene)
+    Corners(None).run(ev, reader, _sources(reader))
+    target = next(i for i, t in enumerate(scene.truth) if t.face_up and 1 <= Card.parse(t.card).rank < 9)
+    card = Card.parse(scene.truth[target].card)
+    wrong = ev.posteriors[target] * 0.0
+    wrong[card.id ^ 1], wrong[card.id] = 0.9995, 0.0005
+    ev.posteriors[target] = wrong
+    ev.set_posteriors(ev.posteriors)
+    Witness().run(ev, reader, _sources(reader))
+    assert ev.asked["suit_witness"][target] and ev.suit_likelihood[target].argmax() == card.suit
+    assert ev.decide().cards[target] is None
 
 
 def test_a_reading_whose_suit_the_body_denies_is_unsure(reader: CardReader) -> None:
