@@ -7,6 +7,11 @@ import math
 import cv2
 import numpy as np
 
+SQUAREST = 1.0
+"""The squarest a card's outline may be (short sides over long): a card whose long side points
+away from a tilted camera is foreshortened, at 45° from straight down to about its width, and
+which side is long is then decided by reading it (:mod:`vision.orient`)."""
+
 
 def card_shaped(quad: np.ndarray) -> bool:
     """Convex, with opposite sides alike and a card's proportions (allowing some perspective)."""
@@ -21,7 +26,7 @@ def card_shaped(quad: np.ndarray) -> bool:
     a, b = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
     ratio = min(a, b) / max(a, b)
     parallel = max(max(sides[0], sides[2]) / min(sides[0], sides[2]), max(sides[1], sides[3]) / min(sides[1], sides[3]))
-    return 0.52 < ratio < 0.92 and parallel < 1.5
+    return 0.52 < ratio <= SQUAREST and parallel < 1.5
 
 
 def card_shaped_many(quads: np.ndarray) -> np.ndarray:
@@ -39,7 +44,7 @@ def card_shaped_many(quads: np.ndarray) -> np.ndarray:
         ratio = np.minimum(a, b) / np.maximum(a, b)
         parallel = np.maximum(np.maximum(sides[:, 0], sides[:, 2]) / np.minimum(sides[:, 0], sides[:, 2]),
                               np.maximum(sides[:, 1], sides[:, 3]) / np.minimum(sides[:, 1], sides[:, 3]))  # fmt: skip
-    out: np.ndarray = (sides.min(axis=1) >= 6) & convex & (ratio > 0.52) & (ratio < 0.92) & (parallel < 1.5)
+    out: np.ndarray = (sides.min(axis=1) >= 6) & convex & (ratio > 0.52) & (ratio <= SQUAREST) & (parallel < 1.5)
     return out
 
 
