@@ -12,7 +12,8 @@ orient          which side is long, decided by reading both turns of a card     
 reframe         a too-narrow outline (cards touching) read again widened            (the corner models)
 letters         court letters the models confuse (Dutch H V B), with the setting    letters-nl.npz (then)
 small           cards too small for their index, read whole                         small.onnx/.json
-suit_witness    the suit symbols of the card's body, where the corners doubt        suits.onnx/.json
+suit_witness    the suit symbols of the card's body, where the corners doubt the    suits.onnx/.json
+                suit or read a number card or an ace not beyond doubt
 ink             plainly red index ink rules out spades and clubs                    (none)
 picture         a body showing a picture is no number card                          (none)
 pips            the pips of number cards, an ace's one pip, where the corners       (none)
@@ -460,6 +461,19 @@ def _small_readings(reader: SmallReader, frame: np.ndarray, quads: np.ndarray,
     return p, doubt, again
 
 
+WITNESS_BELOW = 0.99999
+"""A number card or an ace the corners read less surely than this is shown to the suit witness
+whatever the other suits hold (a third of the hold-out decks' number cards)."""
+
+
+def _number_or_ace(best: np.ndarray) -> np.ndarray:
+    """Which of the cards ``best`` (card ids) are number cards or aces: a body of pips in the suit's
+    symbol, which the suit witness reads far more surely than the symbols beside a court card's
+    picture."""
+    out: np.ndarray = (best < 52) & ~np.isin(best // 4, COURT_RANKS)
+    return out
+
+
 class Witness(Stage):
     """The suit symbols of the card's body (:mod:`vision.suit_witness`), asked for the face-up cards
     whose suit the corners leave in doubt, or that are short of the posterior their height asks
@@ -517,7 +531,8 @@ class Witness(Stage):
 def _symbols_ahead(witness: SuitWitness, frame: np.ndarray, quads: np.ndarray, readings: Future[dict[str, np.ndarray]],
                    required: np.ndarray, threshold: float) -> tuple[np.ndarray, list[np.ndarray]]:  # fmt: skip
     """The outlines of the cards whose corner ``readings`` (done by now: made before this on the
-    same thread) plainly show an index and leave the suit in doubt, and their symbols."""
+    same thread) plainly show an index and leave the suit in doubt or read a number card or an ace
+    short of :data:`WITNESS_BELOW`, and their symbols."""
     done = readings.result()
     pips = _number_or_ace(done["best"]) & (done["posterior"] < WITNESS_BELOW)
     doubted = witness.asked(done["posteriors"], threshold=required, least=threshold)
@@ -526,19 +541,6 @@ def _symbols_ahead(witness: SuitWitness, frame: np.ndarray, quads: np.ndarray, r
     if not len(picked):
         return picked, []
     return picked, witness.body_symbols(list(witness.bodies(picked, pyramid=Pyramid(frame))))
-
-
-WITNESS_BELOW = 0.99999
-"""A number card or an ace the corners read less surely than this is shown to the suit witness
-whatever the other suits hold (a third of the hold-out decks' number cards)."""
-
-
-def _number_or_ace(best: np.ndarray) -> np.ndarray:
-    """Which of the cards ``best`` (card ids) are number cards or aces: a body of pips in the suit's
-    symbol, which the suit witness reads far more surely than the symbols beside a court card's
-    picture."""
-    out: np.ndarray = (best < 52) & ~np.isin(best // 4, COURT_RANKS)
-    return out
 
 
 class Ink(Stage):
