@@ -181,18 +181,25 @@ def test_the_suit_witness_is_asked_for_face_up_number_cards_and_aces_and_court_c
     assert ev.best[target] == card.id
 
 
-def test_a_number_card_the_corners_surely_give_another_suit_is_unsure_by_its_body(reader: CardReader) -> None:
-    # A hold-out face whose clubs the corners read as spades at 0.9995: nothing doubts the suit,
-    # but the body's pips are asked all the same, and they show the card's own suit.
+def _another_suit(reader: CardReader, p: float) -> tuple[Evidence, int, Card]:
+    """The corners' reading of a rendered frame, one number card of which they are made to read
+    as the same rank in another suit with posterior ``p``: the evidence, that card's row, the card."""
     scene = _scene(53)
     ev = _evidence(reader, scene)
     Corners(None).run(ev, reader, _sources(reader))
     target = next(i for i, t in enumerate(scene.truth) if t.face_up and 1 <= Card.parse(t.card).rank < 9)
     card = Card.parse(scene.truth[target].card)
-    wrong = ev.posteriors[target] * 0.0
-    wrong[card.id ^ 1], wrong[card.id] = 0.9995, 0.0005
-    ev.posteriors[target] = wrong
+    leaning = ev.posteriors[target] * 0.0
+    leaning[card.id ^ 1], leaning[card.id] = p, 1.0 - p
+    ev.posteriors[target] = leaning
     ev.set_posteriors(ev.posteriors)
+    return ev, target, card
+
+
+def test_a_number_card_the_corners_surely_give_another_suit_is_unsure_by_its_body(reader: CardReader) -> None:
+    # A hold-out face whose clubs the corners read as spades at 0.9995: nothing doubts the suit,
+    # but the body's pips are asked all the same, and they show the card's own suit.
+    ev, target, card = _another_suit(reader, 0.9995)
     Witness().run(ev, reader, _sources(reader))
     assert ev.asked["suit_witness"][target] and ev.suit_likelihood[target].argmax() == card.suit
     assert ev.decide().cards[target] is None
@@ -201,15 +208,7 @@ def test_a_number_card_the_corners_surely_give_another_suit_is_unsure_by_its_bod
 def test_a_reading_whose_suit_the_body_denies_is_unsure(reader: CardReader) -> None:
     # The corners lean hard to another suit of the right rank (a small club read as a spade): the
     # body's symbols, all of the card's own suit, leave the reading unsure rather than wrong.
-    scene = _scene(53)
-    ev = _evidence(reader, scene)
-    Corners(None).run(ev, reader, _sources(reader))
-    target = next(i for i, t in enumerate(scene.truth) if t.face_up and 1 <= Card.parse(t.card).rank < 9)
-    card = Card.parse(scene.truth[target].card)
-    leaning = ev.posteriors[target] * 0.0
-    leaning[card.id ^ 1], leaning[card.id] = 0.9985, 0.0015
-    ev.posteriors[target] = leaning
-    ev.set_posteriors(ev.posteriors)
+    ev, target, card = _another_suit(reader, 0.9985)
     asked = np.zeros(len(ev), bool)
     asked[target] = True  # looked at whatever the doubt (the witness asks from a doubt of 0.005)
     with mock.patch.object(reader.suit_witness, "asked", lambda *a, **k: asked):
