@@ -18,6 +18,11 @@
 5. **Cards apart.** An outline much larger than the frame's typical card whose paper falls apart
    into several card-shaped pieces (two cards a few pixels apart, run together when seen small)
    is split into them (:mod:`vision.gap_split`).
+6. **A rim round every large card.** An outline whose long side is 30 % of the frame's shorter
+   side or more must show a rim: the colours just inside its sides differ from those just
+   outside (:mod:`vision.rim`). A striped, checked or paisley cloth seen from far away looks like
+   a card's back, and a stretch of it taken for one card shows the same pattern on both hands of
+   its sides: it is dropped, not reported as a back.
 
 Steps 1-3 run on a copy about 320 pixels wide; steps 4 and 5 look at the full frame.
 
@@ -53,6 +58,7 @@ from vision.quads import card_shaped_many, holds_many
 from vision.quads import intersect as _intersect
 from vision.quads import quad_from_blob as _quad_from_blob
 from vision.rectify import CARD_ASPECT, grey_near, order_corners_many
+from vision.rim import rim_contrast
 from vision.scale import (
     MIN_LOOK,
     SMALLEST,
@@ -402,8 +408,39 @@ def find_cards(frame: np.ndarray, *, min_height: float = SMALLEST, segmenter: Ca
         quads[far] = refine(grey, quads[far], reach[far] / 2)
     ordered = order_corners_many(quads)
     outlines = [Outline(q, partial, fit) for q, (_, fit, partial, _) in zip(ordered, looked, strict=True)]
-    return _apart(frame, grey, outlines, reach)
+    # A large outline whose sides are no rim is a patterned cloth taken for a card from far away.
+    rim = np.array([_on_a_rim(frame, o.corners) for o in outlines])
+    if not rim.any():
+        return []
+    return _apart(frame, grey, [o for o, kept in zip(outlines, rim, strict=True) if kept], reach[rim])
 
+
+def _on_a_rim(frame: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether a large outline lies on a card's rim rather than on a patterned cloth seen as a card
+    (:mod:`vision.rim`). Outlines shorter than :data:`_LARGE` of the frame's shorter side are not
+    judged: the cloth is taken for one card only when seen from far away, as a large card is (and
+    small cards touching in a grid have other cards round them). Each side is measured just
+    outside the rim and a little further (a rough outline), its larger contrast counts; the
+    median of the sides measured must reach :data:`_RIM`. An outline none of whose sides can be
+    measured is kept."""
+    short = min(frame.shape[:2])
+    sides = np.linalg.norm(quad - quad[[1, 2, 3, 0]], axis=1)
+    if max(sides[0] + sides[2], sides[1] + sides[3]) / 2 < _LARGE * short:
+        return True
+    near, far = (rim_contrast(frame, quad, max(floor, share * short)) for floor, share in ((4.0, 0.006), (12.0, 0.02)))
+    best = np.fmax(near, far)
+    measured = best[np.isfinite(best)]
+    return not len(measured) or float(np.median(measured)) >= _RIM
+
+
+_LARGE = 0.3
+"""Outlines whose long side is at least this share of the frame's shorter side are checked by their rim."""
+
+_RIM = 0.75
+"""The contrast (:func:`vision.rim.rim_contrast`) a large outline's sides must reach, the median of
+those measured. On bench.vision's hard tables the cards at least :data:`_LARGE` of the frame
+measure 0.87-27 (a borderless striped back on dark wood about 1.1, face-up cards on wood and felt
+3-27), the stretches of striped, checked and paisley cloth taken for a card 0.04-0.62."""
 
 _FRAME_SHARE = 0.6
 """The largest share of the frame's area an outline may cover (a card 0.75 of a portrait frame's
