@@ -152,7 +152,7 @@ class PipEvidence:
 
 
 def pip_evidence(frame: np.ndarray, corners: np.ndarray, face_up: np.ndarray, posterior: np.ndarray, *,
-                 pyramid: Pyramid, threshold: float) -> PipEvidence:  # fmt: skip
+                 pyramid: Pyramid, threshold: float, hesitated: np.ndarray | None = None) -> PipEvidence:  # fmt: skip
     """The pips' evidence on N cards (``corners`` (N, 4, 2) in the reader's order, ``face_up`` (N,),
     ``posterior`` (N, 52) the corners' voted posterior over the cards, ``threshold`` the reader's).
 
@@ -170,6 +170,12 @@ def pip_evidence(frame: np.ndarray, corners: np.ndarray, face_up: np.ndarray, po
       layout's rank is weighed in the same way (its likeliest suit named);
     - otherwise the pips veto the best card when their count numbers the runner-up's rank and the
       best rank's layout does not fit the pips in sight (a neighbour may hide some of them).
+
+    ``hesitated`` (N,), when given, is a number rank one of each card's corners held beside its
+    best (-1 for none: :func:`corner_runner_up`). The vote of two corners printed alike can leave
+    that rank far under :data:`_RUNNER_UP` (a 6 read as an 8 at 0.82 and 0.65, the 6 at 0.06 and
+    0.24, is an 8 at 0.9996); such a card is asked with it as the runner-up. Its pips can then
+    veto the reading, but hardly name the other rank, whose posterior stays small.
     """
     n = len(corners)
     named, confidence = np.full(n, -1, np.int64), np.zeros(n)
@@ -185,6 +191,8 @@ def pip_evidence(frame: np.ndarray, corners: np.ndarray, face_up: np.ndarray, po
         alternative = int(np.argmax(other)) // 4
         if alternative < NUMBER_RANKS and other[alternative * 4 + suit] > _RUNNER_UP:
             asked.append((int(i), best, alternative))
+        elif hesitated is not None and 0 <= hesitated[i] < NUMBER_RANKS and hesitated[i] != rank:
+            asked.append((int(i), best, int(hesitated[i])))
         elif posterior[i, best] < threshold:
             asked.append((int(i), best, -1))
     if not asked:
@@ -211,6 +219,27 @@ def pip_evidence(frame: np.ndarray, corners: np.ndarray, face_up: np.ndarray, po
             # fits the pips still in sight.
             veto[k] = rank + 2 not in in_sight
     return PipEvidence(named, confidence, veto, looked)
+
+
+def corner_runner_up(cards: np.ndarray, none: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """The number rank (0-8; -1 for none) other than the best card's that one of each card's
+    corners holds at :data:`HESITATION` or more, the likeliest such: ``cards`` (N, C, 52) each
+    corner's probabilities, ``none`` (N, C) its P(no index), ``best`` (N,) the voted best card.
+    A corner that hardly sees an index (P(no index) above a half) is not asked."""
+    n = len(best)
+    if not n:
+        return np.zeros(0, np.int64)
+    ranks = np.asarray(cards, np.float64).reshape(n, -1, 13, 4).sum(axis=3)  # (N, C, 13)
+    ranks = np.where((np.asarray(none) <= 0.5)[..., None], ranks, 0.0).max(axis=1)[:, :NUMBER_RANKS]
+    own = np.asarray(best) // 4
+    number = own < NUMBER_RANKS
+    ranks[np.flatnonzero(number), own[number]] = 0.0  # the best card's own rank is no runner-up
+    out = np.where(ranks.max(axis=1) >= HESITATION, ranks.argmax(axis=1), -1)
+    return out.astype(np.int64)
+
+
+HESITATION = 0.1
+"""A corner that gives another number rank this much hesitates over the card's rank."""
 
 
 def weighed(posterior: np.ndarray, card: int) -> float:

@@ -54,7 +54,7 @@ from vision.joker import FAINT, POOR_FIT
 from vision.mark_reader import PLAIN
 from vision.orient import ambiguous, turned
 from vision.picture import pictures
-from vision.pip_check import pip_evidence
+from vision.pip_check import corner_runner_up, pip_evidence
 from vision.rectify import Pyramid, card_heights, index_crops, thumbnails
 from vision.reframe import narrow_cards, widened
 from vision.small import NOTHING, whole_cards
@@ -609,8 +609,9 @@ class Pips(Stage):
 
     def run(self, evidence: Evidence, looker: Looker, sources: Sources) -> None:
         readable = evidence.face_up & ~evidence.too_small
+        hesitated = corner_runner_up(evidence.cards, evidence.none, evidence.best)
         found = pip_evidence(evidence.frame, evidence.corners, readable, evidence.posteriors,
-                             pyramid=evidence.pyramid, threshold=evidence.threshold)  # fmt: skip
+                             pyramid=evidence.pyramid, threshold=evidence.threshold, hesitated=hesitated)  # fmt: skip
         aces, sure = ace_evidence(evidence.pyramid, evidence.corners, readable & (found.named < 0),
                                   evidence.posteriors, evidence.required, threshold=evidence.threshold)  # fmt: skip
         ace = aces >= 0

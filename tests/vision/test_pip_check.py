@@ -9,7 +9,7 @@ import pytest
 
 from table.cards import Card
 from vision.mark_reader import card_regions
-from vision.pip_check import BODY, PipLayout, count_pips, pip_layout, pip_verdicts
+from vision.pip_check import BODY, PipLayout, corner_runner_up, count_pips, pip_evidence, pip_layout, pip_verdicts
 from vision.rectify import Pyramid, order_corners
 from vision.render.faces import deck_style, render_face
 
@@ -145,3 +145,40 @@ def test_a_ten_with_its_middle_pips_hidden_is_not_a_regular_eight() -> None:
     body[int(0.15 * h) : int(0.85 * h), int(0.42 * w) : int(0.58 * w)] = body[2, w // 2]  # paper down the middle
     layout = pip_layout(body)
     assert layout.count == 8 and not layout.regular  # mirrored, but an eight prints two pips in the middle
+
+
+def _corners_reading(*readings: dict[str, float]) -> np.ndarray:
+    """One card's corner probabilities (1, C, 52) from each corner's {card: probability}."""
+    out = np.full((1, len(readings), 52), 1e-6)
+    for c, reading in enumerate(readings):
+        for card, p in reading.items():
+            out[0, c, Card.parse(card).id] = p
+    return out
+
+
+def test_a_rank_one_corner_hesitated_over_is_the_runner_up() -> None:
+    cards = _corners_reading({"8h": 0.82, "6h": 0.06, "9h": 0.03}, {"8h": 0.65, "6h": 0.24, "Th": 0.02})
+    best = np.array([Card.parse("8h").id])
+    assert corner_runner_up(cards, np.array([[0.0, 0.0]]), best).tolist() == [4]  # rank 6 (ranks from 2)
+    # a corner that sees no index is not asked; corners sure of their rank hesitate over nothing
+    assert corner_runner_up(cards, np.array([[0.0, 0.9]]), best).tolist() == [-1]
+    sure = _corners_reading({"8h": 0.97, "6h": 0.02}, {"8h": 0.95, "6h": 0.04})
+    assert corner_runner_up(sure, np.array([[0.0, 0.0]]), best).tolist() == [-1]
+    # the best card's own rank in another suit is no runner-up
+    suits = _corners_reading({"8h": 0.6, "8d": 0.35}, {"8h": 0.7, "8d": 0.25})
+    assert corner_runner_up(suits, np.array([[0.0, 0.0]]), best).tolist() == [-1]
+
+
+@pytest.mark.parametrize(("truth", "vetoed"), [("6c", True), ("8c", False)])
+def test_corners_that_hesitated_have_the_pips_asked_though_their_vote_is_sure(truth: str, vetoed: bool) -> None:
+    """Two corners printed alike read an 8 at 0.82 and 0.65 and a 6 at 0.06 and 0.24: voted, the
+    6 keeps 0.04 %, too little for the pips to be asked by the posterior. The corners' hesitation
+    asks them: six pips veto the 8 (unsure, not named a 6); eight pips confirm it."""
+    frame, corners = _table_with(truth)
+    posterior = _posterior("8c", "6c", 4e-4)
+    ask = {"frame": frame, "corners": corners[None], "face_up": np.array([True]), "posterior": posterior[None],
+           "pyramid": Pyramid(frame), "threshold": THRESHOLD}  # fmt: skip
+    assert not pip_evidence(**ask).veto[0]  # asked by the posterior alone: not at all
+    found = pip_evidence(**ask, hesitated=np.array([4]))
+    assert found.veto[0] == vetoed
+    assert found.named[0] in (-1, Card.parse("8c").id)  # never the six: its posterior stays small
