@@ -151,14 +151,21 @@ class Expert:
         rank_logits, suit_logits = self.session.run(None, {"crops": prepare_crops(crops)})[:2]
         return corner_probabilities(rank_logits[None], suit_logits[None])
 
-    def gate(self, posterior: np.ndarray, none: np.ndarray) -> np.ndarray:
+    def gate(self, posterior: np.ndarray, none: np.ndarray, cards: np.ndarray | None = None) -> np.ndarray:
         """Which cards to look at again, from the ensemble's voted posteriors (N, 52) and corners'
         P(no index) (N, 2): unsure, an index in view, at most ``max_cards`` if set (the least sure).
         The expert's own P(no index) is mixed in too, so where it sees an index the ensemble half
-        saw, the card's "index seen" rises (above 0.8 the reader takes the card for face up)."""
+        saw, the card's "index seen" rises (above 0.8 the reader takes the card for face up).
+
+        With the corners' own readings ``cards`` (N, 2, 52), a card is also unsure when a corner
+        that sees an index gives another rank :data:`HESITATION` or more, however sure the vote
+        of its two corners (printed alike, they can agree on a wrong rank and sharpen it)."""
         best = posterior.max(axis=1) if len(posterior) else np.zeros(0)
         seen = 1.0 - np.prod(none, axis=1) if len(none) else np.zeros(0)
-        candidates = np.flatnonzero((best < self.settings.gate) & (seen > self.settings.min_seen))
+        unsure = best < self.settings.gate
+        if cards is not None and len(cards):
+            unsure |= hesitated(cards, none, posterior.argmax(axis=1))
+        candidates = np.flatnonzero(unsure & (seen > self.settings.min_seen))
         keep = candidates[np.argsort(best[candidates], kind="stable")][: self.settings.max_cards]
         asked = np.zeros(len(posterior), bool)
         asked[keep] = True
@@ -172,7 +179,7 @@ class Expert:
         if len(crops) != 2 * n or none.shape != (n, 2) or posterior.shape != (n, 52):
             raise ValueError(f"second_look needs 2 crops per card and (N, 2, 52), (N, 2), (N, 52) readings; got "
                              f"{len(crops)} crops, {cards.shape}, {none.shape}, {posterior.shape}")  # fmt: skip
-        asked = self.gate(posterior, none)
+        asked = self.gate(posterior, none, cards)
         if not asked.any():
             return SecondLook(cards, none, posterior, asked)
         rows = np.flatnonzero(asked)
@@ -191,3 +198,19 @@ class Expert:
         mixed_posterior = posterior.copy()
         mixed_posterior[rows] = posteriors(mixed_cards[rows], mixed_none[rows], temperature, dependence=dependence)
         return SecondLook(mixed_cards, mixed_none, mixed_posterior, asked)
+
+
+HESITATION = 0.1
+"""A corner that gives a rank other than its card's best this much hesitates over the rank."""
+
+
+def hesitated(cards: np.ndarray, none: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Which cards (N,) have a corner that sees an index (P(no index) at most a half) and gives a
+    rank other than the best card's (``best`` (N,) card ids) :data:`HESITATION` or more: ``cards``
+    (N, C, 52) each corner's probabilities, ``none`` (N, C)."""
+    n = len(best)
+    ranks = np.asarray(cards, np.float64).reshape(n, -1, 13, 4).sum(axis=3)  # (N, C, 13)
+    ranks[np.arange(n), :, np.asarray(best) // 4] = 0.0
+    other = np.where(np.asarray(none) <= 0.5, ranks.max(axis=2), 0.0).max(axis=1)
+    out: np.ndarray = other >= HESITATION
+    return out

@@ -13,7 +13,7 @@ import pytest
 from table.cards import Card
 from vision.classify import posteriors
 from vision.errors import ModelError
-from vision.expert import SETTINGS_FILE, Expert, ExpertSettings
+from vision.expert import SETTINGS_FILE, Expert, ExpertSettings, hesitated
 from vision.reader import MODELS_DIR, CardReader
 from vision.rectify import CROP_H, CROP_W, Pyramid, index_crops, order_corners
 from vision.render.scene import SceneSpec, deal_rows, render_scene
@@ -61,6 +61,25 @@ def test_the_gate_picks_only_the_unsure_cards_with_an_index_in_view() -> None:
     asked = expert.gate(posterior, none)
     assert posterior[1].max() < 0.99 and posterior[0].max() >= 0.99
     assert asked.tolist() == [False, True, True, False]
+
+
+def test_a_corner_that_hesitated_opens_the_gate_however_sure_the_vote() -> None:
+    # Two corners read a king as a jack at 0.56 and 0.62, the king at 0.13 and 0.12: the vote of
+    # two corners printed alike names the jack at 0.99 (above the gate), yet each corner hesitated.
+    jack, king = Card.parse("Jd").id, Card.parse("Kd").id
+    cards = np.full((2, 2, 52), 1e-4)
+    cards[:, :, jack] = [[0.56, 0.62], [0.97, 0.96]]
+    cards[0, :, king] = [0.13, 0.12]
+    cards[:, :, Card.parse("Qd").id] = [[0.22, 0.17], [0.01, 0.01]]
+    cards /= cards.sum(axis=2, keepdims=True)
+    none = np.full((2, 2), 0.01)
+    posterior = posteriors(cards, none, 0.468)
+    assert posterior[0].max() > 0.98  # the gate alone (0.98) would not ask
+    expert = _expert(_Answers(7), gate=0.98)
+    assert expert.gate(posterior, none).tolist() == [False, False]
+    assert expert.gate(posterior, none, cards).tolist() == [True, False]  # the second card's corners are sure
+    assert hesitated(cards, np.array([[0.01, 0.9], [0.01, 0.01]]), posterior.argmax(axis=1)).tolist() == [True, False]
+    assert not hesitated(cards, np.array([[0.9, 0.9], [0.01, 0.01]]), posterior.argmax(axis=1))[0]  # no index seen
 
 
 def test_at_most_max_cards_are_looked_at_the_least_sure_first() -> None:
