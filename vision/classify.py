@@ -116,3 +116,21 @@ def posteriors(cards: np.ndarray, none: np.ndarray, temperature: float, *, depen
     score = (weight[:, :, None] * np.log(cards + 1e-6)).sum(axis=1) / (temperature * witnesses[:, None])
     out: np.ndarray = softmax(score)
     return out
+
+
+HESITATION = 0.1
+"""A corner that gives a rank other than its card's best this much hesitates over the card's rank."""
+
+
+def corner_ranks(cards: np.ndarray, none: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Each card's highest probability of every rank but its best card's among the corners that see
+    an index (P(no index) at most a half): ``cards`` (N, C, 52) each corner's probabilities, ``none``
+    (N, C), ``best`` (N,) the voted best card ids → (N, 13). The vote of two corners printed alike
+    can leave a rank one corner hesitated over far below what that corner gave it."""
+    n = len(best)
+    if not n:
+        return np.zeros((0, 13))
+    ranks = np.asarray(cards, np.float64).reshape(n, -1, 13, 4).sum(axis=3)  # (N, C, 13)
+    ranks[np.arange(n), :, np.asarray(best, np.int64) // 4] = 0.0
+    out: np.ndarray = np.where((np.asarray(none) <= 0.5)[..., None], ranks, 0.0).max(axis=1)
+    return out

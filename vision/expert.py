@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.classify import corner_probabilities, posteriors, prepare_crops
+from vision.classify import HESITATION, corner_probabilities, corner_ranks, posteriors, prepare_crops
 from vision.errors import ModelError
 from vision.rectify import CROP_H, CROP_W
 
@@ -158,8 +158,9 @@ class Expert:
         saw, the card's "index seen" rises (above 0.8 the reader takes the card for face up).
 
         With the corners' own readings ``cards`` (N, 2, 52), a card is also unsure when a corner
-        that sees an index gives another rank :data:`HESITATION` or more, however sure the vote
-        of its two corners (printed alike, they can agree on a wrong rank and sharpen it)."""
+        that sees an index gives another rank :data:`vision.classify.HESITATION` or more, however
+        sure the vote of its two corners (printed alike, they can agree on a wrong rank and sharpen
+        it)."""
         best = posterior.max(axis=1) if len(posterior) else np.zeros(0)
         seen = 1.0 - np.prod(none, axis=1) if len(none) else np.zeros(0)
         unsure = best < self.settings.gate
@@ -200,17 +201,9 @@ class Expert:
         return SecondLook(mixed_cards, mixed_none, mixed_posterior, asked)
 
 
-HESITATION = 0.1
-"""A corner that gives a rank other than its card's best this much hesitates over the rank."""
-
-
 def hesitated(cards: np.ndarray, none: np.ndarray, best: np.ndarray) -> np.ndarray:
     """Which cards (N,) have a corner that sees an index (P(no index) at most a half) and gives a
-    rank other than the best card's (``best`` (N,) card ids) :data:`HESITATION` or more: ``cards``
-    (N, C, 52) each corner's probabilities, ``none`` (N, C)."""
-    n = len(best)
-    ranks = np.asarray(cards, np.float64).reshape(n, -1, 13, 4).sum(axis=3)  # (N, C, 13)
-    ranks[np.arange(n), :, np.asarray(best) // 4] = 0.0
-    other = np.where(np.asarray(none) <= 0.5, ranks.max(axis=2), 0.0).max(axis=1)
-    out: np.ndarray = other >= HESITATION
+    rank other than the best card's (``best`` (N,) card ids) :data:`vision.classify.HESITATION` or
+    more: ``cards`` (N, C, 52) each corner's probabilities, ``none`` (N, C)."""
+    out: np.ndarray = corner_ranks(cards, none, best).max(axis=1, initial=0.0) >= HESITATION
     return out

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.classify import HESITATION, corner_ranks
 from vision.mark_reader import card_regions
 from vision.pip_layouts import counts_in_sight
 from vision.rectify import Pyramid
@@ -223,23 +224,12 @@ def pip_evidence(frame: np.ndarray, corners: np.ndarray, face_up: np.ndarray, po
 
 def corner_runner_up(cards: np.ndarray, none: np.ndarray, best: np.ndarray) -> np.ndarray:
     """The number rank (0-8; -1 for none) other than the best card's that one of each card's
-    corners holds at :data:`HESITATION` or more, the likeliest such: ``cards`` (N, C, 52) each
-    corner's probabilities, ``none`` (N, C) its P(no index), ``best`` (N,) the voted best card.
-    A corner that hardly sees an index (P(no index) above a half) is not asked."""
-    n = len(best)
-    if not n:
-        return np.zeros(0, np.int64)
-    ranks = np.asarray(cards, np.float64).reshape(n, -1, 13, 4).sum(axis=3)  # (N, C, 13)
-    ranks = np.where((np.asarray(none) <= 0.5)[..., None], ranks, 0.0).max(axis=1)[:, :NUMBER_RANKS]
-    own = np.asarray(best) // 4
-    number = own < NUMBER_RANKS
-    ranks[np.flatnonzero(number), own[number]] = 0.0  # the best card's own rank is no runner-up
-    out = np.where(ranks.max(axis=1) >= HESITATION, ranks.argmax(axis=1), -1)
+    corners holds at :data:`vision.classify.HESITATION` or more, the likeliest such: ``cards`` (N,
+    C, 52) each corner's probabilities, ``none`` (N, C) its P(no index), ``best`` (N,) the voted
+    best card. A corner that hardly sees an index (P(no index) above a half) is not asked."""
+    numbers = corner_ranks(cards, none, best)[:, :NUMBER_RANKS]
+    out: np.ndarray = np.where(numbers.max(axis=1, initial=0.0) >= HESITATION, numbers.argmax(axis=1), -1)
     return out.astype(np.int64)
-
-
-HESITATION = 0.1
-"""A corner that gives another number rank this much hesitates over the card's rank."""
 
 
 def weighed(posterior: np.ndarray, card: int) -> float:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.classify import NO_INDEX, corner_probabilities, prepare_crops, vote
+from vision.classify import NO_INDEX, corner_probabilities, corner_ranks, prepare_crops, vote
 
 
 def _corner(card: int, sure: float) -> np.ndarray:
@@ -105,3 +105,18 @@ def test_the_crops_percentiles_are_numpys_to_the_bit(shape: tuple[int, int]) -> 
         reference = np.percentile(rows, [2, 98], axis=1)
         ours = _percentiles(rows, (2.0, 98.0))
         assert all(np.array_equal(reference[k], ours[k]) for k in range(2))
+
+
+def test_corner_ranks_are_each_corners_best_of_the_other_ranks() -> None:
+    cards = np.full((1, 2, 52), 1e-4)
+    cards[0, 0, 6 * 4 + 2] = 0.7  # corner 1: an 8h, a 6 (rank index 4) at 0.2
+    cards[0, 0, 4 * 4 + 2] = 0.2
+    cards[0, 1, 6 * 4 + 2] = 0.9  # corner 2: an 8h, a 5 at 0.05
+    cards[0, 1, 3 * 4 + 1] = 0.05
+    ranks = corner_ranks(cards, np.array([[0.0, 0.0]]), np.array([6 * 4 + 2]))
+    assert ranks.shape == (1, 13)
+    assert ranks[0, 6] == 0.0  # the best card's own rank
+    assert ranks[0, 4] == pytest.approx(0.2 + 3e-4) and ranks[0, 3] == pytest.approx(0.05 + 3e-4)
+    blind = corner_ranks(cards, np.array([[0.9, 0.0]]), np.array([6 * 4 + 2]))  # corner 1 sees no index
+    assert blind[0, 4] == pytest.approx(4e-4)
+    assert corner_ranks(np.zeros((0, 2, 52)), np.zeros((0, 2)), np.zeros(0, np.int64)).shape == (0, 13)
