@@ -24,7 +24,7 @@
    a card's back, and a stretch of it taken for one card shows the same pattern on both hands of
    its sides: it is dropped, not reported as a back.
 
-Steps 1-3 run on a copy about 320 pixels wide; steps 4 and 5 look at the full frame.
+Steps 1-3 run on a copy about 320 pixels wide; steps 4 to 6 look at the full frame.
 
 With the learned segmenter (:mod:`vision.segment`, used by the card reader) steps 1-3 are its
 card and core maps instead, and the scale is chosen from the frame (:mod:`vision.scale`): a first
@@ -419,9 +419,9 @@ def _on_a_rim(frame: np.ndarray, quad: np.ndarray) -> bool:
     """Whether a large outline lies on a card's rim rather than on a patterned cloth seen as a card
     (:mod:`vision.rim`). Outlines shorter than :data:`_LARGE` of the frame's shorter side are not
     judged: the cloth is taken for one card only when seen from far away, as a large card is (and
-    small cards touching in a grid have other cards round them). Each side is measured just
-    outside the rim and a little further (a rough outline), its larger contrast counts; the
-    median of the sides measured must reach :data:`_RIM`. An outline none of whose sides can be
+    small cards touching in a grid have other cards round them). Each side is measured a few
+    pixels either side of it, and again further off (a rough outline); its larger contrast
+    counts, and the median of the sides measured must reach :data:`_RIM`. An outline none of whose sides can be
     measured is kept."""
     short = min(frame.shape[:2])
     sides = np.linalg.norm(quad - quad[[1, 2, 3, 0]], axis=1)
