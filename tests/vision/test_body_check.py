@@ -159,7 +159,7 @@ def test_the_bodies_read_ahead_on_the_helper_thread_give_the_same_verdict(reader
 def test_on_touching_rows_the_body_stage_asks_every_named_card_and_loses_no_right_reading(reader: CardReader) -> None:
     without = CardReader(MODELS_DIR, stages=[s for s in reader.pipeline.names if s != "body"])
     asked = right = 0
-    for seed in (71, 72, 73):
+    for seed in (71, 72, 73, 74):  # enough named cards that the pips do not name (those the body is not asked)
         rng = np.random.default_rng(seed)
         scene = render_scene(SceneSpec(cards=deal_rows(rng, touching=True), seed=seed, deck=f"holdout-{seed}"))
         ev = reader.evidence(scene.image)
