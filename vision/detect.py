@@ -424,8 +424,7 @@ def _on_a_rim(frame: np.ndarray, quad: np.ndarray) -> bool:
     counts, and the median of the sides measured must reach :data:`_RIM`. An outline none of whose sides can be
     measured is kept."""
     short = min(frame.shape[:2])
-    sides = np.linalg.norm(quad - quad[[1, 2, 3, 0]], axis=1)
-    if max(sides[0] + sides[2], sides[1] + sides[3]) / 2 < _LARGE * short:
+    if _long_side(quad) < _LARGE * short:
         return True
     near, far = (rim_contrast(frame, quad, max(floor, share * short)) for floor, share in ((4.0, 0.006), (12.0, 0.02)))
     best = np.fmax(near, far)
