@@ -11,7 +11,9 @@ into :class:`vision.observations.Observations` once, by fixed rules:
    (unsure is always better than wrong), and only when it is as tall as the cards the corner
    models were trained on (a smaller index is read with a confidence nothing has calibrated);
    a card not much taller than that must reach a higher posterior (``reader.json`` "caution":
-   the corners misread small indices, a club as a spade above all, with high posteriors);
+   the corners misread small indices, a club as a spade above all, with high posteriors), and so
+   must an ace or a court card whose letter neither corner is sure of (:data:`LETTER_SURE`: the
+   two corners print the same letter in the same font and err together, and no pips check it);
    a smaller card is named by the small-card reader (the whole card read at once,
    :mod:`vision.small`) when its reading reaches that reader's own threshold, and is then face up;
 3. the pips may name a number card the corners hesitate over, and an ace's one large pip an ace
@@ -46,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from table.cards import COURT_RANKS, JOKER_ID
+from table.cards import COURT_RANKS, JOKER_ID, Rank
 from vision.observations import Observations
 from vision.rectify import Pyramid, card_heights
 
@@ -71,6 +73,27 @@ floored likelihood cannot overturn (a 3♣ read 3♠ at 0.99 stays 3♠ at 0.92 
 clubs). Not a court card: the symbols beside a picture are read less surely (the witness names
 the right suit of 397 of 429 court cards against 2,031 of 2,033 number cards, model card), and a
 J♠ whose symbols were taken for clubs was made unsure."""
+
+
+LETTERED = (int(Rank.JACK), int(Rank.QUEEN), int(Rank.KING), int(Rank.ACE))
+"""The ranks whose index is a letter (or a 1): an ace's or a court card's rank has no pips to check it."""
+
+LETTER_SHARE = 0.65
+"""A lettered reading is doubted (rule 2) when neither corner gives its rank at least this share
+of what that corner gives the 52 cards..."""
+
+LETTER_SURE = 0.9
+"""... and its posterior is below this. The corners of one card print the same letter in the same
+font, so where a face's letter looks like another (an R like a J, a B like a K, a 1 like a J)
+both corners make the same mistake, and their vote is surer than either: a king of Old Standard
+Bold whose corners each give the jack 0.52-0.54 is read as a jack at 0.86. A number card's pips
+check its rank (rule 3); a letter has nothing else to check it. Both bounds were chosen on the
+corner readings of two draws of hold-out scenes (``python -m bench.vision_misses``, seeds 3,7 and
+11,13) and measured on two more (``--seeds 17,19`` and ``23,29``): the French and German decks'
+wrong readings 14 → 7 there for 23 right ones left unsure (4,314 face-up cards), 31 → 17 over all
+four draws (8,694 cards: 0.36 → 0.20 %) for 43; the English decks' letters lose 3 right readings
+of 2,898 and had no wrong one to lose. An unsure card is one the host names, and the reader learns
+it (:mod:`vision.deck_examples`); a wrong one may go unseen into a pot."""
 
 
 def _floats(n: int, value: float = 0.0) -> np.ndarray:
@@ -261,6 +284,24 @@ class Evidence:
         return cautious
 
     @property
+    def letter_doubt(self) -> np.ndarray:
+        """Which cards' corners read a letter (an ace or a court card) that neither corner is sure of
+        and that the vote is not sure enough of to stand alone (rule 2, :data:`LETTER_SURE`). Not
+        the cards whose court letters the letter probe shared out (a Dutch deck's, which the corners
+        all read as a jack: the probe, not the corners, tells those letters apart), nor a card whose
+        corners were not read."""
+        if not len(self):
+            return np.zeros(0, bool)
+        rank = self.best // 4
+        of_rank = self.cards.reshape(len(self), 2, -1, 4).sum(axis=3)  # (N, corners, ranks)
+        total = of_rank.sum(axis=2)
+        share = np.where(total > 0, of_rank[np.arange(len(self)), :, rank] / np.maximum(total, 1e-12), 1.0)
+        probed = np.asarray(self.asked.get("letters", np.zeros(len(self), bool)), bool)
+        doubt: np.ndarray = (np.isin(rank, LETTERED) & (share.max(axis=1) < LETTER_SHARE)
+                             & (self.posterior < LETTER_SURE) & ~probed)  # fmt: skip
+        return doubt
+
+    @property
     def required(self) -> np.ndarray:
         """The posterior each card's height asks of a reading that names it (rule 2): the
         reader's threshold, higher below a height of :attr:`caution`."""
@@ -305,7 +346,7 @@ class Evidence:
         leaves them out)."""
         face_up = self.face_up
         card_ids = np.where(self.named, self.best, -1).astype(np.int64)
-        card_ids[self.cautious] = -1
+        card_ids[self.cautious | self.letter_doubt] = -1
         confidence = np.where(face_up, self.posterior, 1.0 - self.p_face).astype(np.float64)
         small = self.small & face_up
         card_ids[small] = np.where(self.small_named[small], self.small_best[small], -1)

@@ -47,7 +47,7 @@ from vision.deck_examples import grey_crops, match_examples, misreads
 from vision.deck_profile import read_backs
 from vision.detect import Outline
 from vision.errors import ModelError
-from vision.evidence import FACE_UP, PLAIN_INDEX, Evidence
+from vision.evidence import FACE_UP, LETTER_SURE, PLAIN_INDEX, Evidence
 from vision.face_or_back import blank_margins
 from vision.ink import red_inks, red_likelihood
 from vision.joker import FAINT, POOR_FIT
@@ -603,7 +603,8 @@ _COURT_CHANCE = 1e-3
 
 class Pips(Stage):
     """The pips of face-up number cards the corners hesitate over (:mod:`vision.pip_check`), and
-    the one large pip of an ace they hesitate over (:func:`vision.body_check.ace_evidence`)."""
+    the one large pip of an ace they hesitate over (:func:`vision.body_check.ace_evidence`),
+    including an ace whose letter neither corner is sure of (:attr:`vision.evidence.Evidence.letter_doubt`)."""
 
     name = "pips"
 
@@ -612,8 +613,9 @@ class Pips(Stage):
         hesitated = corner_runner_up(evidence.cards, evidence.none, evidence.best)
         found = pip_evidence(evidence.frame, evidence.corners, readable, evidence.posteriors,
                              pyramid=evidence.pyramid, threshold=evidence.threshold, hesitated=hesitated)  # fmt: skip
+        required = np.where(evidence.letter_doubt, np.maximum(evidence.required, LETTER_SURE), evidence.required)
         aces, sure = ace_evidence(evidence.pyramid, evidence.corners, readable & (found.named < 0),
-                                  evidence.posteriors, evidence.required, threshold=evidence.threshold)  # fmt: skip
+                                  evidence.posteriors, required, threshold=evidence.threshold)  # fmt: skip
         ace = aces >= 0
         found.named[ace], found.confidence[ace] = aces[ace], sure[ace]
         evidence.pip_named, evidence.pip_confidence, evidence.pip_veto = found.named, found.confidence, found.veto

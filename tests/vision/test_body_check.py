@@ -206,6 +206,27 @@ def test_an_ace_the_corners_hesitate_over_is_named_by_its_one_large_pip(reader: 
     assert ev.decide().cards == [card]
 
 
+def test_an_ace_whose_letter_neither_corner_is_sure_of_is_named_by_its_one_large_pip(reader: CardReader) -> None:
+    # A French "1" each corner reads between an ace (0.45) and a jack (0.4): the vote, 0.85, passes
+    # the threshold but not the doubt on a letter (vision.evidence.LETTER_SURE). The pip settles it.
+    from vision.stages import Pips
+
+    ev = _read_as(reader, _one("As", 5), "As")
+    ev.set_posteriors(_torn(("As", 0.85), ("Js", 0.15))[None])
+    corner = _torn(("As", 0.45), ("Js", 0.4), ("3s", 0.15))
+    ev.cards[0] = corner
+    assert ev.posterior[0] > ev.threshold and ev.letter_doubt.tolist() == [True]
+    assert ev.decide().cards == [None]
+    Pips().run(ev, reader, Sources(None, None))
+    assert ev.pip_named[0] == Card.parse("As").id and ev.decide().cards == ["As"]
+    # A three read so (an ace's letter doubted, its body three pips) is not made an ace.
+    three = _read_as(reader, _one("3s", 5), "3s")
+    three.set_posteriors(_torn(("As", 0.85), ("Js", 0.15))[None])
+    three.cards[0] = corner
+    Pips().run(three, reader, Sources(None, None))
+    assert three.pip_named[0] != Card.parse("As").id and three.decide().cards == [None]
+
+
 def test_a_three_read_as_an_ace_or_a_three_is_not_made_an_ace_and_a_far_ace_is_not_asked(reader: CardReader) -> None:
     from vision.body_check import ace_evidence
 

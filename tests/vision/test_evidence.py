@@ -154,6 +154,49 @@ def test_a_small_card_must_read_surer_than_a_large_one_to_be_named() -> None:
     assert ev.decide().cards[:4] == [None, "Ks", "Ks", None]  # enough under 135 px, not under 105
 
 
+def _corners_read(evidence: Evidence, i: int, readings: dict[str, float]) -> None:
+    """Both corners of card ``i`` give these cards these probabilities (the rest spread evenly)."""
+    p = np.full(52, (1 - sum(readings.values())) / (52 - len(readings)))
+    for card, q in readings.items():
+        p[Card.parse(card).id] = q
+    evidence.cards[i] = p
+
+
+def test_a_letter_neither_corner_is_sure_of_must_be_read_surer() -> None:
+    # An R of a hold-out face read as a jack: each corner gives the jack 0.53 and the king 0.35; the
+    # vote is 0.86, above the threshold. A letter has no pips to check it: unsure below LETTER_SURE.
+    from vision.evidence import LETTER_SHARE, LETTER_SURE
+
+    ev = _evidence(5)
+    for i, (card, sure) in enumerate((("Jd", 0.86), ("Jd", LETTER_SURE + 0.01), ("Ad", 0.86), ("8d", 0.86),
+                                      ("Jd", 0.86))):  # fmt: skip
+        _sure(ev, i, card, sure)
+    _corners_read(ev, 0, {"Jd": 0.53, "Kd": 0.35})
+    _corners_read(ev, 1, {"Jd": 0.53, "Kd": 0.35})  # as unsure corners, but a surer vote
+    _corners_read(ev, 2, {"Ad": 0.5, "Jd": 0.4})  # an ace's 1 read between an ace and a jack
+    _corners_read(ev, 3, {"8d": 0.5, "6d": 0.4})  # a number card: its pips check it (rule 3)
+    _corners_read(ev, 4, {"Jd": LETTER_SHARE + 0.05, "Kd": 0.2})  # one corner sure enough of its letter
+    assert ev.letter_doubt.tolist() == [True, False, True, False, False]
+    seen = ev.decide()
+    assert seen.cards == [None, "Jd", None, "8d", "Jd"]
+    assert np.isclose(seen.confidence[0], 0.86)  # the best guess's confidence stays
+    # One corner that sees the letter plainly is enough, whatever the other (covered) corner reads.
+    ev.cards[0, 0] = 0.0
+    ev.cards[0, 0, Card.parse("Jd").id] = 0.9
+    assert ev.decide().cards[0] == "Jd"
+
+
+def test_the_letter_doubt_leaves_a_dutch_decks_probed_letters_and_unread_corners_alone() -> None:
+    ev = _evidence(2)
+    for i in range(2):
+        _sure(ev, i, "Kh", 0.85)
+        _corners_read(ev, i, {"Jh": 0.8, "Kh": 0.1})  # the corners read a Dutch H as a jack
+    ev.asked["letters"] = np.array([True, False])  # the letter probe shared the court mass out for the first
+    assert ev.decide().cards == ["Kh", None]
+    ev.cards[1] = 0.0  # corners not read at all: nothing to doubt the posterior with
+    assert ev.decide().cards == ["Kh", "Kh"]
+
+
 def test_the_pips_name_a_rank_whose_suit_the_body_s_symbols_may_still_deny() -> None:
     ev = _evidence(2)
     for i in range(2):
