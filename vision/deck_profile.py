@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
-from table.cards import Card
+from table.cards import Card, Joker
 from table.errors import CardParseError
 from table.tock import Mark, MarkParseError
 from vision.deck_examples import CROP_ROWS, Example, added
@@ -143,6 +143,19 @@ def _match(prototypes: np.ndarray, labels: tuple[str, ...], queries: np.ndarray,
     return out
 
 
+
+def _reading(text: str) -> str:
+    """What the models named an enrolled card, canonical: one of the 52, or the joker (``"Jk"``: the
+    joker check may take a card of a deck it does not know for a joker)."""
+    try:
+        return str(Card.parse(text))
+    except CardParseError:
+        try:
+            return str(Joker.parse(text))
+        except CardParseError:
+            pass
+        raise
+
 @dataclass(frozen=True)
 class DeckProfile:
     """Prototypes of one deck (see the module docstring). Make one with :meth:`from_faces` or
@@ -187,9 +200,10 @@ class DeckProfile:
             raise ProfileError(f"profile threshold must be between 0 and 1, got {self.threshold!r}")
         for enrolled, read in self.model_reads.items():
             try:
-                Card.parse(enrolled), Card.parse(read) if read else None
+                Card.parse(enrolled), _reading(read) if read else None
             except CardParseError as error:
-                raise ProfileError(f"profile model reading {enrolled!r}: {read!r} is not two cards: {error}") from None
+                raise ProfileError(f"profile model reading {enrolled!r}: {read!r} is not a card and a card or the "
+                                   f"joker: {error}") from None  # fmt: skip
         for example in self.examples:
             try:
                 Card.parse(example.card)
@@ -214,7 +228,7 @@ class DeckProfile:
         if not rows:
             raise ProfileError("a deck profile needs at least one card")
         backs_array = _unit(np.stack(back_rows)) if back_rows else np.zeros((0, 0), np.float32)
-        reads = {str(Card.parse(c)): str(Card.parse(r)) if r else "" for c, r in (model_reads or {}).items()
+        reads = {str(Card.parse(c)): _reading(r) if r else "" for c, r in (model_reads or {}).items()
                  if c in faces}  # fmt: skip
         return DeckProfile(tuple(labels), _unit(np.stack(rows)), model_hash, tuple(back_labels), backs_array,
                            name=name, created=time.time(), model_reads=reads)  # fmt: skip

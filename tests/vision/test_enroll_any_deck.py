@@ -159,3 +159,9 @@ def test_the_profile_keeps_what_the_models_could_not_read_at_enrollment(tmp_path
     assert dict(again.model_reads) == {"Jc": "Qc", "Kd": ""}
     with pytest.raises(ProfileError, match="'Jc': 'Zz'"):
         DeckProfile(profile.face_labels, profile.face_prototypes, "m", model_reads={"Jc": "Zz"})
+    # The joker check may take a card of a deck the models do not know for a joker: that is what
+    # the models named it, kept and saved like any other reading.
+    jokered = DeckProfile.from_faces(vectors, model_hash="m", model_reads={"Kd": "joker", "Jc": "Qc"})
+    assert dict(jokered.model_reads) == {"Kd": "Jk", "Jc": "Qc"}
+    assert dict(DeckProfile.load(jokered.save(tmp_path / "jk.npz"), model_hash="m").model_reads) == {"Kd": "Jk",
+                                                                                                    "Jc": "Qc"}
