@@ -143,18 +143,16 @@ def _match(prototypes: np.ndarray, labels: tuple[str, ...], queries: np.ndarray,
     return out
 
 
-
 def _reading(text: str) -> str:
     """What the models named an enrolled card, canonical: one of the 52, or the joker (``"Jk"``: the
     joker check may take a card of a deck it does not know for a joker)."""
     try:
         return str(Card.parse(text))
     except CardParseError:
-        try:
-            return str(Joker.parse(text))
-        except CardParseError:
-            pass
+        if isinstance(text, str) and text.strip().lower() in Joker.TEXTS:
+            return str(Card.JOKER)
         raise
+
 
 @dataclass(frozen=True)
 class DeckProfile:
@@ -202,8 +200,8 @@ class DeckProfile:
             try:
                 Card.parse(enrolled), _reading(read) if read else None
             except CardParseError as error:
-                raise ProfileError(f"profile model reading {enrolled!r}: {read!r} is not a card and a card or the "
-                                   f"joker: {error}") from None  # fmt: skip
+                raise ProfileError(f"profile model reading {enrolled!r}: {read!r}: the enrolled card must be "
+                                   f"one of the 52, the reading one of them or the joker: {error}") from None
         for example in self.examples:
             try:
                 Card.parse(example.card)
