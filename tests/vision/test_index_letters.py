@@ -117,9 +117,9 @@ def reader() -> object:
 @pytest.mark.parametrize("letters", ["en", "fr", "fr1", "de"])
 def test_the_shipped_reader_reads_french_and_german_letters_with_no_setting(reader: object, letters: str) -> None:
     """Aces and court cards of 8 hold-out decks (fonts never trained on), one card straightened at a
-    time (``read_card``). Measured with the package fonts: English 64 of 64; French 60, French
-    with the ace a 1 58, German 62, their wrong readings a hold-out face whose D (and Q) the models
-    take for a J (the models before the letters were trained: 39, 23 and 45 right, 10-18 wrong)."""
+    time (``read_card``). Measured with the package fonts: English 63 of 64 (a queen read at 0.89
+    whose letter neither corner is sure of: unsure); French 58, French with the ace a 1 58, German
+    61, none wrong (the models before the letters were trained: 39, 23 and 45 right, 10-18 wrong)."""
     right, wrong = 0, []
     for seed in range(8):
         style = deck_style(700 + seed, "holdout", letters)
@@ -129,7 +129,7 @@ def test_the_shipped_reader_reads_french_and_german_letters_with_no_setting(read
             right += seen.card == card
             if seen.card not in (card, None):
                 wrong.append(f"{style.name} {card}→{seen.card}")
-    assert right >= (64 if letters == "en" else 56), (right, wrong)
+    assert right >= (63 if letters == "en" else 56), (right, wrong)
     assert len(wrong) <= (0 if letters == "en" else 3), wrong
 
 
