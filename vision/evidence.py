@@ -90,9 +90,9 @@ Bold whose corners each give the jack 0.52-0.54 is read as a jack at 0.86. A num
 check its rank (rule 3); a letter has nothing else to check it. Both bounds were chosen on the
 corner readings of two draws of hold-out scenes (``python -m bench.vision_misses``, seeds 3,7 and
 11,13) and measured on two more (``--seeds 17,19`` and ``23,29``): the French and German decks'
-wrong readings 14 → 7 there for 23 right ones left unsure (4,314 face-up cards), 31 → 17 over all
-four draws (8,694 cards: 0.36 → 0.20 %) for 43; the English decks' letters lose 3 right readings
-of 2,898 and had no wrong one to lose. An unsure card is one the host names, and the reader learns
+wrong readings 14 → 7 there for 17 right ones left unsure (4,314 face-up cards), 31 → 17 over all
+four draws (8,694 cards: 0.36 → 0.20 %) for 32; the English decks' letters lose 2 right readings
+of 2,898 and had no wrong one to lose (an ace so doubted is still named by its pip, rule 3). An unsure card is one the host names, and the reader learns
 it (:mod:`vision.deck_examples`); a wrong one may go unseen into a pot."""
 
 
