@@ -92,8 +92,9 @@ corner readings of two draws of hold-out scenes (``python -m bench.vision_misses
 11,13) and measured on two more (``--seeds 17,19`` and ``23,29``): the French and German decks'
 wrong readings 14 → 7 there for 17 right ones left unsure (4,314 face-up cards), 31 → 17 over all
 four draws (8,694 cards: 0.36 → 0.20 %) for 32; the English decks' letters lose 2 right readings
-of 2,898 and had no wrong one to lose (an ace so doubted is still named by its pip, rule 3). An unsure card is one the host names, and the reader learns
-it (:mod:`vision.deck_examples`); a wrong one may go unseen into a pot."""
+of 2,898 and had no wrong one to lose (an ace so doubted is still named by its pip, rule 3). An
+unsure card is one the host names, and the reader learns it (:mod:`vision.deck_examples`); a wrong
+one may go unseen into a pot."""
 
 
 def _floats(n: int, value: float = 0.0) -> np.ndarray:
