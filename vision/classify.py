@@ -122,6 +122,13 @@ HESITATION = 0.1
 """A corner that gives a rank other than its card's best this much hesitates over the card's rank."""
 
 
+def rank_mass(cards: np.ndarray) -> np.ndarray:
+    """Each corner's probability of each rank, its four suits together: ``cards`` (N, C, 52) → (N, C, 13)."""
+    array = np.asarray(cards, np.float64)
+    out: np.ndarray = array.reshape(*array.shape[:-1], 13, 4).sum(axis=-1)
+    return out
+
+
 def corner_ranks(cards: np.ndarray, none: np.ndarray, best: np.ndarray) -> np.ndarray:
     """Each card's highest probability of every rank but its best card's among the corners that see
     an index (P(no index) at most a half): ``cards`` (N, C, 52) each corner's probabilities, ``none``
@@ -130,7 +137,7 @@ def corner_ranks(cards: np.ndarray, none: np.ndarray, best: np.ndarray) -> np.nd
     n = len(best)
     if not n:
         return np.zeros((0, 13))
-    ranks = np.asarray(cards, np.float64).reshape(n, -1, 13, 4).sum(axis=3)  # (N, C, 13)
+    ranks = rank_mass(cards)
     ranks[np.arange(n), :, np.asarray(best, np.int64) // 4] = 0.0
     out: np.ndarray = np.where((np.asarray(none) <= 0.5)[..., None], ranks, 0.0).max(axis=1)
     return out

@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 
 from table.cards import COURT_RANKS, JOKER_ID, Rank
+from vision.classify import rank_mass
 from vision.observations import Observations
 from vision.rectify import Pyramid, card_heights
 
@@ -294,7 +295,7 @@ class Evidence:
         if not len(self):
             return np.zeros(0, bool)
         rank = self.best // 4
-        of_rank = self.cards.reshape(len(self), 2, -1, 4).sum(axis=3)  # (N, corners, ranks)
+        of_rank = rank_mass(self.cards)  # (N, corners, ranks)
         total = of_rank.sum(axis=2)
         share = np.where(total > 0, of_rank[np.arange(len(self)), :, rank] / np.maximum(total, 1e-12), 1.0)
         probed = np.asarray(self.asked.get("letters", np.zeros(len(self), bool)), bool)
