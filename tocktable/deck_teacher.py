@@ -97,9 +97,12 @@ class DeckTeacher:
         """``"idle"`` (the page shows the progress and *Teach*) or ``"teaching"``."""
         self.faces: dict[str, np.ndarray] = {}
         self.misreads: dict[str, str] = {}
+        self.corners: dict[str, np.ndarray] = {}
+        """Each taught card's index corners, grey (the profile's face crops)."""
         self._redo: list[str] = []
         self._pending: dict[str, Any] | None = None
         self._vector: np.ndarray | None = None
+        self._corners: np.ndarray | None = None
         self._crop: bytes | None = None
         self._crops = 0
         self._check: dict[str, Any] | None = None
@@ -132,6 +135,7 @@ class DeckTeacher:
                 continue
             self.faces = dict(zip(saved.face_labels, saved.face_prototypes, strict=True))
             self.misreads = dict(saved.model_reads)
+            self.corners = saved.crops_by_card()
             self._progress_hash = saved.model_hash
             return
 
@@ -145,7 +149,8 @@ class DeckTeacher:
         from vision.deck_profile import DeckProfile  # with the teaching only
 
         return DeckProfile.from_faces({c: [v] for c, v in self.faces.items()}, model_hash=self.reader().model_hash,
-                                      model_reads=self.misreads, name="taught on the set-up page")  # fmt: skip
+                                      model_reads=self.misreads, name="taught on the set-up page",
+                                      crops={c: [self.corners.get(c)] for c in self.faces})  # fmt: skip
 
     # ------------------------------------------------------------------ the readers
     def reader(self) -> Any:
@@ -157,7 +162,7 @@ class DeckTeacher:
                     self._readers.insert(0, self._reader)
                 if self._progress_hash is not None and self._progress_hash != self._reader.model_hash:
                     self.note = "the cards taught before were read with other models: teach the deck again"
-                    self.faces, self.misreads, self._progress_hash = {}, {}, None
+                    self.faces, self.misreads, self.corners, self._progress_hash = {}, {}, {}, None
                 if self.profile_path.is_file() and getattr(self._reader, "profile", None) is None:
                     self._use_saved(self._reader)
             return self._reader
@@ -248,7 +253,7 @@ class DeckTeacher:
     def restart(self) -> dict[str, Any]:
         """Forget every card kept so far (a saved profile stays in use until a new one is complete)."""
         with self._lock:
-            self.faces, self.misreads, self._redo, self._pending = {}, {}, [], None
+            self.faces, self.misreads, self.corners, self._redo, self._pending = {}, {}, {}, [], None
             self._check, self.note = None, None
             self.progress_path.unlink(missing_ok=True)
             return self.status()
@@ -298,6 +303,7 @@ class DeckTeacher:
             except EnrollError as error:
                 raise TeachError(f"{error} (asked for: the {card_name(step)})") from None
             self._vector = np.asarray(sample.vector, np.float32)
+            self._corners = sample.crops
             self._crop = _crop_jpeg(image, np.asarray(sample.corners, np.float64))
             self._crops += 1
             self._pending = {"card": step, "name": card_name(step), "read": sample.read,
@@ -314,6 +320,9 @@ class DeckTeacher:
             card = str(self._pending["card"])
             self.faces[card] = self._vector
             self.misreads.pop(card, None)
+            self.corners.pop(card, None)
+            if self._corners is not None:
+                self.corners[card] = self._corners
             if self._pending["read"] != card:
                 self.misreads[card] = str(self._pending["read"] or "")
             if card in self._redo:
@@ -344,6 +353,7 @@ class DeckTeacher:
                 raise TeachError(f"{name} is not taught yet: it will be asked for in its turn")
             del self.faces[name]
             self.misreads.pop(name, None)
+            self.corners.pop(name, None)
             self._redo = [name, *(c for c in self._redo if c != name)]
             self._pending, self._vector = None, None
             self._save_progress()

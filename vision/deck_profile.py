@@ -1,14 +1,18 @@
 """Deck profiles: the reader taught one user's own deck, from one photo per card.
 
 A :class:`DeckProfile` holds prototypes of the deck as the card reader sees it: for each card,
-the corner model's embedding of its index (mean of both corners, unit length), and optionally,
-for a deck whose backs carry marks of another design than ours, a descriptor of one back per mark
-that does not change as the card or its mark turns (:func:`back_descriptors`). Reading with a
-profile is nearest-prototype: the closest card's cosine similarity and its margin over the next
-card give a calibrated confidence (DESIGN.md §7: 100 % of the real Bicycle photos from one photo
-per card).
+the corner model's embedding of its index (mean of both corners, unit length) and both index
+corners as its photo shows them (grey crops), and optionally, for a deck whose backs carry marks
+of another design than ours, a descriptor of one back per mark that does not change as the card
+or its mark turns (:func:`back_descriptors`). Reading with a profile is nearest-prototype: the
+closest card's cosine similarity and its margin over the next card give a calibrated confidence
+(DESIGN.md §7: 100 % of the real Bicycle photos from one photo per card). Where the embeddings
+cannot tell a few cards apart (the letters of a deck the models never learned: a German queen's
+D and jack's B of one suit come as close as two photos of one card), the index pixels of those
+few decide (:meth:`DeckProfile.match_pixels`), as they do for the cards the host teaches at the
+table (:mod:`vision.deck_examples`).
 
-A profile is a small ``.npz`` file (about 50 KB for 52 cards) holding the prototypes, a format
+A profile is a small ``.npz`` file (about 100 KB for 52 cards) holding the prototypes, a format
 ``version`` and the hash of the corner model it was made with: embeddings of another model are
 meaningless, so :meth:`DeckProfile.load` refuses a profile made with other models.
 
@@ -44,10 +48,19 @@ import numpy as np
 from table.cards import Card, Joker
 from table.errors import CardParseError
 from table.tock import Mark, MarkParseError
-from vision.deck_examples import CROP_ROWS, Example, added
+from vision.deck_examples import (
+    CROP_MARGIN,
+    CROP_ROWS,
+    CROP_SAME,
+    EMBEDDING_GATE,
+    Example,
+    ExampleMatch,
+    added,
+    crop_similarity,
+)
 from vision.errors import VisionError
 from vision.mark_reader import CENTRE_BOX, card_regions
-from vision.rectify import Pyramid
+from vision.rectify import CROP_W, Pyramid
 
 if TYPE_CHECKING:  # the reader imports this module
     from vision.mark_reader import MarkReader
@@ -73,6 +86,12 @@ _FACE_MARGIN = (0.02, 0.01)  # centre and scale of the "this card rather than th
 # about 0.05 (347 of 570 named there, 0 wrong).
 _BACK_SIMILARITY = (0.7, 0.03)
 _BACK_MARGIN = (0.035, 0.007)
+
+PIXEL_WINDOW = 0.04
+"""How far below the nearest enrolled card's cosine another enrolled card is still a candidate whose
+index pixels are compared (:meth:`DeckProfile.match_pixels`). The embedding tells the suits apart
+(two cards of one rank and other suits come 0.75-0.80 apart) but not always the letters of a deck
+the models do not know: a German queen (D) and jack (B) of one suit 0.91-0.96 against 0.92-0.99."""
 
 
 class ProfileError(VisionError, ValueError):
@@ -143,6 +162,39 @@ def _match(prototypes: np.ndarray, labels: tuple[str, ...], queries: np.ndarray,
     return out
 
 
+@dataclass(frozen=True)
+class PixelMatch:
+    """The enrolled cards near one card's embedding, told apart by their index pixels
+    (:meth:`DeckProfile.match_pixels`): ``scores`` each candidate's crop similarity
+    (:func:`vision.deck_examples.crop_similarity`), ``card`` the one named (None: no candidate
+    matches at least ``CROP_SAME`` and better by ``CROP_MARGIN`` than the next)."""
+
+    card: str | None
+    scores: Mapping[str, float]
+
+    @property
+    def confidence(self) -> float:
+        """As a taught example's (:attr:`vision.deck_examples.ExampleMatch.confidence`)."""
+        ranked = sorted(self.scores.values(), reverse=True)
+        if self.card is None or not ranked:
+            return 0.0
+        margin = ranked[0] - ranked[1] if len(ranked) > 1 else 1.0
+        return ExampleMatch(self.card, ranked[0], margin, False).confidence
+
+    def doubts(self, card: str) -> bool:
+        """Whether the enrolled deck doubts ``card``: there are candidates, and ``card`` is none of
+        them (its prototype more than :data:`PIXEL_WINDOW` below the nearest) or another
+        candidate's index pixels match better than its own. False without candidates."""
+        if not self.scores:
+            return False
+        if card not in self.scores:
+            return True
+        return any(score > self.scores[card] for other, score in self.scores.items() if other != card)
+
+
+NO_PIXELS = PixelMatch(None, {})
+
+
 def _reading(text: str) -> str:
     """What the models named an enrolled card, canonical: one of the 52, or the joker (``"Jk"``: the
     joker check may take a card of a deck it does not know for a joker)."""
@@ -175,6 +227,10 @@ class DeckProfile:
     profile cannot place surely is unsure (it may be this deck's jack)."""
     examples: tuple[Example, ...] = ()
     """Cards the host taught at the table (:mod:`vision.deck_examples`), newest last."""
+    face_crops: np.ndarray = field(default_factory=lambda: np.zeros((0, 2, CROP_ROWS, CROP_W), np.uint8))
+    """Each enrolled face's index corners as the enrollment photo shows them, row for row the
+    prototypes' (K, 2, CROP_ROWS, CROP_W) grey (:func:`vision.deck_examples.grey_crops`; all 0 where
+    none was kept), or none at all (a profile made without them)."""
 
     def __post_init__(self) -> None:
         if self.face_prototypes.ndim != 2 or len(self.face_prototypes) != len(self.face_labels):
@@ -194,6 +250,10 @@ class DeckProfile:
                 Mark.parse(label)
             except MarkParseError as error:
                 raise ProfileError(f"profile back label {label!r} is not a mark like 'h:large': {error}") from None
+        crops = self.face_crops
+        if len(crops) and (crops.shape != (len(self.face_labels), 2, CROP_ROWS, CROP_W) or crops.dtype != np.uint8):
+            raise ProfileError(f"a profile's index crops must be uint8 of shape ({len(self.face_labels)}, 2, "
+                               f"{CROP_ROWS}, {CROP_W}), one per face prototype: got {crops.dtype} {crops.shape}")
         if not 0.0 < self.threshold < 1.0:
             raise ProfileError(f"profile threshold must be between 0 and 1, got {self.threshold!r}")
         for enrolled, read in self.model_reads.items():
@@ -217,19 +277,24 @@ class DeckProfile:
     @staticmethod
     def from_faces(faces: Mapping[str, Iterable[np.ndarray]], *, model_hash: str,
                    backs: Mapping[str, Iterable[np.ndarray]] | None = None, name: str = "",
-                   model_reads: Mapping[str, str] | None = None) -> DeckProfile:  # fmt: skip
+                   model_reads: Mapping[str, str] | None = None,
+                   crops: Mapping[str, Sequence[np.ndarray | None]] | None = None) -> DeckProfile:  # fmt: skip
         """A profile from embeddings per card (``"Ah": [vector, ...]``) and optionally back
-        descriptors per mark (``"h:large": [vector, ...]``) and the other cards the models alone
-        named on some enrolled cards' photos (:attr:`model_reads`)."""
-        labels, rows = _rows(faces, canonical=lambda t: str(Card.parse(t)), what="card")
+        descriptors per mark (``"h:large": [vector, ...]``), the other cards the models alone
+        named on some enrolled cards' photos (:attr:`model_reads`) and the index crops of each
+        card's photos (``"Ah": [crops, ...]``, one (2, CROP_ROWS, CROP_W) per vector, in order:
+        :attr:`face_crops`)."""
+        listed = {card: list(vectors) for card, vectors in faces.items()}  # read once: the crops follow them
+        labels, rows = _rows(listed, canonical=lambda t: str(Card.parse(t)), what="card")
         back_labels, back_rows = _rows(backs or {}, canonical=lambda t: str(Mark.parse(t)), what="mark")
         if not rows:
             raise ProfileError("a deck profile needs at least one card")
         backs_array = _unit(np.stack(back_rows)) if back_rows else np.zeros((0, 0), np.float32)
         reads = {str(Card.parse(c)): _reading(r) if r else "" for c, r in (model_reads or {}).items()
                  if c in faces}  # fmt: skip
+        face_crops = _face_crops(listed, crops) if crops else np.zeros((0, 2, CROP_ROWS, CROP_W), np.uint8)
         return DeckProfile(tuple(labels), _unit(np.stack(rows)), model_hash, tuple(back_labels), backs_array,
-                           name=name, created=time.time(), model_reads=reads)  # fmt: skip
+                           name=name, created=time.time(), model_reads=reads, face_crops=face_crops)  # fmt: skip
 
     @staticmethod
     def empty(*, model_hash: str, width: int) -> DeckProfile:
@@ -249,6 +314,11 @@ class DeckProfile:
     def cards(self) -> tuple[str, ...]:
         """The cards enrolled (sorted)."""
         return tuple(sorted(set(self.face_labels)))
+
+    def crops_by_card(self) -> dict[str, np.ndarray]:
+        """Each enrolled card's index crops (its last photo's; none for a card without them), for
+        making a profile again from its parts (the enrollment guides)."""
+        return {label: crops for label, crops in zip(self.face_labels, self.face_crops, strict=False) if crops.any()}
 
     @property
     def marks(self) -> tuple[str, ...]:
@@ -272,6 +342,30 @@ class DeckProfile:
         return _match(self.back_prototypes, self.back_labels, descriptors, similarity=_BACK_SIMILARITY,
                       margin=_BACK_MARGIN, threshold=self.threshold)  # fmt: skip
 
+    def match_pixels(self, embedding: np.ndarray, crops: np.ndarray) -> PixelMatch:
+        """The enrolled cards whose prototypes are near one card's corner-model ``embedding`` (D,)
+        (within :data:`PIXEL_WINDOW` of the nearest, and at least ``EMBEDDING_GATE``), compared by
+        the index pixels of both corners (``crops``: (2, CROP_ROWS, CROP_W) grey) against their
+        enrollment photos' (:attr:`face_crops`). The embedding picks the few cards it cannot tell
+        apart (of one suit, mostly); the pixels of a letter the models never learned tell them apart,
+        as they do the host's taught examples (:mod:`vision.deck_examples`). NO_PIXELS without
+        crops."""
+        if not len(self.face_crops) or not len(self.face_labels):
+            return NO_PIXELS
+        vector = _checked_rows(np.reshape(embedding, (1, -1)), self.face_prototypes.shape[1], "embedding")
+        similarities = self.face_prototypes @ _unit(vector)[0]
+        near = np.flatnonzero(similarities >= max(float(similarities.max()) - PIXEL_WINDOW, EMBEDDING_GATE))
+        scores: dict[str, float] = {}
+        for j in near:
+            label = self.face_labels[j]
+            scores[label] = max(crop_similarity(crops, self.face_crops[j]), scores.get(label, -2.0))
+        ranked = sorted(scores.items(), key=lambda item: -item[1])
+        if not ranked:
+            return NO_PIXELS
+        card, score = ranked[0]
+        margin = score - ranked[1][1] if len(ranked) > 1 else 1.0
+        return PixelMatch(card if score >= CROP_SAME and margin >= CROP_MARGIN else None, scores)
+
     # ------------------------------------------------------------------ files
     def save(self, path: str | Path) -> Path:
         """Write the profile (written to a temporary file, then moved: never half a file)."""
@@ -288,7 +382,7 @@ class DeckProfile:
         buffer = io.BytesIO()
         np.savez_compressed(buffer, meta=np.array(json.dumps(meta)), faces=self.face_prototypes,
                             backs=self.back_prototypes, example_vectors=vectors.astype(np.float32),
-                            example_crops=crops.astype(np.uint8))  # fmt: skip
+                            example_crops=crops.astype(np.uint8), face_crops=self.face_crops)  # fmt: skip
         partial = path.with_name(path.name + ".tmp")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -314,6 +408,8 @@ class DeckProfile:
                 faces, backs = np.asarray(data["faces"], np.float32), np.asarray(data["backs"], np.float32)
                 vectors = np.asarray(data["example_vectors"], np.float32) if "example_vectors" in data else None
                 crops = np.asarray(data["example_crops"], np.uint8) if "example_crops" in data else None
+                face_crops = (np.asarray(data["face_crops"], np.uint8) if "face_crops" in data
+                              else np.zeros((0, 2, CROP_ROWS, CROP_W), np.uint8))  # fmt: skip
         except (OSError, ValueError, KeyError) as error:
             raise ProfileError(f"cannot read deck profile {path}: {error}") from None
         if meta.get("version") == 1 and meta.get("back_labels"):
@@ -330,7 +426,7 @@ class DeckProfile:
                            backs, name=str(meta.get("name", "")), created=float(meta.get("created", 0.0)),
                            threshold=float(meta.get("threshold", 0.9)),
                            model_reads={str(k): str(v) for k, v in dict(meta.get("model_reads", {})).items()},
-                           examples=_examples(path, meta, vectors, crops))  # fmt: skip
+                           examples=_examples(path, meta, vectors, crops), face_crops=face_crops)  # fmt: skip
 
 
 def _examples(path: Path, meta: dict[str, Any], vectors: np.ndarray | None,
@@ -346,6 +442,22 @@ def _examples(path: Path, meta: dict[str, Any], vectors: np.ndarray | None,
     return tuple(Example(str(item["card"]), vectors[k], crops[k], str(item.get("guess", "")),
                          str(item.get("read", "")), str(item["key"]), float(item.get("created", 0.0)))
                  for k, item in enumerate(listed))  # fmt: skip
+
+
+def _face_crops(faces: Mapping[str, list[np.ndarray]], crops: Mapping[str, Sequence[np.ndarray | None]]) -> np.ndarray:
+    """The index crops of :meth:`DeckProfile.from_faces`, row for row its prototypes' (all 0 for a
+    photo whose crops are not given or None)."""
+    shape = (2, CROP_ROWS, CROP_W)
+    rows = []
+    for card, vectors in faces.items():
+        given = list(crops.get(card, ()))
+        for k in range(len(vectors)):
+            photo = given[k] if k < len(given) else None
+            crop = np.zeros(shape, np.uint8) if photo is None else np.asarray(photo, np.uint8)
+            if crop.shape != shape:
+                raise ProfileError(f"the index crops of {card} must be of shape {shape}, got {crop.shape}")
+            rows.append(crop)
+    return np.stack(rows)
 
 
 def _rows(

@@ -40,10 +40,12 @@ import numpy as np
 from table.cards import Card, Rank, Suit
 from table.errors import CardParseError
 from table.tock import ALL_MARKS, mark_of
+from vision.deck_examples import grey_crops
 from vision.deck_profile import DeckProfile, ProfileError, back_descriptors
 from vision.errors import VisionError
 from vision.face_or_back import blank_margins
 from vision.frame_check import check_frame
+from vision.rectify import index_crops
 
 SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 DECK_ORDER: tuple[str, ...] = tuple(str(Card(rank, suit)) for suit in SUIT_ORDER
@@ -99,12 +101,14 @@ def card_from_filename(name: str) -> str | None:
 @dataclass(frozen=True)
 class Sample:
     """What one photo gives: the card's embedding (or a back's descriptor), and what the reader
-    alone read (``read`` None when unsure), its confidence, and its outline."""
+    alone read (``read`` None when unsure), its confidence, and its outline; a face's index
+    corners too (``crops``, (2, CROP_ROWS, CROP_W) grey: :attr:`DeckProfile.face_crops`)."""
 
     vector: np.ndarray
     read: str | None
     confidence: float
     corners: np.ndarray
+    crops: np.ndarray | None = None
 
 
 def _largest(observations: Any, *, face_up: bool | None) -> int | None:
@@ -143,7 +147,8 @@ def face_sample(reader: Any, image: Any) -> Sample:
     if read is None and evidence.readable[i] and evidence.posterior[i] >= evidence.threshold:
         # The models name a card surely even though they took it for a back (or the pips doubt it).
         read, confidence = str(Card.from_id(int(evidence.best[i]))), float(evidence.posterior[i])
-    return Sample(observations.embeddings[i].copy(), read, confidence, observations.corners[i].copy())
+    crops = grey_crops(index_crops(frame, [observations.corners[i]], pyramid=evidence.pyramid))[0]
+    return Sample(observations.embeddings[i].copy(), read, confidence, observations.corners[i].copy(), crops)
 
 
 def back_sample(reader: Any, image: Any) -> Sample:
@@ -178,6 +183,7 @@ def enroll(reader: Any, faces: Mapping[str, Any], *, backs: Mapping[str, Any] | 
     with another mark design than Tock stickers). Raises EnrollError naming the photo that
     shows no usable card: one line per such photo, card by card, each saying why."""
     face_vectors: dict[str, list[np.ndarray]] = {}
+    face_crops: dict[str, list[np.ndarray | None]] = {}
     model_reads: dict[str, list[str]] = {}
     problems: list[str] = []
     for card, value in faces.items():
@@ -188,6 +194,7 @@ def enroll(reader: Any, faces: Mapping[str, Any], *, backs: Mapping[str, Any] | 
                 problems.append(f"photo {k + 1} of {card}: {error}")
                 continue
             face_vectors.setdefault(card, []).append(sample.vector)
+            face_crops.setdefault(card, []).append(sample.crops)
             model_reads.setdefault(card, []).append(sample.read or "")
     back_vectors: dict[str, list[np.ndarray]] = {}
     for mark, value in (backs or {}).items():
@@ -200,7 +207,7 @@ def enroll(reader: Any, faces: Mapping[str, Any], *, backs: Mapping[str, Any] | 
         raise EnrollError(f"{len(problems)} photo(s) could not be enrolled:\n  " + "\n  ".join(problems))
     try:
         return DeckProfile.from_faces(face_vectors, model_hash=reader.model_hash, backs=back_vectors, name=name,
-                                      model_reads=_misreads(model_reads))  # fmt: skip
+                                      model_reads=_misreads(model_reads), crops=face_crops)  # fmt: skip
     except ProfileError as error:
         raise EnrollError(str(error)) from None
 
@@ -246,6 +253,7 @@ def enroll_folder(reader: Any, folder: str | Path, *, pattern: str = "*", name: 
     files = sorted(p for p in folder.glob(pattern) if p.suffix.lower() in IMAGE_SUFFIXES)
     report = FolderReport()
     vectors: dict[str, list[np.ndarray]] = {}
+    crops: dict[str, list[np.ndarray | None]] = {}
     reads: dict[str, list[str]] = {}
     for k, path in enumerate(files):
         if progress is not None:
@@ -261,6 +269,7 @@ def enroll_folder(reader: Any, folder: str | Path, *, pattern: str = "*", name: 
             report.reasons.setdefault(card, []).append(f"{path.name}: {error}")
             continue
         vectors.setdefault(card, []).append(sample.vector)
+        crops.setdefault(card, []).append(sample.crops)
         reads.setdefault(card, []).append(sample.read or "")
         report.enrolled[card] = report.enrolled.get(card, 0) + 1
         if sample.read is not None and sample.read != card:
@@ -269,8 +278,8 @@ def enroll_folder(reader: Any, folder: str | Path, *, pattern: str = "*", name: 
         progress(len(files), len(files))
     if not vectors:
         raise EnrollError(f"no photo in {folder} (pattern {pattern!r}) shows a card it is named after")
-    return DeckProfile.from_faces(vectors, model_hash=reader.model_hash, name=name,
-                                  model_reads=_misreads(reads)), report  # fmt: skip
+    return DeckProfile.from_faces(vectors, model_hash=reader.model_hash, name=name, model_reads=_misreads(reads),
+                                  crops=crops), report  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------- the guide
@@ -297,6 +306,8 @@ class Guide:
         self.backs: dict[str, np.ndarray] = {}
         self.misreads: dict[str, str] = {}
         """What the models alone named enrolled cards as, where it was another card (the profile's model_reads)."""
+        self.crops: dict[str, np.ndarray] = {}
+        """Each enrolled card's index corners (the profile's face_crops)."""
         self.failures: dict[str, str] = {}
         """The last reason a capture of a card failed (said again for the cards left out)."""
         self._last_frame = 0
@@ -323,6 +334,7 @@ class Guide:
                 self.backs = {m: v for m, v in zip(saved.back_labels, saved.back_prototypes, strict=True)
                               if m not in self.steps}  # fmt: skip
                 self.misreads = {c: r for c, r in saved.model_reads.items() if c in self.faces}
+                self.crops = {c: v for c, v in saved.crops_by_card().items() if c in self.faces}
             except ProfileError as error:
                 self._say(f"The saved profile cannot be added to ({error}): only the cards asked for are kept.")
         if not self.partial_path.is_file():
@@ -335,6 +347,7 @@ class Guide:
         self.faces.update(zip(partial.face_labels, partial.face_prototypes, strict=True))
         self.backs.update(zip(partial.back_labels, partial.back_prototypes, strict=True))
         self.misreads.update(partial.model_reads)
+        self.crops.update(partial.crops_by_card())
         self._say(f"Resuming: {self._done()} of {len(self.steps)} already enrolled.")
 
     def _done(self) -> int:
@@ -347,7 +360,8 @@ class Guide:
     def _profile(self) -> DeckProfile:
         return DeckProfile.from_faces({c: [v] for c, v in self.faces.items()}, model_hash=self.reader.model_hash,
                                       backs={m: [v] for m, v in self.backs.items()}, name=self.name,
-                                      model_reads=self.misreads)  # fmt: skip
+                                      model_reads=self.misreads,
+                                      crops={c: [self.crops.get(c)] for c in self.faces})  # fmt: skip
 
     def _describe(self, step: str) -> str:
         if ":" in step:
@@ -380,7 +394,8 @@ class Guide:
         vector = np.mean([s.vector / max(float(np.linalg.norm(s.vector)), 1e-9) for s in samples], axis=0)
         reads = [s.read for s in samples]
         read = max(set(reads), key=reads.count)
-        return Sample(vector, read, float(np.mean([s.confidence for s in samples])), samples[-1].corners)
+        return Sample(vector, read, float(np.mean([s.confidence for s in samples])), samples[-1].corners,
+                      samples[-1].crops)
 
     def run(self) -> DeckProfile | None:
         """Go through every card; returns the saved profile, or None when stopped early (the
@@ -421,6 +436,9 @@ class Guide:
                 continue
             (self.backs if ":" in step else self.faces)[step] = sample.vector
             self.misreads.pop(step, None)
+            self.crops.pop(step, None)
+            if sample.crops is not None:
+                self.crops[step] = sample.crops
             if ":" not in step and sample.read != step:
                 self.misreads[step] = sample.read or ""
             self._save_partial()

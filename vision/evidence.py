@@ -27,8 +27,9 @@ into :class:`vision.observations.Observations` once, by fixed rules:
 4. the deck profile (cards enrolled from the user's deck) may name a face-up card, or make it
    unsure when it surely disagrees with the models (unless the models did not read that enrolled
    card's own photos rightly: a deck whose letters they do not know); a card the profile cannot
-   place that the models read as they misread another enrolled card is unsure; the same holds for
-   the cards the host taught at the table (:mod:`vision.deck_examples`);
+   place that the models read as they misread another enrolled card, or an ace or a court card
+   whose index pixels the enrolled photos doubt, is unsure; the same holds for the cards the
+   host taught at the table (:mod:`vision.deck_examples`);
 5. a face-down card carries its Tock mark, and its confidence is P(face down) × P(mark);
 6. a card one of whose index corners the joker check (:mod:`vision.joker`) surely takes for a
    joker's is the joker, face up (unsure where the deck profile surely names another card), if

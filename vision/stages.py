@@ -43,11 +43,11 @@ import numpy as np
 
 from table.cards import COURT_RANKS, Card
 from vision.body_check import BodyCues, ace_evidence, all_cues, bodies, body_vetoes
-from vision.deck_examples import grey_crops, match_examples, misreads
-from vision.deck_profile import read_backs
+from vision.deck_examples import CROP_ROWS, grey_crops, match_examples, misreads
+from vision.deck_profile import NO_PIXELS, read_backs
 from vision.detect import Outline
 from vision.errors import ModelError
-from vision.evidence import FACE_UP, LETTER_SURE, PLAIN_INDEX, Evidence
+from vision.evidence import FACE_UP, LETTER_SURE, LETTERED, PLAIN_INDEX, Evidence
 from vision.face_or_back import blank_margins
 from vision.ink import red_inks, red_likelihood
 from vision.joker import FAINT, POOR_FIT
@@ -55,7 +55,7 @@ from vision.mark_reader import PLAIN
 from vision.orient import ambiguous, turned
 from vision.picture import pictures
 from vision.pip_check import corner_runner_up, pip_evidence
-from vision.rectify import Pyramid, card_heights, index_crops, thumbnails
+from vision.rectify import CROP_W, Pyramid, card_heights, index_crops, thumbnails
 from vision.reframe import narrow_cards, widened
 from vision.small import NOTHING, whole_cards
 from vision.suit_witness import apply_evidence
@@ -779,7 +779,11 @@ class Backs(Stage):
 
 class Profile(Stage):
     """The user's deck profile (:mod:`vision.enroll`): a sure match names a face-up card, or makes
-    it unsure where the models surely read another card. A card the models took for a back is a
+    it unsure where the models surely read another card. Where the embeddings are not sure, the
+    index pixels of the few enrolled cards nearest in embedding decide
+    (:meth:`vision.deck_profile.DeckProfile.match_pixels`); an ace or a court card the models read
+    is unsure when those pixels doubt it (another near card's index matches better, or the card is
+    not among the near ones): a letter has no pips to check it. A card the models took for a back is a
     face of the enrolled deck when it shows a face's blank margins (:mod:`vision.face_or_back`)
     and surely matches an enrolled card: a deck whose faces the models do not know (printed court
     pictures, other index letters) is read once enrolled. Then the cards the host taught at the
@@ -795,12 +799,22 @@ class Profile(Stage):
         evidence.asked[self.name] = up.copy() if profile is not None else np.zeros(len(evidence), bool)
         if profile is None or not len(evidence):
             return
-        if profile.face_labels:
-            self._enrolled(evidence, profile)
-        if profile.examples:
-            self._taught(evidence, profile)
+        kept: dict[int, np.ndarray] = {}
 
-    def _enrolled(self, evidence: Evidence, profile: DeckProfile) -> None:
+        def crops(rows: np.ndarray) -> np.ndarray:
+            """Both index corners of each card of ``rows``, grey (:func:`grey_crops`), cut once."""
+            new = [int(i) for i in rows if int(i) not in kept]
+            if new:
+                cut = grey_crops(index_crops(evidence.frame, list(evidence.corners[new]), pyramid=evidence.pyramid))
+                kept.update(zip(new, cut, strict=True))
+            return np.array([kept[int(i)] for i in rows]).reshape(-1, 2, CROP_ROWS, CROP_W)
+
+        if profile.face_labels:
+            self._enrolled(evidence, profile, crops)
+        if profile.examples:
+            self._taught(evidence, profile, crops)
+
+    def _enrolled(self, evidence: Evidence, profile: DeckProfile, crops: Callable[[np.ndarray], np.ndarray]) -> None:
         up = evidence.face_up
         down = np.flatnonzero(~up & evidence.readable & ~evidence.small)
         blank = [int(i) for i in down if blank_margins(evidence.frame, evidence.corners[i]).blank]
@@ -809,20 +823,26 @@ class Profile(Stage):
         if not len(rows):
             return
         misread_as = set(profile.model_reads.values())
+        looked = rows[evidence.readable[rows] & ~evidence.small[rows]] if len(profile.face_crops) else rows[:0]
+        pixels = {int(i): profile.match_pixels(evidence.embedding[i], crop)
+                  for i, crop in zip(looked, crops(looked), strict=True)}  # fmt: skip
         for i, match in zip(rows, profile.match_faces(evidence.embedding[rows]), strict=True):
             read = str(Card.from_id(int(evidence.best[i])))
-            if match.card is not None:
-                evidence.profile_card[i], evidence.profile_confidence[i] = Card.parse(match.card).id, match.confidence
+            by_pixels = pixels.get(int(i), NO_PIXELS)
+            named = match.card or by_pixels.card
+            if named is not None:
+                sure = match.confidence if match.card is not None else by_pixels.confidence
+                evidence.profile_card[i], evidence.profile_confidence[i] = Card.parse(named).id, sure
                 evidence.profile_face[i] = not up[i]
-                evidence.profile_explains[i] = match.card in profile.model_reads
-            elif read in misread_as:  # the models read another enrolled card of this deck this way
-                evidence.profile_doubt[i] = True
+                evidence.profile_explains[i] = named in profile.model_reads
+            elif read in misread_as or (int(evidence.best[i]) // 4 in LETTERED and by_pixels.doubts(read)):
+                evidence.profile_doubt[i] = True  # the models read another enrolled card of this deck this way
 
-    def _taught(self, evidence: Evidence, profile: DeckProfile) -> None:
+    def _taught(self, evidence: Evidence, profile: DeckProfile, cut: Callable[[np.ndarray], np.ndarray]) -> None:
         rows = np.flatnonzero(evidence.face_up & evidence.readable & ~evidence.small)
         if not len(rows):
             return
-        crops = grey_crops(index_crops(evidence.frame, list(evidence.corners[rows]), pyramid=evidence.pyramid))
+        crops = cut(rows)
         doubted = misreads(profile.examples)
         for k, i in enumerate(rows):
             guess = str(Card.from_id(int(evidence.best[i])))

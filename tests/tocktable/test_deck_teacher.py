@@ -89,6 +89,7 @@ def test_the_whole_deck_is_taught_saved_and_read_at_once_by_every_reader(tmp_pat
     assert (tmp_path / PROFILE_NAME).is_file() and not (tmp_path / PROGRESS_NAME).is_file()
     for used in (reader, other):
         assert used.profile is not None and used.profile.cards == tuple(sorted(DECK_ORDER))
+        assert set(used.profile.crops_by_card()) == set(DECK_ORDER)  # each card's index corners kept
     assert status["in_use"]
 
     laid = ["Kh", "Qs", "Jd", "Ac", "Th", "7s", "2d", "Kc", "Qd", "5h"]
@@ -121,6 +122,7 @@ def test_progress_is_kept_in_the_data_directory_and_picked_up_by_a_restarted_tab
     out = io.StringIO()
     guide = Guide(reader, None, tmp_path / PROFILE_NAME, ask=lambda _: "quit", out=out)
     assert sorted(guide.faces) == ["2s", "3s", "As"] and "Resuming: 3 of 52" in out.getvalue()
+    assert sorted(guide.crops) == ["2s", "3s", "As"] and sorted(again.corners) == ["2s", "3s", "As"]
 
     assert again.restart()["done"] == 0 and not (tmp_path / PROGRESS_NAME).is_file()
 

@@ -259,7 +259,9 @@ def test_the_guide_enrolls_confirms_retakes_stops_resumes_and_redoes(reader: Car
     assert "[2/3] Show the king of hearts (Kh)" in script.prompts[0]
     assert "As will be taken again next" in out.getvalue()
     assert profile is not None and profile.cards == ("7d", "As", "Kh")
-    assert DeckProfile.load(path, model_hash=reader.model_hash).cards == ("7d", "As", "Kh")
+    saved = DeckProfile.load(path, model_hash=reader.model_hash)
+    assert saved.cards == ("7d", "As", "Kh")
+    assert set(saved.crops_by_card()) == {"7d", "As", "Kh"}  # the index corners too, As's from before the stop
     assert not (tmp_path / (PROFILE_NAME + ".partial.npz")).exists()
     # The profile reads those cards.
     reader.use_profile(path)
