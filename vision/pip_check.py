@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.classify import HESITATION, corner_ranks
+from vision.classify import HESITATION, corner_ranks, rank_mass
 from vision.mark_reader import card_regions
 from vision.pip_layouts import counts_in_sight
 from vision.rectify import Pyramid
@@ -153,7 +153,8 @@ class PipEvidence:
 
 
 def pip_evidence(frame: np.ndarray, corners: np.ndarray, face_up: np.ndarray, posterior: np.ndarray, *,
-                 pyramid: Pyramid, threshold: float, hesitated: np.ndarray | None = None) -> PipEvidence:  # fmt: skip
+                 pyramid: Pyramid, threshold: float, hesitated: np.ndarray | None = None,
+                 prior: np.ndarray | None = None) -> PipEvidence:  # fmt: skip
     """The pips' evidence on N cards (``corners`` (N, 4, 2) in the reader's order, ``face_up`` (N,),
     ``posterior`` (N, 52) the corners' voted posterior over the cards, ``threshold`` the reader's).
 
@@ -175,13 +176,16 @@ def pip_evidence(frame: np.ndarray, corners: np.ndarray, face_up: np.ndarray, po
     ``hesitated`` (N,), when given, is a number rank one of each card's corners held beside its
     best (-1 for none: :func:`corner_runner_up`). The vote of two corners printed alike can leave
     that rank far under :data:`_RUNNER_UP` (a 6 read as an 8 at 0.82 and 0.65, the 6 at 0.06 and
-    0.24, is an 8 at 0.9996); such a card is asked with it as the runner-up. Its pips can then
-    veto the reading, but hardly name the other rank, whose posterior stays small.
+    0.24, is an 8 at 0.9996); such a card is asked with it as the runner-up. ``prior`` (N, 52),
+    when given with it, is what the corners say one by one (:func:`hesitant_prior`): where the
+    vote names nothing, the count or the layout in sight is weighed against that too, so a regular
+    count of six pips names the 6 the corners gave 0.06 and 0.24 (weighed 0.94), which the vote
+    left at 0.04 %.
     """
     n = len(corners)
     named, confidence = np.full(n, -1, np.int64), np.zeros(n)
     veto, looked = np.zeros(n, bool), np.zeros(n, bool)
-    asked: list[tuple[int, int, int]] = []  # card, best id, runner-up rank (-1: not a number)
+    asked: list[tuple[int, int, int, list[np.ndarray]]] = []  # card, best id, runner-up rank (-1: none), priors
     for i in np.flatnonzero(face_up):
         best = int(np.argmax(posterior[i]))
         rank, suit = divmod(best, 4)
@@ -190,35 +194,39 @@ def pip_evidence(frame: np.ndarray, corners: np.ndarray, face_up: np.ndarray, po
         other = posterior[i].copy()
         other[rank * 4 : rank * 4 + 4] = -1.0  # every suit of the best rank
         alternative = int(np.argmax(other)) // 4
+        wavered = hesitated is not None and 0 <= hesitated[i] < NUMBER_RANKS and hesitated[i] != rank
+        priors = [posterior[i], prior[i]] if wavered and prior is not None else [posterior[i]]
         if alternative < NUMBER_RANKS and other[alternative * 4 + suit] > _RUNNER_UP:
-            asked.append((int(i), best, alternative))
-        elif hesitated is not None and 0 <= hesitated[i] < NUMBER_RANKS and hesitated[i] != rank:
-            asked.append((int(i), best, int(hesitated[i])))
+            asked.append((int(i), best, alternative, priors))
+        elif wavered:
+            assert hesitated is not None
+            asked.append((int(i), best, int(hesitated[i]), priors))
         elif posterior[i, best] < threshold:
-            asked.append((int(i), best, -1))
+            asked.append((int(i), best, -1, priors))
     if not asked:
         return PipEvidence(named, confidence, veto, looked)
     bodies = card_regions(pyramid, [corners[k] for k, *_ in asked], (0.0, 0.0, 1.0, 1.0), BODY, ordered=True)
     frame_size = (frame.shape[1], frame.shape[0])
-    for (k, best, alternative), body in zip(asked, bodies, strict=True):
+    for (k, best, alternative, priors), body in zip(asked, bodies, strict=True):
         looked[k] = True
         rank, suit = divmod(best, 4)
         layout = pip_layout(body) if alternative >= 0 else PipLayout(None, False)
-        if layout.regular and layout.count is not None and layout.count - 2 in (rank, alternative):
-            counted = (layout.count - 2) * 4 + suit
-            sure = weighed(posterior[k], counted)
-            if sure >= threshold:
-                named[k], confidence[k] = counted, sure
-                continue
-        in_sight = counts_in_sight(body, corners, k, frame_size)
-        fitted = _fitted_card(in_sight, posterior[k])
-        if fitted >= 0 and (sure := weighed(posterior[k], fitted)) >= threshold:
-            named[k], confidence[k] = fitted, sure
-            continue
-        if layout.count is not None and layout.count - 2 == alternative:
+        in_sight: list[int] | None = None
+        for weighing in priors:  # the vote; then, for corners that hesitated, what each says alone
+            if layout.regular and layout.count is not None and layout.count - 2 in (rank, alternative):
+                counted = (layout.count - 2) * 4 + suit
+                if (sure := weighed(weighing, counted)) >= threshold:
+                    named[k], confidence[k] = counted, sure
+                    break
+            in_sight = counts_in_sight(body, corners, k, frame_size) if in_sight is None else in_sight
+            fitted = _fitted_card(in_sight, weighing)
+            if fitted >= 0 and (sure := weighed(weighing, fitted)) >= threshold:
+                named[k], confidence[k] = fitted, sure
+                break
+        if named[k] < 0 and layout.count is not None and layout.count - 2 == alternative:
             # A count cut short by a neighbour is no evidence against a rank whose printed layout
             # fits the pips still in sight.
-            veto[k] = rank + 2 not in in_sight
+            veto[k] = rank + 2 not in (in_sight or [])
     return PipEvidence(named, confidence, veto, looked)
 
 
@@ -230,6 +238,26 @@ def corner_runner_up(cards: np.ndarray, none: np.ndarray, best: np.ndarray) -> n
     numbers = corner_ranks(cards, none, best)[:, :NUMBER_RANKS]
     out: np.ndarray = np.where(numbers.max(axis=1, initial=0.0) >= HESITATION, numbers.argmax(axis=1), -1)
     return out.astype(np.int64)
+
+
+def hesitant_prior(posterior: np.ndarray, cards: np.ndarray, none: np.ndarray) -> np.ndarray:
+    """Each card's posterior (N, 52) with the rank as its corners say it one by one: the mean of
+    their ranks' probabilities over the corners that see an index (P(no index) at most a half; all
+    corners where none does), shared among the suits as the vote ``posterior`` shares each rank.
+    ``cards`` (N, C, 52), ``none`` (N, C). Two corners printed alike make the same mistake, so their
+    vote is surer of the rank than either; the mean is what one of them says. The suit stays the
+    vote's: a corner that hardly sees its index still tells the suit's colour and shape."""
+    if not len(cards):
+        return np.zeros((0, 52))
+    seeing = np.asarray(none) <= 0.5
+    seeing[~seeing.any(axis=1)] = True
+    weights = seeing / seeing.sum(axis=1, keepdims=True)
+    ranks = np.einsum("nc,ncr->nr", weights, rank_mass(np.asarray(cards, np.float64)))  # (N, 13)
+    by_rank = np.asarray(posterior, np.float64).reshape(-1, 13, 4)
+    held = by_rank.sum(axis=2, keepdims=True)
+    suits = np.where(held > 1e-12, by_rank / np.maximum(held, 1e-12), 0.25)
+    out: np.ndarray = (ranks[..., None] * suits).reshape(-1, 52)
+    return out
 
 
 def weighed(posterior: np.ndarray, card: int) -> float:

@@ -54,7 +54,7 @@ from vision.joker import FAINT, POOR_FIT
 from vision.mark_reader import PLAIN
 from vision.orient import ambiguous, turned
 from vision.picture import pictures
-from vision.pip_check import corner_runner_up, pip_evidence
+from vision.pip_check import corner_runner_up, hesitant_prior, pip_evidence
 from vision.rectify import CROP_W, Pyramid, card_heights, index_crops, thumbnails
 from vision.reframe import narrow_cards, widened
 from vision.small import NOTHING, whole_cards
@@ -612,7 +612,8 @@ class Pips(Stage):
         readable = evidence.face_up & ~evidence.too_small
         hesitated = corner_runner_up(evidence.cards, evidence.none, evidence.best)
         found = pip_evidence(evidence.frame, evidence.corners, readable, evidence.posteriors,
-                             pyramid=evidence.pyramid, threshold=evidence.threshold, hesitated=hesitated)  # fmt: skip
+                             pyramid=evidence.pyramid, threshold=evidence.threshold, hesitated=hesitated,
+                             prior=hesitant_prior(evidence.posteriors, evidence.cards, evidence.none))  # fmt: skip
         required = np.where(evidence.letter_doubt, np.maximum(evidence.required, LETTER_SURE), evidence.required)
         aces, sure = ace_evidence(evidence.pyramid, evidence.corners, readable & (found.named < 0),
                                   evidence.posteriors, required, threshold=evidence.threshold)  # fmt: skip

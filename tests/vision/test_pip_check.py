@@ -9,7 +9,16 @@ import pytest
 
 from table.cards import Card
 from vision.mark_reader import card_regions
-from vision.pip_check import BODY, PipLayout, corner_runner_up, count_pips, pip_evidence, pip_layout, pip_verdicts
+from vision.pip_check import (
+    BODY,
+    PipLayout,
+    corner_runner_up,
+    count_pips,
+    hesitant_prior,
+    pip_evidence,
+    pip_layout,
+    pip_verdicts,
+)
 from vision.rectify import Pyramid, order_corners
 from vision.render.faces import deck_style, render_face
 
@@ -181,4 +190,30 @@ def test_corners_that_hesitated_have_the_pips_asked_though_their_vote_is_sure(tr
     assert not pip_evidence(**ask).veto[0]  # asked by the posterior alone: not at all
     found = pip_evidence(**ask, hesitated=np.array([4]))
     assert found.veto[0] == vetoed
-    assert found.named[0] in (-1, Card.parse("8c").id)  # never the six: its posterior stays small
+    assert found.named[0] in (-1, Card.parse("8c").id)  # never the six by the vote: its posterior stays small
+
+
+@pytest.mark.parametrize(("truth", "named"), [("6c", "6c"), ("8c", "8c")])
+def test_the_count_is_weighed_against_what_each_corner_says_when_they_hesitated(truth: str, named: str) -> None:
+    """The same card with the corners' rank as they say it one by one (8 at 0.82 and 0.65, 6 at
+    0.18 and 0.35): six pips lying as printed now name the six (the vote left it 0.04 %); eight
+    confirm the eight."""
+    frame, corners = _table_with(truth)
+    posterior = _posterior("8c", "6c", 4e-4)
+    cards = _corners_reading({"8c": 0.82, "6c": 0.18}, {"8c": 0.65, "6c": 0.35})
+    prior = hesitant_prior(posterior[None], cards, np.zeros((1, 2)))
+    assert prior[0, Card.parse("6c").id] == pytest.approx((0.18 + 0.35) / 2, abs=0.005)
+    found = pip_evidence(frame, corners[None], np.array([True]), posterior[None], pyramid=Pyramid(frame),
+                         threshold=THRESHOLD, hesitated=np.array([4]), prior=prior)  # fmt: skip
+    assert found.named[0] == Card.parse(named).id and found.confidence[0] >= THRESHOLD
+    assert not found.veto[0]
+
+
+def test_the_hesitant_prior_takes_the_rank_from_the_corners_that_see_and_the_suit_from_the_vote() -> None:
+    posterior = _posterior("2s", "2c", 0.33)[None]  # the vote: the two of spades, clubs second
+    cards = _corners_reading({"2c": 0.8, "3c": 0.2}, {"Kd": 0.5, "Qd": 0.5})  # the second hardly sees
+    prior = hesitant_prior(posterior, cards, np.array([[0.02, 0.7]]))
+    by_rank = prior[0].reshape(13, 4).sum(axis=1)
+    assert by_rank[0] == pytest.approx(0.8, abs=1e-3) and by_rank[1] == pytest.approx(0.2, abs=1e-3)
+    assert int(np.argmax(prior[0])) == Card.parse("2s").id  # the suit is the vote's, not the one corner's
+    assert hesitant_prior(np.zeros((0, 52)), np.zeros((0, 2, 52)), np.zeros((0, 2))).shape == (0, 52)
