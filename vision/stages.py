@@ -831,12 +831,17 @@ class Profile(Stage):
             read = str(Card.from_id(int(evidence.best[i])))
             by_pixels = pixels.get(int(i), NO_PIXELS)
             named = match.card or by_pixels.card
+            lettered = int(evidence.best[i]) // 4 in LETTERED
             if named is not None:
                 sure = match.confidence if match.card is not None else by_pixels.confidence
                 evidence.profile_card[i], evidence.profile_confidence[i] = Card.parse(named).id, sure
                 evidence.profile_face[i] = not up[i]
-                evidence.profile_explains[i] = named in profile.model_reads
-            elif read in misread_as or (int(evidence.best[i]) // 4 in LETTERED and by_pixels.doubts(read)):
+                # The models' reading is no evidence against the profile where they misread this
+                # enrolled card's photo, or where they read a letter (no pips to check it) that the
+                # index pixels, which name this card, do not even count among the near cards.
+                evidence.profile_explains[i] = named in profile.model_reads or (
+                    lettered and by_pixels.card == named and read not in by_pixels.scores)
+            elif read in misread_as or (lettered and by_pixels.doubts(read)):
                 evidence.profile_doubt[i] = True  # the models read another enrolled card of this deck this way
 
     def _taught(self, evidence: Evidence, profile: DeckProfile, cut: Callable[[np.ndarray], np.ndarray]) -> None:

@@ -11,13 +11,16 @@ import numpy as np
 import pytest
 
 from bench.enroll import _alone
-from vision.deck_examples import CROP_ROWS
+from table.cards import Card
+from vision.deck_examples import CROP_ROWS, grey_crops
 from vision.deck_profile import NO_PIXELS, PIXEL_WINDOW, DeckProfile, PixelMatch, ProfileError
 from vision.detect import quad_iou
 from vision.enroll import enroll
-from vision.reader import CardReader
-from vision.rectify import CROP_W
+from vision.evidence import Evidence
+from vision.reader import MODELS_DIR, CardReader
+from vision.rectify import CROP_W, Pyramid, index_crops, order_corners
 from vision.render.scene import PlacedCard, SceneSpec, deal_rows, render_scene
+from vision.stages import Corners, Profile, Sources
 
 SHAPE = (2, CROP_ROWS, CROP_W)
 
@@ -144,3 +147,65 @@ def test_an_enrolled_german_deck_reads_its_letters_by_their_pixels() -> None:
     with_pixels, embeddings_only = _tally(reader, profile, deck), _tally(reader, bare, deck)
     assert with_pixels[2] == 0, with_pixels
     assert with_pixels[0] >= embeddings_only[0] + 3, (with_pixels, embeddings_only)
+
+
+def _table_evidence(reader: CardReader) -> tuple[Evidence, int, np.ndarray]:
+    """A hold-out table read by the corners at its true outlines; a face-up king's row, and every
+    card's index crops."""
+    placed = tuple(PlacedCard(c, True, p.center, angle=p.angle, height=p.height)
+                   for c, p in zip(("Kc", "7h", "Qd", "4s", "As", "9c"), deal_rows(np.random.default_rng(4)),
+                                   strict=False))  # fmt: skip
+    scene = render_scene(SceneSpec(cards=placed, seed=41, deck="holdout-41"))
+    corners = np.stack([order_corners(t.corners) for t in scene.truth])
+    n = len(corners)
+    ev = Evidence(scene.image, Pyramid(scene.image), reader.settings.threshold, corners, np.zeros(n, bool),
+                  np.ones(n), reader.embedding_size, reader.card_embedding_size)  # fmt: skip
+    Corners(None).run(ev, reader, Sources(None, reader.marks))
+    target = next(i for i, t in enumerate(scene.truth) if t.card == "Kc")
+    return ev, target, grey_crops(index_crops(scene.image, list(corners)))
+
+
+def _models_read(ev: Evidence, row: int, card: str) -> None:
+    posteriors = ev.posteriors.copy()
+    posteriors[row] = 1e-4
+    posteriors[row, Card.parse(card).id] = 1.0
+    ev.set_posteriors(posteriors / posteriors.sum(axis=1, keepdims=True))
+
+
+def test_a_letter_the_models_misread_gives_way_to_the_enrolled_card_its_pixels_name() -> None:
+    """The models read the enrolled king as a jack (a letter, no pips to check it), surely; the
+    profile's embedding and its index pixels both name the king, and the jack is not among the
+    cards near it: the king. A card the models misread that way at enrollment was already the
+    profile's (``model_reads``); this one they read rightly on its enrollment photo."""
+    reader = CardReader(MODELS_DIR)
+    ev, king, crops = _table_evidence(reader)
+    faces = {str(Card.from_id(int(ev.best[i]))): i for i in range(len(ev)) if ev.face_up[i]}
+    assert faces.get("Kc") == king
+    profile = DeckProfile.from_faces({c: [ev.embedding[i]] for c, i in faces.items()}, model_hash=reader.model_hash,
+                                     crops={c: [crops[i]] for c, i in faces.items()})  # fmt: skip
+    _models_read(ev, king, "Jc")
+    assert ev.decide().cards[king] == "Jc"  # the models alone: wrong
+    Profile().run(ev, reader, Sources(profile, reader.marks))
+    assert ev.decide().cards[king] == "Kc"
+    # Without the crops the same profile's sure match and the models' sure jack disagree: unsure.
+    ev, king, _ = _table_evidence(reader)
+    _models_read(ev, king, "Jc")
+    Profile().run(ev, reader, Sources(replace(profile, face_crops=profile.face_crops[:0]), reader.marks))
+    assert ev.decide().cards[king] is None
+
+
+def test_a_letter_whose_enrolled_pixels_another_card_matches_better_is_unsure() -> None:
+    """The deck enrolls the king and a queen whose embeddings are the same (the models cannot tell
+    this deck's K from its D), the queen with another card's index: read as the queen by the
+    models, the king's own pixels match better, so the card is not the queen; nor is it named the
+    king against the models' sure reading."""
+    reader = CardReader(MODELS_DIR)
+    ev, king, crops = _table_evidence(reader)
+    other = next(i for i in range(len(ev)) if ev.face_up[i] and i != king)
+    profile = DeckProfile.from_faces({"Kc": [ev.embedding[king]], "Qc": [ev.embedding[king]]},
+                                     model_hash=reader.model_hash,
+                                     crops={"Kc": [crops[king]], "Qc": [crops[other]]})  # fmt: skip
+    _models_read(ev, king, "Qc")
+    Profile().run(ev, reader, Sources(profile, reader.marks))
+    assert ev.profile_card[king] == Card.parse("Kc").id and not ev.profile_explains[king]
+    assert ev.decide().cards[king] is None
