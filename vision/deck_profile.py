@@ -39,6 +39,7 @@ import os
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -56,7 +57,8 @@ from vision.deck_examples import (
     Example,
     ExampleMatch,
     added,
-    crop_similarity,
+    prepared,
+    prepared_similarity,
 )
 from vision.errors import VisionError
 from vision.mark_reader import CENTRE_BOX, card_regions
@@ -315,6 +317,11 @@ class DeckProfile:
         """The cards enrolled (sorted)."""
         return tuple(sorted(set(self.face_labels)))
 
+    @cached_property
+    def _prepared_crops(self) -> np.ndarray:
+        """:attr:`face_crops` as the pixel match compares them (made once per profile)."""
+        return np.stack([prepared(c) for c in self.face_crops]) if len(self.face_crops) else self.face_crops
+
     def crops_by_card(self) -> dict[str, np.ndarray]:
         """Each enrolled card's index crops (its last photo's; none for a card without them), for
         making a profile again from its parts (the enrollment guides)."""
@@ -356,9 +363,10 @@ class DeckProfile:
         similarities = self.face_prototypes @ _unit(vector)[0]
         near = np.flatnonzero(similarities >= max(float(similarities.max()) - PIXEL_WINDOW, EMBEDDING_GATE))
         scores: dict[str, float] = {}
+        query = prepared(crops)
         for j in near:
             label = self.face_labels[j]
-            scores[label] = max(crop_similarity(crops, self.face_crops[j]), scores.get(label, -2.0))
+            scores[label] = max(prepared_similarity(query, self._prepared_crops[j]), scores.get(label, -2.0))
         ranked = sorted(scores.items(), key=lambda item: -item[1])
         if not ranked:
             return NO_PIXELS

@@ -824,14 +824,20 @@ class Profile(Stage):
         if not len(rows):
             return
         misread_as = set(profile.model_reads.values())
-        looked = rows[evidence.readable[rows] & ~evidence.small[rows]] if len(profile.face_crops) else rows[:0]
+        matches = profile.match_faces(evidence.embedding[rows])
+        reads = [str(Card.from_id(int(evidence.best[i]))) for i in rows]
+        lettered = np.isin(evidence.best[rows] // 4, LETTERED)
+        # The index pixels only where they can change the outcome: the embedding not sure, or sure
+        # of another card than the letter the models read.
+        unsure = np.array([m.card is None for m in matches], bool)
+        another = np.array([m.card not in (None, r) for m, r in zip(matches, reads, strict=True)], bool)
+        wanted = unsure | (lettered & another)
+        looked = rows[wanted & evidence.readable[rows] & ~evidence.small[rows]] if len(profile.face_crops) else rows[:0]
         pixels = {int(i): profile.match_pixels(evidence.embedding[i], crop)
                   for i, crop in zip(looked, crops(looked), strict=True)}  # fmt: skip
-        for i, match in zip(rows, profile.match_faces(evidence.embedding[rows]), strict=True):
-            read = str(Card.from_id(int(evidence.best[i])))
+        for i, match, read, letter in zip(rows, matches, reads, lettered, strict=True):
             by_pixels = pixels.get(int(i), NO_PIXELS)
             named = match.card or by_pixels.card
-            lettered = int(evidence.best[i]) // 4 in LETTERED
             if named is not None:
                 sure = match.confidence if match.card is not None else by_pixels.confidence
                 evidence.profile_card[i], evidence.profile_confidence[i] = Card.parse(named).id, sure
@@ -840,8 +846,8 @@ class Profile(Stage):
                 # enrolled card's photo, or where they read a letter (no pips to check it) that the
                 # index pixels, which name this card, do not even count among the near cards.
                 evidence.profile_explains[i] = named in profile.model_reads or (
-                    lettered and by_pixels.card == named and read not in by_pixels.scores)
-            elif read in misread_as or (lettered and by_pixels.doubts(read)):
+                    letter and by_pixels.card == named and read not in by_pixels.scores)
+            elif read in misread_as or (letter and by_pixels.doubts(read)):
                 evidence.profile_doubt[i] = True  # the models read another enrolled card of this deck this way
 
     def _taught(self, evidence: Evidence, profile: DeckProfile, cut: Callable[[np.ndarray], np.ndarray]) -> None:
