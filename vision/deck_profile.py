@@ -167,12 +167,14 @@ def _match(prototypes: np.ndarray, labels: tuple[str, ...], queries: np.ndarray,
 @dataclass(frozen=True)
 class PixelMatch:
     """The enrolled cards near one card's embedding, told apart by their index pixels
-    (:meth:`DeckProfile.match_pixels`): ``scores`` each candidate's crop similarity
-    (:func:`vision.deck_examples.crop_similarity`), ``card`` the one named (None: no candidate
+    (:meth:`DeckProfile.match_pixels`): ``near`` the enrolled cards within :data:`PIXEL_WINDOW`
+    of the nearest, ``scores`` the crop similarity (:func:`vision.deck_examples.crop_similarity`)
+    of those whose enrollment photo's crops were kept, ``card`` the one named (None: no candidate
     matches at least ``CROP_SAME`` and better by ``CROP_MARGIN`` than the next)."""
 
     card: str | None
     scores: Mapping[str, float]
+    near: frozenset[str] = frozenset()
 
     @property
     def confidence(self) -> float:
@@ -184,14 +186,16 @@ class PixelMatch:
         return ExampleMatch(self.card, ranked[0], margin, False).confidence
 
     def doubts(self, card: str) -> bool:
-        """Whether the enrolled deck doubts ``card``: there are candidates, and ``card`` is none of
-        them (its prototype more than :data:`PIXEL_WINDOW` below the nearest) or another
-        candidate's index pixels match better than its own. False without candidates."""
+        """Whether the enrolled deck doubts ``card``: its pixels were compared, and ``card`` is not
+        near (its prototype more than :data:`PIXEL_WINDOW` below the nearest) or another near
+        card's index pixels match better than its own. False without pixels, or for a near card
+        whose crops were not kept."""
         if not self.scores:
             return False
-        if card not in self.scores:
+        if card not in self.near:
             return True
-        return any(score > self.scores[card] for other, score in self.scores.items() if other != card)
+        return card in self.scores and any(score > self.scores[card] for other, score in self.scores.items()
+                                           if other != card)  # fmt: skip
 
 
 NO_PIXELS = PixelMatch(None, {})
@@ -294,7 +298,8 @@ class DeckProfile:
         backs_array = _unit(np.stack(back_rows)) if back_rows else np.zeros((0, 0), np.float32)
         reads = {str(Card.parse(c)): _reading(r) if r else "" for c, r in (model_reads or {}).items()
                  if c in faces}  # fmt: skip
-        face_crops = _face_crops(listed, crops) if crops else np.zeros((0, 2, CROP_ROWS, CROP_W), np.uint8)
+        given = crops is not None and any(photo is not None for photos in crops.values() for photo in photos)
+        face_crops = _face_crops(listed, crops) if crops and given else np.zeros((0, 2, CROP_ROWS, CROP_W), np.uint8)
         return DeckProfile(tuple(labels), _unit(np.stack(rows)), model_hash, tuple(back_labels), backs_array,
                            name=name, created=time.time(), model_reads=reads, face_crops=face_crops)  # fmt: skip
 
@@ -321,6 +326,11 @@ class DeckProfile:
     def _prepared_crops(self) -> np.ndarray:
         """:attr:`face_crops` as the pixel match compares them (made once per profile)."""
         return np.stack([prepared(c) for c in self.face_crops]) if len(self.face_crops) else self.face_crops
+
+    @cached_property
+    def _kept(self) -> np.ndarray:
+        """Which prototypes' photos kept their index crops (not all 0)."""
+        return np.asarray(self.face_crops.reshape(len(self.face_crops), -1).any(axis=1), bool)
 
     def crops_by_card(self) -> dict[str, np.ndarray]:
         """Each enrolled card's index crops (its last photo's; none for a card without them), for
@@ -364,7 +374,7 @@ class DeckProfile:
         near = np.flatnonzero(similarities >= max(float(similarities.max()) - PIXEL_WINDOW, EMBEDDING_GATE))
         scores: dict[str, float] = {}
         query = prepared(crops)
-        for j in near:
+        for j in near[self._kept[near]]:
             label = self.face_labels[j]
             scores[label] = max(prepared_similarity(query, self._prepared_crops[j]), scores.get(label, -2.0))
         ranked = sorted(scores.items(), key=lambda item: -item[1])
@@ -372,7 +382,8 @@ class DeckProfile:
             return NO_PIXELS
         card, score = ranked[0]
         margin = score - ranked[1][1] if len(ranked) > 1 else 1.0
-        return PixelMatch(card if score >= CROP_SAME and margin >= CROP_MARGIN else None, scores)
+        named = card if score >= CROP_SAME and margin >= CROP_MARGIN else None
+        return PixelMatch(named, scores, frozenset(self.face_labels[j] for j in near))
 
     # ------------------------------------------------------------------ files
     def save(self, path: str | Path) -> Path:

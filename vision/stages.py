@@ -846,7 +846,7 @@ class Profile(Stage):
                 # enrolled card's photo, or where they read a letter (no pips to check it) that the
                 # index pixels, which name this card, do not even count among the near cards.
                 evidence.profile_explains[i] = named in profile.model_reads or (
-                    letter and by_pixels.card == named and read not in by_pixels.scores)
+                    letter and by_pixels.card == named and read not in by_pixels.near)
             elif read in misread_as or (letter and by_pixels.doubts(read)):
                 evidence.profile_doubt[i] = True  # the models read another enrolled card of this deck this way
 

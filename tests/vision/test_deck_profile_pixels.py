@@ -80,8 +80,12 @@ def test_a_profile_without_index_crops_gives_no_pixel_evidence(tmp_path: Path) -
     assert bare.match_pixels(v[0], _letter("O")) is NO_PIXELS and not NO_PIXELS.doubts("Qs")
     # A card enrolled without its crops among cards with them: all 0, matching nothing.
     mixed = DeckProfile.from_faces({"Qs": [v[0]], "Js": [v[1]]}, model_hash="m", crops={"Qs": [_letter("O")]})
-    assert mixed.match_pixels(v[1], _letter("I")).scores["Js"] < 0
+    mixed_match = mixed.match_pixels(v[1], _letter("I"))
+    assert set(mixed_match.scores) == {"Qs"} and mixed_match.near == {"Qs", "Js"}
+    assert not mixed_match.doubts("Js")  # a near card without crops: the pixels say nothing of it
     assert set(mixed.crops_by_card()) == {"Qs"}
+    nothing = DeckProfile.from_faces({"Qs": [v[0]], "Js": [v[1]]}, model_hash="m", crops={"Qs": [None], "Js": []})
+    assert nothing.face_crops.shape[0] == 0  # no crops given at all: none kept
 
 
 def test_index_crops_survive_the_profile_file_and_older_files_load_without_them(tmp_path: Path) -> None:
@@ -107,8 +111,10 @@ def test_bad_index_crops_are_a_profile_error() -> None:
 
 def test_pixel_match_doubts_nothing_without_candidates() -> None:
     assert not PixelMatch(None, {}).doubts("Ah")
-    assert PixelMatch(None, {"Ah": 0.9, "Kh": 0.91}).doubts("Ah")
-    assert not PixelMatch(None, {"Ah": 0.9, "Kh": 0.9}).doubts("Ah")  # a tie is no doubt
+    near = frozenset({"Ah", "Kh"})
+    assert PixelMatch(None, {"Ah": 0.9, "Kh": 0.91}, near).doubts("Ah")
+    assert not PixelMatch(None, {"Ah": 0.9, "Kh": 0.9}, near).doubts("Ah")  # a tie is no doubt
+    assert PixelMatch(None, {"Ah": 0.9, "Kh": 0.9}, near).doubts("Qh")  # not near at all
 
 
 COURT = tuple(rank + suit for suit in "shdc" for rank in "AKQJ")
