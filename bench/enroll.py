@@ -14,7 +14,8 @@ Figures:
   models read with no setting, Dutch ones they misread (V is a queen there, a jack in French).
 - another mark design: a deck's backs enrolled from one card per mark (our stickers standing
   in for a design the mark reader does not know), then face-down tables of that deck.
-- cost: enrollment time per photo, profile file size.
+- cost: enrollment time per photo, profile file size, the profile stage's time a table with the
+  index pixels and without them (German and Dutch decks).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -126,6 +128,7 @@ def synthetic(reader: CardReader, decks: int, scenes: int, *, seed: int, letters
     enrolled from one photo per card, then 12-card tables read with and without the profile."""
     with_profile: Counter[str] = Counter()
     without: Counter[str] = Counter()
+    stage_ms: dict[str, list[float]] = {"pixels": [], "embeddings": []}
     rng = np.random.default_rng(seed)
     pool = "holdout" if letters == "en" else f"holdout-{letters}"
     for d in range(decks):
@@ -133,12 +136,18 @@ def synthetic(reader: CardReader, decks: int, scenes: int, *, seed: int, letters
         photos = {card: _retaken(reader, card, deck, seed * 10_000 + d * 100 + k, face_up=True)
                   for k, card in enumerate(DECK_ORDER)}  # fmt: skip
         profile = enroll(reader, photos)
+        bare = replace(profile, face_crops=profile.face_crops[:0])  # the same profile without the index pixels
         for s in range(scenes):
             cards = tuple(PlacedCard(c.card, True, c.center, angle=c.angle, height=c.height) for c in deal_rows(rng))
             scene = render_scene(SceneSpec(cards=cards, seed=seed * 10_000 + 5000 + d * 100 + s, deck=deck))
+            reader.use_profile(bare)
+            stage_ms["embeddings"].append(_profile_ms(reader, scene.image))
             for counts, use in ((without, None), (with_profile, profile)):
                 reader.use_profile(use)
+                before = reader.timings.get("profile", 0.0)
                 seen = reader.read(scene.image)
+                if use is not None:
+                    stage_ms["pixels"].append(reader.timings["profile"] - before)
                 for truth in scene.truth:
                     ious = [quad_iou(truth.corners, c) for c in seen.corners]
                     if not ious or max(ious) < 0.5:
@@ -149,7 +158,15 @@ def synthetic(reader: CardReader, decks: int, scenes: int, *, seed: int, letters
     sys.stderr.write("\n")
     reader.use_profile(None)
     return {"decks": decks, "scenes_per_deck": scenes, "with_profile": _rates(with_profile),
-            "without_profile": _rates(without)}  # fmt: skip
+            "without_profile": _rates(without),
+            "profile_stage_ms": {k: float(np.median(v)) for k, v in stage_ms.items()}}  # fmt: skip
+
+
+def _profile_ms(reader: CardReader, image: np.ndarray) -> float:
+    """Milliseconds the profile stage took on one read of ``image``."""
+    before = reader.timings.get("profile", 0.0)
+    reader.read(image)
+    return reader.timings["profile"] - before
 
 
 def backs(reader: CardReader, decks: int, scenes: int, *, seed: int) -> dict[str, Any]:
@@ -226,6 +243,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"hold-out decks with {what} index letters, one rendered photo per card:")
         print("  " + _line("with the profile", f["with_profile"]))
         print("  " + _line("without (models alone)", f["without_profile"]))
+        cost = f["profile_stage_ms"]
+        print(f"  the profile stage: {cost['pixels']:.2f} ms a table (median; the same profile without its index "
+              f"pixels {cost['embeddings']:.2f} ms)")  # fmt: skip
     figures["backs"] = backs(reader, args.decks, args.scenes, seed=args.seed + 1)
     print("  " + _line("backs enrolled as another mark design (one per mark)", figures["backs"]["enrolled_backs"]))
     cost = figures["backs"]["ms_per_back"]
