@@ -784,7 +784,9 @@ class Profile(Stage):
     index pixels of the few enrolled cards nearest in embedding decide
     (:meth:`vision.deck_profile.DeckProfile.match_pixels`); an ace or a court card the models read
     is unsure when those pixels doubt it (another near card's index matches better, or the card is
-    not among the near ones): a letter has no pips to check it. A card the models took for a back is a
+    not among the near ones): a letter has no pips to check it; and where the pixels name an
+    enrolled card, a letter the models read that is not among the near ones gives way to it. A card
+    the models took for a back is a
     face of the enrolled deck when it shows a face's blank margins (:mod:`vision.face_or_back`)
     and surely matches an enrolled card: a deck whose faces the models do not know (printed court
     pictures, other index letters) is read once enrolled. Then the cards the host taught at the
