@@ -19,7 +19,11 @@ class Seen:
 
 
 def press_every_button(factory, pins: PinMap, hold: float) -> None:
-    time.sleep(0.3)
+    """Press every button once the check listens to them all (gpiozero watches a pin's edges from
+    when a Button is made on it): a fixed wait raced the check's set-up on a busy machine."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and any(factory.pin(pin).when_changed is None for pin in pins.buttons.values()):
+        time.sleep(0.01)
     for button, pin in pins.buttons.items():
         factory.pin(pin).drive_low()
         time.sleep(hold + 0.15 if button.needs_hold else 0.02)
