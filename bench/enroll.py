@@ -141,13 +141,12 @@ def synthetic(reader: CardReader, decks: int, scenes: int, *, seed: int, letters
             cards = tuple(PlacedCard(c.card, True, c.center, angle=c.angle, height=c.height) for c in deal_rows(rng))
             scene = render_scene(SceneSpec(cards=cards, seed=seed * 10_000 + 5000 + d * 100 + s, deck=deck))
             reader.use_profile(bare)
-            stage_ms["embeddings"].append(_profile_ms(reader, scene.image))
+            stage_ms["embeddings"].append(_timed_read(reader, scene.image)[1])
             for counts, use in ((without, None), (with_profile, profile)):
                 reader.use_profile(use)
-                before = reader.timings.get("profile", 0.0)
-                seen = reader.read(scene.image)
+                seen, ms = _timed_read(reader, scene.image)
                 if use is not None:
-                    stage_ms["pixels"].append(reader.timings["profile"] - before)
+                    stage_ms["pixels"].append(ms)
                 for truth in scene.truth:
                     ious = [quad_iou(truth.corners, c) for c in seen.corners]
                     if not ious or max(ious) < 0.5:
@@ -162,11 +161,11 @@ def synthetic(reader: CardReader, decks: int, scenes: int, *, seed: int, letters
             "profile_stage_ms": {k: float(np.median(v)) for k, v in stage_ms.items()}}  # fmt: skip
 
 
-def _profile_ms(reader: CardReader, image: np.ndarray) -> float:
-    """Milliseconds the profile stage took on one read of ``image``."""
+def _timed_read(reader: CardReader, image: np.ndarray) -> tuple[Any, float]:
+    """One read of ``image``, and the milliseconds its profile stage took."""
     before = reader.timings.get("profile", 0.0)
-    reader.read(image)
-    return reader.timings["profile"] - before
+    seen = reader.read(image)
+    return seen, reader.timings.get("profile", 0.0) - before
 
 
 def backs(reader: CardReader, decks: int, scenes: int, *, seed: int) -> dict[str, Any]:
