@@ -47,13 +47,14 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from vision.gap_split import looked_at, pieces
 from vision.learned_outlines import segmented
+from vision.paper import Paper, cloth_taken_for_card
 from vision.quads import card_shaped_many, holds_many
 from vision.quads import intersect as _intersect
 from vision.quads import quad_from_blob as _quad_from_blob
@@ -92,6 +93,7 @@ class Outline:
     corners: np.ndarray
     partial: bool  # completed from a visible corner: part of the card is hidden
     fit: float  # 0..1, how well the outline matches the blob it came from
+    face_only: bool = False  # found as a face's paper on a cloth taken for card (vision.paper): no back
 
 
 def _quantile(values: np.ndarray, q: float) -> float:
@@ -383,13 +385,28 @@ def find_cards(frame: np.ndarray, *, min_height: float = SMALLEST, segmenter: Ca
     width = segmenter.settings.work_width if segmenter is not None else WORK_WIDTH
     scale = min(1.0, width / w)
     min_side = min_height
-    if segmenter is not None:
-        looked = _look(frame, segmenter, (0, 0, w, h), scale, min_side, 0, ahead=ahead)
-    else:
+    if segmenter is None:
         small = shrink(frame, (max(round(w * scale), 1), max(round(h * scale), 1)))
         side = min_side * min(small.shape[:2]) / min(h, w)
-        looked = [(_to_frame(quad, scale, (0, 0)), fit, partial, scale)
-                  for quad, fit, partial in _classical(small, side * side * CARD_ASPECT, side)]  # fmt: skip
+        rough = [(_to_frame(quad, scale, (0, 0)), fit, partial, scale)
+                 for quad, fit, partial in _classical(small, side * side * CARD_ASPECT, side)]  # fmt: skip
+        return _outlines(frame, rough, gray)
+    card: list[np.ndarray] = []
+    looked = _look(frame, segmenter, (0, 0, w, h), scale, min_side, 0, ahead=ahead, card_map=card)
+    found = _outlines(frame, looked, gray)
+    # A patterned cloth the network took for card: the faces on it are sought by their paper.
+    covered = sum(_area(o.corners) for o in found) / (h * w)
+    if card and cloth_taken_for_card(card[0], covered):
+        paper = Paper(frame)
+        faces = [o for o in _paper_cards(frame, paper, min_height, gray) if paper.face(o.corners)]
+        found += _others(found, [replace(o, face_only=True) for o in faces])
+    return found
+
+
+def _outlines(frame: np.ndarray, looked: Looked, gray: Callable[[], np.ndarray] | None) -> list[Outline]:
+    """The rough outlines ``looked`` moved onto the cards' rims at full resolution; those of no card
+    dropped, those of several cards split."""
+    h, w = frame.shape[:2]
     # No card covers most of the frame: what does is the cloth or the picture itself, kept by a look
     # so far away that the table's colour padding it (to MIN_LOOK) made it one card among table.
     looked = [item for item in looked if _area(item[0]) <= _FRAME_SHARE * w * h]
@@ -413,6 +430,28 @@ def find_cards(frame: np.ndarray, *, min_height: float = SMALLEST, segmenter: Ca
     if not rim.any():
         return []
     return _apart(frame, grey, [o for o, kept in zip(outlines, rim, strict=True) if kept], reach[rim])
+
+
+def _others(found: list[Outline], more: list[Outline]) -> list[Outline]:
+    """The outlines of ``more`` that show other cards than ``found`` and each other (none holds the
+    centre of another), the first of each kept."""
+    known = [o.corners for o in found]
+    out: list[Outline] = []
+    for outline in more:
+        if known and (holds_many(known, [outline.corners]).any() or holds_many([outline.corners], known).any()):
+            continue
+        out.append(outline)
+        known.append(outline.corners)
+    return out
+
+
+def _paper_cards(frame: np.ndarray, paper: Paper, min_height: float, gray: Callable[[], np.ndarray] | None
+                 ) -> list[Outline]:  # fmt: skip
+    """The cards whose paper shows whole and card-shaped (:class:`vision.paper.Paper`)."""
+    side = min_height * paper.scale
+    quads = _outlines_in(paper.mask(), paper.small, side * side * CARD_ASPECT, side, [])
+    rough = [(_to_frame(quad, paper.scale, (0, 0)), fit, partial, paper.scale) for quad, fit, partial in quads]
+    return _outlines(frame, rough, gray)
 
 
 def _on_a_rim(frame: np.ndarray, quad: np.ndarray) -> bool:
@@ -572,15 +611,19 @@ def _looks_again(frame: np.ndarray, segmenter: CardSegmenter, looks: list[Again]
 
 
 def _look(frame: np.ndarray, segmenter: CardSegmenter, box: tuple[int, int, int, int], scale: float,
-          min_side: float, depth: int, hide: Sequence[np.ndarray] = (), *, ahead: bool = False) -> Looked:  # fmt: skip
+          min_side: float, depth: int, hide: Sequence[np.ndarray] = (), *, ahead: bool = False,
+          card_map: list[np.ndarray] | None = None) -> Looked:  # fmt: skip
     """The cards the segmenter finds in ``box`` of the frame seen at ``scale`` (work pixels per frame
     pixel), with each patch of card pixels they do not explain looked at again at the scale its size
     asks for (:mod:`vision.scale`); the second look's cards replace the first's there when they
     explain the patch better. ``min_side``: the shortest card, in frame pixels; ``hide``: outlines
     (frame pixels) of cards already found, painted over with the table's colour. ``ahead``: the
     looks again are shared with the worker thread (:func:`_looks_again`), and the look's patches
-    of card pixels are labelled there while this thread makes its outlines."""
+    of card pixels are labelled there while this thread makes its outlines. ``card_map``, when
+    given, is handed the look's own card probabilities."""
     small, maps = _see(frame, segmenter, box, scale, hide)
+    if card_map is not None:
+        card_map.append(maps[0])
     x0, y0 = box[:2]
     side = min_side * scale
     min_area = side * side * CARD_ASPECT

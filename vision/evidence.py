@@ -38,7 +38,9 @@ into :class:`vision.observations.Observations` once, by fixed rules:
 7. a card taken for a back whose outline was completed from a visible corner (part of it hidden)
    and fits what was found poorly is not reported: such outlines are mostly not cards at all
    (a piece of a large card, a patch of patterned cloth, two cards and a hand run together), and
-   the card model takes most things that are not a card's face for a back.
+   the card model takes most things that are not a card's face for a back. Nor is a card taken
+   for a back whose outline was found as a face only (on a cloth the detector took for card,
+   :mod:`vision.paper`): what such an outline holds is a face or nothing.
 """
 
 from __future__ import annotations
@@ -154,6 +156,9 @@ class Evidence:
     """A card whose joker score reaches this is never named as one of the 52."""
     joker_min_height: float = 0.0
     """Cards shorter than this (pixels) are never named the joker (``joker.json`` "min_card_height")."""
+    faces_only: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    """(N,) bool: outlines found as faces only (:attr:`vision.detect.Outline.face_only`), not
+    reported as backs (rule 7). Left empty: none."""
     caution: tuple[tuple[float, float], ...] = ()
     """(height, threshold) pairs (``reader.json`` "caution"): a card shorter than ``height`` pixels
     is named from its corners only when their posterior reaches ``threshold`` (rule 2)."""
@@ -198,6 +203,7 @@ class Evidence:
         self.corners = np.asarray(self.corners, np.float64).reshape(n, 4, 2)
         self.partial = np.asarray(self.partial, bool).reshape(n)
         self.fit = np.asarray(self.fit, np.float64).reshape(n)
+        self.faces_only = np.asarray(self.faces_only, bool).reshape(n) if len(self.faces_only) else np.zeros(n, bool)
         self.cards = np.full((n, 2, 52), 1 / 52)
         self.none = np.ones((n, 2))
         self.posteriors = np.full((n, 52), 1 / 52)
@@ -392,8 +398,9 @@ class Evidence:
 
     @property
     def reported(self) -> np.ndarray:
-        """Which candidates are reported (rule 7): all but the backs of partial, poorly fitting outlines."""
-        out: np.ndarray = self.face_up | ~(self.partial & (self.fit < BACK_FIT))
+        """Which candidates are reported (rule 7): all but the backs of partial, poorly fitting
+        outlines and of outlines found as faces only."""
+        out: np.ndarray = self.face_up | ~((self.partial & (self.fit < BACK_FIT)) | self.faces_only)
         return out
 
     def report(self, decided: Observations | None = None) -> Observations:

@@ -143,7 +143,7 @@ class Find(Stage):
         corners = np.stack([o.corners for o in outlines]) if outlines else np.zeros((0, 4, 2))
         return Evidence(image, pyramid, threshold, corners, np.array([o.partial for o in outlines], bool),
                         np.array([o.fit for o in outlines], np.float64), *sizes, min_height=min_height,
-                        caution=caution)  # fmt: skip
+                        faces_only=np.array([o.face_only for o in outlines], bool), caution=caution)  # fmt: skip
 
 
 PREFILL_PIXELS = 1920 * 1080

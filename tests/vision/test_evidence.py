@@ -244,3 +244,18 @@ def test_a_back_is_not_reported_from_a_partial_outline_that_fits_poorly() -> Non
     assert seen.face_up.tolist() == [False, False, True, True]
     assert len(seen.embeddings) == len(seen.marks) == len(seen.partial) == 4
     assert len(ev.decide()) == 5  # the decision keeps every candidate, row for row the evidence's
+
+
+def test_an_outline_found_as_a_face_only_is_never_reported_as_a_back() -> None:
+    # Rule 7: on a cloth taken for card, outlines are sought as faces (vision.paper); one the card
+    # model takes for a back holds no card there. Faces from such outlines, and backs from others, stay.
+    image = np.zeros((64, 64, 3), np.uint8)
+    corners = np.tile(np.array([[0, 0], [10, 0], [10, 14], [0, 14]], np.float64), (4, 1, 1))
+    corners[:, :, 0] += np.arange(4)[:, None]
+    ev = Evidence(image, Pyramid(image), 0.8, corners, np.zeros(4, bool), np.ones(4), 4, 3,
+                  faces_only=np.array([True, True, False, False]))  # fmt: skip
+    ev.p_face[:] = [0.1, 0.9, 0.1, 0.9]
+    seen = ev.report()
+    assert seen.corners[:, 0, 0].tolist() == [1, 2, 3]
+    assert seen.face_up.tolist() == [True, False, True]
+    assert _evidence(2).faces_only.tolist() == [False, False]  # none unless said
