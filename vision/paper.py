@@ -3,7 +3,7 @@
 On checked, striped and some patterned cloths the learned detector (:mod:`vision.segment`) takes
 most of the frame for card: its small copy of the frame turns a pattern of a card's own size into
 something card-like everywhere, and the cards on it are lost in it (a table on checked cloth under
-a tilted camera: seven cards, none found). Such a frame shows itself: the network calls most of it
+a tilted camera: one of seven cards found). Such a frame shows itself: the network calls most of it
 card, yet the outlines it gives explain little of that (:func:`cloth_taken_for_card`). A dense
 grid of cards also covers most of a frame, but its outlines explain it; a table of ordinary cards
 never comes near.
@@ -54,7 +54,7 @@ FACE_PAPER = 0.6
 SOLID = 0.6
 """A patch of paper covering this share of its convex hull is taken as its hull (one card's)."""
 
-_SMOOTH = 1.0  # pixels of the paper's copy (σ)
+_SMOOTH = 1.0  # σ, in pixels of the image measured, of the smoothing before it is
 
 CLOTH_SHARE = 0.6
 """The first look calls at least this share of the frame card ..."""
@@ -121,7 +121,7 @@ class Paper:
         w, h = FACE_SIZE
         target = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
         matrix = cv2.getPerspectiveTransform(quad, target)
-        card = cv2.warpPerspective(self.frame, matrix, (w, h), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+        card = cv2.warpPerspective(self.frame, matrix, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         light, chroma = _light_and_chroma(card)
         paper = (light > self.top - BELOW_LIGHTEST) & (chroma < NEUTRAL)
         m = MARGIN
