@@ -115,3 +115,51 @@ def test_cards_on_a_cloth_the_network_takes_for_card_are_found_by_their_paper(
     assert sum(iou >= 0.5 for iou in overlaps) >= 0.8 * len(paper)
     monkeypatch.setattr(vision.detect, "cloth_taken_for_card", lambda card, covered: False)
     assert found()[0] < least, "the network alone finds them: the table no longer shows what it was chosen for"
+
+
+def test_a_loose_outline_on_a_cloth_taken_for_card_gives_way_to_the_faces_paper(
+    segmenter: CardSegmenter, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A textured table on checked cloth under a tilted camera: the network's outline of one card
+    # reaches into the cloth (IoU about 0.56); the card's paper lies on its rim, and its outline wins.
+    seed = 1_500_300_007
+    cards, options = deal_hard(np.random.default_rng(seed), kind="textured")
+    assert options.table == "checked-cloth"
+    scene = render_scene(options.spec(cards, seed=seed, deck=f"holdout-{seed}"))
+    whole = [t for t in scene.truth if not t.cut]
+
+    def tight() -> int:
+        outlines = find_cards(scene.image, segmenter=segmenter)
+        return sum(max((quad_iou(t.corners, o.corners) for o in outlines), default=0.0) >= 0.9 for t in whole)
+
+    assert tight() >= 1
+    monkeypatch.setattr(vision.detect, "_tightened", lambda frame, found, faces: (found, faces))
+    assert tight() == 0, "the network alone outlines the card tightly: the table no longer shows the fault"
+
+
+def _gingham_with_card() -> tuple[np.ndarray, np.ndarray]:
+    """A green-and-white checked cloth with one printed white card on it, and the card's corners."""
+    yy, xx = np.mgrid[0:480, 0:640]
+    checks = ((xx // 12) % 2) + ((yy // 12) % 2)
+    frame = np.stack([np.choose(checks, [c0, c1, c2]) for c0, c1, c2 in ((90, 170, 235), (150, 205, 240),
+                                                                         (90, 170, 235))], axis=-1)  # fmt: skip
+    frame = frame.astype(np.uint8)
+    card = np.array([[250.0, 140], [390, 140], [390, 336], [250, 336]])
+    cv2.fillConvexPoly(frame, card.astype(np.int32), (245, 245, 245))
+    cv2.putText(frame, "7", (262, 178), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (30, 30, 200), 2)
+    cv2.circle(frame, (320, 238), 18, (30, 30, 200), -1)
+    return frame, card
+
+
+def test_tightened_takes_the_face_that_lies_on_the_rim_and_keeps_a_tight_outline() -> None:
+    frame, card = _gingham_with_card()
+    centre = card.mean(axis=0)
+    loose = Outline((card - centre) * 1.25 + centre + [14, -6], partial=False, fit=0.9)
+    face = Outline(card, partial=False, fit=0.9, face_only=True)
+    found, left = vision.detect._tightened(frame, [loose], [face])
+    assert [o.face_only for o in found] == [True] and np.allclose(found[0].corners, card) and not left
+    # A tight outline is kept against a face outline lying inside the card (its sides on paper).
+    tight = Outline(card, partial=False, fit=0.9)
+    piece = Outline((card - centre) * 0.7 + centre, partial=False, fit=0.9, face_only=True)
+    found, left = vision.detect._tightened(frame, [tight], [piece])
+    assert found == [tight] and left == [piece]
