@@ -125,12 +125,23 @@ class Paper:
         light, chroma = _light_and_chroma(card)
         paper = (light > self.top - BELOW_LIGHTEST) & (chroma < NEUTRAL)
         m = MARGIN
-        margin = np.ones((h, w), bool)
-        margin[m : h - m, m : w - m] = False
-        margin[:1, :] = margin[-1:, :] = False
-        margin[:, :1] = margin[:, -1:] = False  # the rim itself (the outline may sit a pixel off)
         grey = cv2.cvtColor(card, cv2.COLOR_BGR2GRAY)[m : h - m, m : w - m]
-        return float(paper[margin].mean()) >= FACE_PAPER and float(grey.std()) >= PRINT_SPREAD
+        return float(paper[_MARGIN_MASK].mean()) >= FACE_PAPER and float(grey.std()) >= PRINT_SPREAD
+
+
+def _margin_mask() -> np.ndarray:
+    """The straightened face's margin (:data:`FACE_SIZE`, :data:`MARGIN`), its outermost pixel left
+    out: the rim itself, which the outline may miss by a pixel."""
+    w, h = FACE_SIZE
+    m = MARGIN
+    margin = np.ones((h, w), bool)
+    margin[m : h - m, m : w - m] = False
+    margin[:1, :] = margin[-1:, :] = False
+    margin[:, :1] = margin[:, -1:] = False
+    return margin
+
+
+_MARGIN_MASK = _margin_mask()
 
 
 def _light_and_chroma(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
