@@ -53,6 +53,7 @@ import cv2
 import numpy as np
 
 from vision.gap_split import looked_at, pieces
+from vision.grid_holes import GRID, holes
 from vision.learned_outlines import segmented
 from vision.paper import Paper, cloth_taken_for_card
 from vision.quads import card_shaped_many, holds_many
@@ -402,7 +403,16 @@ def find_cards(frame: np.ndarray, *, min_height: float = SMALLEST, segmenter: Ca
                  if paper.face(o.corners)]  # fmt: skip
         found, faces = _tightened(frame, found, faces)
         found += _others(found, faces)
+    # A grid of cards has no holes: a place all of whose neighbours hold cards holds one too.
+    missing = holes(frame, np.stack([o.corners for o in found])) if len(found) >= GRID else []
+    if missing:
+        rough = [(quad, 1.0, False, 2.5 / max(_HOLE_REACH * _short_side(quad), 1.0)) for quad in missing]
+        found += _others(found, _outlines(frame, rough, gray))
     return found
+
+
+_HOLE_REACH = 0.06
+"""An outline moved into a grid's hole is sought on the card's rim this share of its width away."""
 
 
 def _tightened(frame: np.ndarray, found: list[Outline], faces: list[Outline]) -> tuple[list[Outline], list[Outline]]:
