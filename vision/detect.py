@@ -53,7 +53,7 @@ import cv2
 import numpy as np
 
 from vision.gap_split import looked_at, pieces
-from vision.grid_holes import GRID, holes
+from vision.grid_holes import GRID, holes, pairs
 from vision.learned_outlines import segmented
 from vision.paper import Paper, cloth_taken_for_card
 from vision.quads import card_shaped_many, holds_many
@@ -403,12 +403,25 @@ def find_cards(frame: np.ndarray, *, min_height: float = SMALLEST, segmenter: Ca
                  if paper.face(o.corners)]  # fmt: skip
         found, faces = _tightened(frame, found, faces)
         found += _others(found, faces)
+    if len(found) < GRID:
+        return found
+    # Two cards of a grid run together are two of its places: split.
+    split = pairs(frame, np.stack([o.corners for o in found]))
+    if split:
+        halves = _outlines(frame, [_rough(quad) for k in sorted(split) for quad in split[k]], gray)
+        found = [o for k, o in enumerate(found) if k not in split]
+        found += _others(found, halves)
     # A grid of cards has no holes: a place all of whose neighbours hold cards holds one too.
-    missing = holes(frame, np.stack([o.corners for o in found])) if len(found) >= GRID else []
+    missing = holes(frame, np.stack([o.corners for o in found]))
     if missing:
-        rough = [(quad, 1.0, False, 2.5 / max(_HOLE_REACH * _short_side(quad), 1.0)) for quad in missing]
-        found += _others(found, _outlines(frame, rough, gray))
+        found += _others(found, _outlines(frame, [_rough(quad) for quad in missing], gray))
     return found
+
+
+def _rough(quad: np.ndarray) -> tuple[np.ndarray, float, bool, float]:
+    """An outline placed from a grid's layout, as a look gives it: sought on the card's rim
+    :data:`_HOLE_REACH` of its width away."""
+    return quad, 1.0, False, 2.5 / max(_HOLE_REACH * _short_side(quad), 1.0)
 
 
 _HOLE_REACH = 0.06

@@ -80,6 +80,59 @@ def holes(frame: np.ndarray, quads: np.ndarray) -> list[np.ndarray]:
     return found
 
 
+def pairs(frame: np.ndarray, quads: np.ndarray) -> dict[int, list[np.ndarray]]:
+    """The outlines of ``quads`` (as :func:`holes` takes them) that hold two places of the grid, each
+    with the two cards' outlines: two cards side by side run together are as card-shaped as one
+    card on its side, but twice the grid's cards' area, and their middle lies a step and a half
+    from a card of the grid. Each half must lie inside the outline and not show the table."""
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    if len(q) < GRID:
+        return {}
+    areas = np.array([_area(quad) for quad in q])
+    ratio = areas / max(float(np.median(areas)), 1e-9)
+    alike = (ratio >= ALIKE[0]) & (ratio <= ALIKE[1])
+    if np.count_nonzero(alike) < GRID:
+        return {}
+    table = _table(frame, q)
+    if table is None:
+        return {}
+    out: dict[int, list[np.ndarray]] = {}
+    for i in np.flatnonzero((ratio >= PAIR[0]) & (ratio <= PAIR[1])).tolist():
+        middle = q[i].mean(axis=0)
+        for quad in q[alike]:
+            halves = _halves(quad, middle)
+            if halves and all(_inside(half, q[i]) >= INSIDE and _not_table(frame, half, table) >= NOT_TABLE
+                              for half in halves):  # fmt: skip
+                out[i] = halves
+                break
+    return out
+
+
+PAIR = (1.6, 2.5)
+"""An outline's area over the frame's median outline area, for it to be looked at as two cards."""
+
+INSIDE = 0.8
+"""Each of the two cards lies inside the outline over at least this share of its area."""
+
+
+def _halves(quad: np.ndarray, middle: np.ndarray) -> list[np.ndarray]:
+    """The two places a step and two steps from the card ``quad`` whose middle is ``middle``, when
+    ``middle`` lies a step and a half from the card in one of its four directions; else none."""
+    centre = quad.mean(axis=0)
+    across = (quad[1] - quad[0] + quad[2] - quad[3]) / 2
+    down = (quad[3] - quad[0] + quad[2] - quad[1]) / 2
+    for step in (across, -across, down, -down):
+        if np.linalg.norm(centre + 1.5 * step - middle) < NEAR * np.linalg.norm(step):
+            return [quad + step, quad + 2 * step]
+    return []
+
+
+def _inside(quad: np.ndarray, outer: np.ndarray) -> float:
+    """The share of ``quad``'s area inside the convex quad ``outer``."""
+    inter, _ = cv2.intersectConvexConvex(quad.astype(np.float32), outer.astype(np.float32))
+    return float(inter) / max(_area(quad), 1e-9)
+
+
 def _near(centres: np.ndarray, place: np.ndarray, step: np.ndarray) -> bool:
     """Whether a card's centre lies near ``place`` (within :data:`NEAR` of the step's length)."""
     return bool((np.linalg.norm(centres - place, axis=1) < NEAR * np.linalg.norm(step)).any())

@@ -8,7 +8,7 @@ import pytest
 
 import vision.detect
 from vision.detect import find_cards, quad_iou
-from vision.grid_holes import GRID, holes
+from vision.grid_holes import GRID, holes, pairs
 from vision.reader import CardReader
 from vision.render.scene import render_scene
 from vision.render.scene_layouts import deal_hard
@@ -67,6 +67,30 @@ def test_places_beyond_the_grid_and_small_tables_are_not_looked_at() -> None:
     assert holes(frame, np.stack(quads)) == []  # every place round the grid has at most two neighbours
     few = quads[: GRID - 1]
     assert holes(_frame(few), np.stack(few[:-1])) == []
+
+
+def _run_together(quads: list[np.ndarray], first: int) -> list[np.ndarray]:
+    """``quads`` with cards ``first`` and ``first + 1`` (side by side in a row) given as one outline."""
+    a, b = quads[first], quads[first + 1]
+    pair = np.array([a[0], b[1], b[2], a[3]])
+    return [q for k, q in enumerate(quads) if k not in (first, first + 1)] + [pair]
+
+
+@pytest.mark.parametrize("tilt", [0.0, 12.0])
+def test_two_cards_of_a_grid_run_together_are_split(tilt: float) -> None:
+    quads = _grid(tilt=tilt)
+    given = _run_together(quads, 6)
+    split = pairs(_frame(quads), np.stack(given))
+    assert list(split) == [len(given) - 1]
+    halves = split[len(given) - 1]
+    assert sorted(round(max(quad_iou(h, quads[k]) for h in halves), 2) > 0.95 for k in (6, 7)) == [True, True]
+
+
+def test_an_outline_over_a_card_and_the_table_is_not_split() -> None:
+    quads = _grid()
+    given = _run_together(quads, 6)
+    frame = _frame([q for k, q in enumerate(quads) if k != 7])  # one of the two places shows the cloth
+    assert pairs(frame, np.stack(given)) == {}
 
 
 def test_cards_left_out_of_a_grid_of_52_are_found() -> None:
