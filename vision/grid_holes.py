@@ -48,36 +48,40 @@ def holes(frame: np.ndarray, quads: np.ndarray) -> list[np.ndarray]:
     q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
     if len(q) < GRID:
         return []
-    areas = np.array([_area(quad) for quad in q])
+    areas = _areas(q)
     ratio = areas / max(float(np.median(areas)), 1e-9)
     grid = q[(ratio >= ALIKE[0]) & (ratio <= ALIKE[1])]
     if len(grid) < GRID:
         return []
     centres = grid.mean(axis=1)
-    h, w = frame.shape[:2]
-    table = _table(frame, q)
-    if table is None:
+    across = (grid[:, 1] - grid[:, 0] + grid[:, 2] - grid[:, 3]) / 2  # each card's width, as a step
+    down = (grid[:, 3] - grid[:, 0] + grid[:, 2] - grid[:, 1]) / 2  # its height
+    steps = np.stack([across, -across, down, -down], axis=1)  # (G, 4, 2)
+    others = np.stack([down, down, across, across], axis=1)  # the steps across each one
+    places = centres[:, None] + steps
+    reach = NEAR * np.linalg.norm(steps, axis=2)  # (G, 4)
+    neighbours = _taken(centres, places, reach)
+    if np.count_nonzero(neighbours) < GRID:  # cards lying apart: no grid
         return []
+    h, w = frame.shape[:2]
+    inside = (places[..., 0] >= 0) & (places[..., 0] < w) & (places[..., 1] >= 0) & (places[..., 1] < h)
+    # The card it was moved from is one side of a hole; the three others are looked for.
+    sides = 1 + _taken(centres, places + steps, reach).astype(int)
+    sides += _taken(centres, places + others, reach) + _taken(centres, places - others, reach)
+    g, k = np.nonzero(inside & ~neighbours & (sides >= SURROUNDED))
+    if not len(g):
+        return []
+    # nor may any outline (a card of another size) hold the place
+    held = holds_many(q, np.repeat(places[g, k][:, None], 4, axis=1)).any(axis=0)
     found: list[np.ndarray] = []
-    for quad, centre in zip(grid, centres, strict=True):
-        across = (quad[1] - quad[0] + quad[2] - quad[3]) / 2  # the card's width, as a step
-        down = (quad[3] - quad[0] + quad[2] - quad[1]) / 2  # its height
-        for step in (across, -across, down, -down):
-            place = centre + step
-            if not (0 <= place[0] < w and 0 <= place[1] < h):
-                continue
-            if _near(centres, place, step) or holds_many(q, place[None, None].repeat(4, axis=1)).any():
-                continue
-            if any(np.linalg.norm(place - other.mean(axis=0)) < NEAR * np.linalg.norm(step) for other in found):
-                continue
-            other = across if abs(float(np.dot(step, across))) < abs(float(np.dot(step, down))) else down
-            sides = sum(_near(centres, place + s, s) for s in (step, other, -other))
-            if sides + 1 < SURROUNDED:  # the card it was moved from is its fourth side
-                continue
-            hole = quad + step
-            if _not_table(frame, hole, table) >= NOT_TABLE:
-                found.append(hole)
-    return found
+    for g1, k1 in zip(g[~held], k[~held], strict=True):
+        place = places[g1, k1]
+        if not any(np.linalg.norm(place - hole.mean(axis=0)) < reach[g1, k1] for hole in found):
+            found.append(grid[g1] + steps[g1, k1])
+    if not found:
+        return []
+    table = _table(frame, q)
+    return [] if table is None else [hole for hole in found if _not_table(frame, hole, table) >= NOT_TABLE]
 
 
 def pairs(frame: np.ndarray, quads: np.ndarray) -> dict[int, list[np.ndarray]]:
@@ -88,24 +92,33 @@ def pairs(frame: np.ndarray, quads: np.ndarray) -> dict[int, list[np.ndarray]]:
     q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
     if len(q) < GRID:
         return {}
-    areas = np.array([_area(quad) for quad in q])
+    areas = _areas(q)
     ratio = areas / max(float(np.median(areas)), 1e-9)
     alike = (ratio >= ALIKE[0]) & (ratio <= ALIKE[1])
     if np.count_nonzero(alike) < GRID:
         return {}
-    table = _table(frame, q)
+    grid = q[alike]
+    centres = grid.mean(axis=1)
+    across = (grid[:, 1] - grid[:, 0] + grid[:, 2] - grid[:, 3]) / 2
+    down = (grid[:, 3] - grid[:, 0] + grid[:, 2] - grid[:, 1]) / 2
+    steps = np.stack([across, -across, down, -down], axis=1)  # (G, 4, 2)
+    reach = NEAR * np.linalg.norm(steps, axis=2)
+    if np.count_nonzero(_taken(centres, centres[:, None] + steps, reach)) < GRID:  # cards lying apart: no grid
+        return {}
+    shaped: dict[int, list[np.ndarray]] = {}
+    for i in np.flatnonzero((ratio >= PAIR[0]) & (ratio <= PAIR[1])).tolist():
+        # a step and a half from a card of the grid: the middle of the two places beyond it
+        off = np.linalg.norm(centres[:, None] + 1.5 * steps - q[i].mean(axis=0), axis=2)
+        for g, k in zip(*np.nonzero(off < reach), strict=True):
+            halves = [grid[g] + steps[g, k], grid[g] + 2 * steps[g, k]]
+            if all(_inside(half, q[i]) >= INSIDE for half in halves):
+                shaped[i] = halves
+                break
+    table = _table(frame, q) if shaped else None
     if table is None:
         return {}
-    out: dict[int, list[np.ndarray]] = {}
-    for i in np.flatnonzero((ratio >= PAIR[0]) & (ratio <= PAIR[1])).tolist():
-        middle = q[i].mean(axis=0)
-        for quad in q[alike]:
-            halves = _halves(quad, middle)
-            if halves and all(_inside(half, q[i]) >= INSIDE and _not_table(frame, half, table) >= NOT_TABLE
-                              for half in halves):  # fmt: skip
-                out[i] = halves
-                break
-    return out
+    return {i: halves for i, halves in shaped.items()
+            if all(_not_table(frame, half, table) >= NOT_TABLE for half in halves)}  # fmt: skip
 
 
 PAIR = (1.6, 2.5)
@@ -115,52 +128,43 @@ INSIDE = 0.8
 """Each of the two cards lies inside the outline over at least this share of its area."""
 
 
-def _halves(quad: np.ndarray, middle: np.ndarray) -> list[np.ndarray]:
-    """The two places a step and two steps from the card ``quad`` whose middle is ``middle``, when
-    ``middle`` lies a step and a half from the card in one of its four directions; else none."""
-    centre = quad.mean(axis=0)
-    across = (quad[1] - quad[0] + quad[2] - quad[3]) / 2
-    down = (quad[3] - quad[0] + quad[2] - quad[1]) / 2
-    for step in (across, -across, down, -down):
-        if np.linalg.norm(centre + 1.5 * step - middle) < NEAR * np.linalg.norm(step):
-            return [quad + step, quad + 2 * step]
-    return []
-
-
 def _inside(quad: np.ndarray, outer: np.ndarray) -> float:
     """The share of ``quad``'s area inside the convex quad ``outer``."""
     inter, _ = cv2.intersectConvexConvex(quad.astype(np.float32), outer.astype(np.float32))
-    return float(inter) / max(_area(quad), 1e-9)
+    return float(inter) / max(float(_areas(quad)), 1e-9)
 
 
-def _near(centres: np.ndarray, place: np.ndarray, step: np.ndarray) -> bool:
-    """Whether a card's centre lies near ``place`` (within :data:`NEAR` of the step's length)."""
-    return bool((np.linalg.norm(centres - place, axis=1) < NEAR * np.linalg.norm(step)).any())
+def _taken(centres: np.ndarray, places: np.ndarray, reach: np.ndarray) -> np.ndarray:
+    """Which ``places`` (G, 4, 2) have a card's centre within ``reach`` (G, 4) of them."""
+    distances = np.linalg.norm(places[:, :, None, :] - centres[None, None], axis=3)  # (G, 4, G)
+    out: np.ndarray = (distances < reach[..., None]).any(axis=2)
+    return out
 
 
-def _area(quad: np.ndarray) -> float:
-    """A quad's area (the shoelace formula)."""
-    x, y = quad[:, 0], quad[:, 1]
-    return float(abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1))) / 2)
+def _areas(quads: np.ndarray) -> np.ndarray:
+    """The quads' (N×4×2) areas (the shoelace formula)."""
+    x, y = quads[..., 0], quads[..., 1]
+    out: np.ndarray = np.abs((x * y[..., _NEXT] - y * x[..., _NEXT]).sum(axis=-1)) / 2
+    return out
 
 
-def _mask(shape: tuple[int, ...], quads: np.ndarray) -> np.ndarray:
-    """The pixels inside any of ``quads``."""
-    mask = np.zeros(shape[:2], np.uint8)
-    for quad in quads:
-        cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 1)
-    return mask.astype(bool)
+_NEXT = [1, 2, 3, 0]
 
 
 def _table(frame: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """The table's colour (median, BGR) and spread (per channel) round the grid: the pixels of the
-    frame's border band no outline covers. None when too few such pixels are left."""
-    h, w = frame.shape[:2]
-    band = np.zeros((h, w), bool)
-    edge = max(2, min(h, w) // 20)
-    band[:edge], band[-edge:], band[:, :edge], band[:, -edge:] = True, True, True, True
-    band &= ~_mask(frame.shape, quads)
-    pixels = frame[band].astype(np.float64)
+    """The table's colour (median, BGR) and spread (per channel) round the grid: the frame's border
+    band outside every outline, seen on a copy at most :data:`TABLE_WIDTH` wide. None when too few
+    such pixels are left."""
+    w = frame.shape[1]
+    step = max(1, -(-w // TABLE_WIDTH))
+    small = frame[::step, ::step]
+    sh, sw = small.shape[:2]
+    band = np.zeros((sh, sw), np.uint8)
+    edge = max(2, min(sh, sw) // 20)
+    band[:edge], band[-edge:], band[:, :edge], band[:, -edge:] = 1, 1, 1, 1
+    for quad in quads:
+        cv2.fillConvexPoly(band, np.round(quad / step).astype(np.int32), 0)
+    pixels = small[band.astype(bool)].astype(np.float64)
     if len(pixels) < 100:
         return None
     median = np.median(pixels, axis=0)
@@ -168,10 +172,18 @@ def _table(frame: np.ndarray, quads: np.ndarray) -> tuple[np.ndarray, np.ndarray
     return median, spread
 
 
+TABLE_WIDTH = 320
+"""The table's colour is measured on a copy of the frame at most this wide (every n-th pixel)."""
+
+
 def _not_table(frame: np.ndarray, quad: np.ndarray, table: tuple[np.ndarray, np.ndarray]) -> float:
     """The share of the pixels inside ``quad`` far from the table's colour (:data:`FAR`)."""
-    inside = _mask(frame.shape, quad[None])
-    pixels = frame[inside].astype(np.float64)
+    h, w = frame.shape[:2]
+    x0, y0 = np.floor(quad.min(axis=0)).clip(0, [w, h]).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0) + 1).clip(0, [w, h]).astype(int)
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(inside, np.round(quad - [x0, y0]).astype(np.int32), 1)
+    pixels = frame[y0:y1, x0:x1][inside.astype(bool)].astype(np.float64)
     if not len(pixels):
         return 0.0
     median, spread = table
