@@ -10,9 +10,13 @@ when its pixels are not the table's it is a card the detector left out. The card
 its neighbour is, moved by the step between them, and the caller moves that outline onto the
 card's rim like any other.
 
-Only frames with at least :data:`GRID` outlines of one size are looked at, and a hole is kept only
-when most of its pixels are far from the table's colour: a grid with a card taken away shows the
-table there.
+Two cards of a grid run together into one outline (two backs side by side) are as card-shaped as
+one card on its side; the grid tells them apart as well (:func:`pairs`): the outline is about
+twice its cards' area and its middle lies a step and a half from one of them.
+
+Only frames with at least :data:`GRID` outlines of one size, enough of them a step from another,
+are looked at, and a card is kept only where most of its pixels are far from the table's colour:
+a grid with a card taken away shows the table there.
 """
 
 from __future__ import annotations
@@ -54,8 +58,7 @@ def holes(frame: np.ndarray, quads: np.ndarray) -> list[np.ndarray]:
     if len(grid) < GRID:
         return []
     centres = grid.mean(axis=1)
-    across = (grid[:, 1] - grid[:, 0] + grid[:, 2] - grid[:, 3]) / 2  # each card's width, as a step
-    down = (grid[:, 3] - grid[:, 0] + grid[:, 2] - grid[:, 1]) / 2  # its height
+    across, down = _steps(grid)
     steps = np.stack([across, -across, down, -down], axis=1)  # (G, 4, 2)
     others = np.stack([down, down, across, across], axis=1)  # the steps across each one
     places = centres[:, None] + steps
@@ -99,8 +102,7 @@ def pairs(frame: np.ndarray, quads: np.ndarray) -> dict[int, list[np.ndarray]]:
         return {}
     grid = q[alike]
     centres = grid.mean(axis=1)
-    across = (grid[:, 1] - grid[:, 0] + grid[:, 2] - grid[:, 3]) / 2
-    down = (grid[:, 3] - grid[:, 0] + grid[:, 2] - grid[:, 1]) / 2
+    across, down = _steps(grid)
     steps = np.stack([across, -across, down, -down], axis=1)  # (G, 4, 2)
     reach = NEAR * np.linalg.norm(steps, axis=2)
     if np.count_nonzero(_taken(centres, centres[:, None] + steps, reach)) < GRID:  # cards lying apart: no grid
@@ -132,6 +134,14 @@ def _inside(quad: np.ndarray, outer: np.ndarray) -> float:
     """The share of ``quad``'s area inside the convex quad ``outer``."""
     inter, _ = cv2.intersectConvexConvex(quad.astype(np.float32), outer.astype(np.float32))
     return float(inter) / max(float(_areas(quad)), 1e-9)
+
+
+def _steps(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The step from each card of ``grid`` (G×4×2) to the next across (its width) and down (its
+    height), each (G, 2)."""
+    across = (grid[:, 1] - grid[:, 0] + grid[:, 2] - grid[:, 3]) / 2
+    down = (grid[:, 3] - grid[:, 0] + grid[:, 2] - grid[:, 1]) / 2
+    return across, down
 
 
 def _taken(centres: np.ndarray, places: np.ndarray, reach: np.ndarray) -> np.ndarray:
