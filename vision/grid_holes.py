@@ -21,6 +21,8 @@ a grid with a card taken away shows the table there.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -45,45 +47,73 @@ FAR = 3.0
 """... far meaning this many of the table's own spreads (per channel, BGR) away from its median."""
 
 
-def holes(frame: np.ndarray, quads: np.ndarray) -> list[np.ndarray]:
-    """Outlines (4×2 frame pixels, the order of the outline they were moved from) of the cards a
-    grid of ``quads`` (N×4×2, clockwise from the card's upright top left) leaves out in ``frame``
-    (BGR)."""
+@dataclass(frozen=True)
+class _Layout:
+    """A frame's outlines seen as a grid: ``quads`` (N×4×2) all of them, their areas over the
+    median's (``ratio``), the ``grid``'s cards (G×4×2: those of about one size), their
+    ``centres``, the four ``steps`` from each to its neighbours' places (G×4×2: across, back,
+    down, up), how far from a place a neighbour's centre may lie (``reach``, G×4), and which
+    places a card holds (``neighbours``, G×4)."""
+
+    quads: np.ndarray
+    ratio: np.ndarray
+    grid: np.ndarray
+    centres: np.ndarray
+    steps: np.ndarray
+    reach: np.ndarray
+    neighbours: np.ndarray
+
+
+def _layout(quads: np.ndarray) -> _Layout | None:
+    """The grid ``quads`` (N×4×2, clockwise from the card's upright top left) make, or None: fewer
+    than :data:`GRID` of about one size, or too few of them a step from another (cards lying apart)."""
     q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
     if len(q) < GRID:
-        return []
+        return None
     areas = _areas(q)
     ratio = areas / max(float(np.median(areas)), 1e-9)
     grid = q[(ratio >= ALIKE[0]) & (ratio <= ALIKE[1])]
     if len(grid) < GRID:
-        return []
+        return None
     centres = grid.mean(axis=1)
-    across, down = _steps(grid)
-    steps = np.stack([across, -across, down, -down], axis=1)  # (G, 4, 2)
-    others = np.stack([down, down, across, across], axis=1)  # the steps across each one
-    places = centres[:, None] + steps
-    reach = NEAR * np.linalg.norm(steps, axis=2)  # (G, 4)
-    neighbours = _taken(centres, places, reach)
-    if np.count_nonzero(neighbours) < GRID:  # cards lying apart: no grid
+    across = (grid[:, 1] - grid[:, 0] + grid[:, 2] - grid[:, 3]) / 2  # each card's width, as a step
+    down = (grid[:, 3] - grid[:, 0] + grid[:, 2] - grid[:, 1]) / 2  # its height
+    steps = np.stack([across, -across, down, -down], axis=1)
+    reach = NEAR * np.linalg.norm(steps, axis=2)
+    neighbours = _taken(centres, centres[:, None] + steps, reach)
+    if np.count_nonzero(neighbours) < GRID:
+        return None
+    return _Layout(q, ratio, grid, centres, steps, reach, neighbours)
+
+
+def holes(frame: np.ndarray, quads: np.ndarray) -> list[np.ndarray]:
+    """Outlines (4×2 frame pixels, the order of the outline they were moved from) of the cards a
+    grid of ``quads`` (N×4×2, clockwise from the card's upright top left) leaves out in ``frame``
+    (BGR)."""
+    lay = _layout(quads)
+    if lay is None:
         return []
+    centres, steps, reach = lay.centres, lay.steps, lay.reach
+    others = steps[:, [2, 2, 0, 0]]  # the steps across each one
+    places = centres[:, None] + steps
     h, w = frame.shape[:2]
     inside = (places[..., 0] >= 0) & (places[..., 0] < w) & (places[..., 1] >= 0) & (places[..., 1] < h)
     # The card it was moved from is one side of a hole; the three others are looked for.
     sides = 1 + _taken(centres, places + steps, reach).astype(int)
     sides += _taken(centres, places + others, reach) + _taken(centres, places - others, reach)
-    g, k = np.nonzero(inside & ~neighbours & (sides >= SURROUNDED))
+    g, k = np.nonzero(inside & ~lay.neighbours & (sides >= SURROUNDED))
     if not len(g):
         return []
     # nor may any outline (a card of another size) hold the place
-    held = holds_many(q, np.repeat(places[g, k][:, None], 4, axis=1)).any(axis=0)
+    held = holds_many(lay.quads, np.repeat(places[g, k][:, None], 4, axis=1)).any(axis=0)
     found: list[np.ndarray] = []
     for g1, k1 in zip(g[~held], k[~held], strict=True):
         place = places[g1, k1]
         if not any(np.linalg.norm(place - hole.mean(axis=0)) < reach[g1, k1] for hole in found):
-            found.append(grid[g1] + steps[g1, k1])
+            found.append(lay.grid[g1] + steps[g1, k1])
     if not found:
         return []
-    table = _table(frame, q)
+    table = _table(frame, lay.quads)
     return [] if table is None else [hole for hole in found if _not_table(frame, hole, table) >= NOT_TABLE]
 
 
@@ -92,26 +122,15 @@ def pairs(frame: np.ndarray, quads: np.ndarray) -> dict[int, list[np.ndarray]]:
     with the two cards' outlines: two cards side by side run together are as card-shaped as one
     card on its side, but twice the grid's cards' area, and their middle lies a step and a half
     from a card of the grid. Each half must lie inside the outline and not show the table."""
-    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
-    if len(q) < GRID:
+    lay = _layout(quads)
+    if lay is None:
         return {}
-    areas = _areas(q)
-    ratio = areas / max(float(np.median(areas)), 1e-9)
-    alike = (ratio >= ALIKE[0]) & (ratio <= ALIKE[1])
-    if np.count_nonzero(alike) < GRID:
-        return {}
-    grid = q[alike]
-    centres = grid.mean(axis=1)
-    across, down = _steps(grid)
-    steps = np.stack([across, -across, down, -down], axis=1)  # (G, 4, 2)
-    reach = NEAR * np.linalg.norm(steps, axis=2)
-    if np.count_nonzero(_taken(centres, centres[:, None] + steps, reach)) < GRID:  # cards lying apart: no grid
-        return {}
+    q, grid, steps = lay.quads, lay.grid, lay.steps
     shaped: dict[int, list[np.ndarray]] = {}
-    for i in np.flatnonzero((ratio >= PAIR[0]) & (ratio <= PAIR[1])).tolist():
+    for i in np.flatnonzero((lay.ratio >= PAIR[0]) & (lay.ratio <= PAIR[1])).tolist():
         # a step and a half from a card of the grid: the middle of the two places beyond it
-        off = np.linalg.norm(centres[:, None] + 1.5 * steps - q[i].mean(axis=0), axis=2)
-        for g, k in zip(*np.nonzero(off < reach), strict=True):
+        off = np.linalg.norm(lay.centres[:, None] + 1.5 * steps - q[i].mean(axis=0), axis=2)
+        for g, k in zip(*np.nonzero(off < lay.reach), strict=True):
             halves = [grid[g] + steps[g, k], grid[g] + 2 * steps[g, k]]
             if all(_inside(half, q[i]) >= INSIDE for half in halves):
                 shaped[i] = halves
@@ -134,14 +153,6 @@ def _inside(quad: np.ndarray, outer: np.ndarray) -> float:
     """The share of ``quad``'s area inside the convex quad ``outer``."""
     inter, _ = cv2.intersectConvexConvex(quad.astype(np.float32), outer.astype(np.float32))
     return float(inter) / max(float(_areas(quad)), 1e-9)
-
-
-def _steps(grid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The step from each card of ``grid`` (G×4×2) to the next across (its width) and down (its
-    height), each (G, 2)."""
-    across = (grid[:, 1] - grid[:, 0] + grid[:, 2] - grid[:, 3]) / 2
-    down = (grid[:, 3] - grid[:, 0] + grid[:, 2] - grid[:, 1]) / 2
-    return across, down
 
 
 def _taken(centres: np.ndarray, places: np.ndarray, reach: np.ndarray) -> np.ndarray:
